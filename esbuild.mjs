@@ -1,0 +1,74 @@
+// One build for everything: the extension, the MCP server bin, the in-page scripts (inlined as
+// strings through the `?inpage` import suffix) and the tests (so tests run exactly what ships).
+import * as esbuild from 'esbuild';
+import { readdirSync, statSync, chmodSync } from 'node:fs';
+import { join } from 'node:path';
+
+const watch = process.argv.includes('--watch');
+const production = process.argv.includes('--production');
+
+/** `import src from './page/extractor.ts?inpage'` → the file bundled as an IIFE, as a string. */
+const inpagePlugin = {
+  name: 'inpage',
+  setup(build) {
+    build.onResolve({ filter: /\?inpage$/ }, (args) => ({
+      path: join(args.resolveDir, args.path.replace(/\?inpage$/, '')),
+      namespace: 'inpage',
+    }));
+    build.onLoad({ filter: /.*/, namespace: 'inpage' }, async (args) => {
+      const out = await esbuild.build({
+        entryPoints: [args.path],
+        bundle: true,
+        write: false,
+        format: 'iife',
+        platform: 'browser',
+        target: 'chrome110',
+        minify: true,
+        legalComments: 'none',
+      });
+      return { contents: `export default ${JSON.stringify(out.outputFiles[0].text)};`, loader: 'js', watchFiles: [args.path] };
+    });
+  },
+};
+
+const common = {
+  bundle: true,
+  platform: 'node',
+  target: 'node20',
+  format: 'cjs',
+  sourcemap: !production,
+  minify: production,
+  logLevel: 'warning',
+  plugins: [inpagePlugin],
+};
+
+function testEntries(dir) {
+  const out = [];
+  for (const name of readdirSync(dir)) {
+    const p = join(dir, name);
+    if (statSync(p).isDirectory()) out.push(...testEntries(p));
+    else if (/\.test\.ts$/.test(name) || /test[\\/]e2e[\\/].*\.(suite|index)\.ts$/.test(p)) out.push(p);
+  }
+  return out;
+}
+
+const builds = [
+  { ...common, entryPoints: ['src/extension.ts'], outfile: 'dist/extension.js', external: ['vscode'] },
+  { ...common, entryPoints: ['src/mcp/cli.ts'], outfile: 'dist/mcp.js', banner: { js: '#!/usr/bin/env node' } },
+  {
+    ...common,
+    entryPoints: testEntries('test'),
+    outdir: 'out/test',
+    outbase: 'test',
+    packages: 'external',
+    external: ['vscode'],
+    sourcemap: 'inline',
+  },
+];
+
+if (watch) {
+  for (const b of builds) await (await esbuild.context(b)).watch();
+} else {
+  await Promise.all(builds.map((b) => esbuild.build(b)));
+  try { chmodSync('dist/mcp.js', 0o755); } catch {}
+}

@@ -1,0 +1,1 @@
+// MCP server entry: see issue 4.

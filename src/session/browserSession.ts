@@ -1,0 +1,241 @@
+import { EventEmitter } from 'node:events';
+import type { Protocol } from 'devtools-protocol';
+import { BrowserAgentError } from '../errors';
+import { CdpConnection } from './cdp';
+import { resolveEndpoint, ATTACH_HELP } from './endpoints';
+import { launchBrowser, type LaunchedBrowser, type LaunchOptions } from './launcher';
+import { Tab } from './tab';
+
+export type SessionKind = 'launched' | 'attached';
+
+export interface TabInfo {
+  id: string;
+  url: string;
+  title: string;
+  active: boolean;
+  openerId?: string;
+}
+
+export interface SessionOptions {
+  cdpTimeoutMs?: number;
+  /** Attach mode: use the page already open (default) or always open our own tab. */
+  attachTab?: 'existing' | 'new';
+}
+
+/**
+ * One browser over one CDP connection: its page targets as tabs, the active tab, popups that
+ * become tabs, and the lifecycle (a launched browser is killed on close; an attached one is only
+ * detached from).
+ */
+export class BrowserSession extends EventEmitter {
+  private readonly tabMap = new Map<string, Tab>();
+  private activeId?: string;
+  private closing = false;
+  readonly headless: boolean;
+
+  private constructor(
+    readonly connection: CdpConnection,
+    readonly kind: SessionKind,
+    readonly endpoint: string,
+    private readonly launched?: LaunchedBrowser,
+    headless = false,
+  ) {
+    super();
+    this.setMaxListeners(0);
+    this.headless = headless;
+    connection.on('disconnected', () => this.onDisconnected());
+    connection.on('Target.targetCreated', (p: Protocol.Target.TargetCreatedEvent, sid?: string) => !sid && this.onTargetCreated(p.targetInfo));
+    connection.on('Target.targetInfoChanged', (p: Protocol.Target.TargetInfoChangedEvent, sid?: string) => !sid && this.onTargetInfoChanged(p.targetInfo));
+    connection.on('Target.targetDestroyed', (p: Protocol.Target.TargetDestroyedEvent, sid?: string) => !sid && this.onTargetDestroyed(p.targetId));
+    connection.on('Target.targetCrashed', (p: Protocol.Target.TargetCrashedEvent, sid?: string) => {
+      if (sid) return;
+      const tab = this.tabMap.get(p.targetId);
+      if (tab) {
+        tab.crashed = true;
+        this.emit('tabCrashed', tab);
+      }
+    });
+  }
+
+  static async launch(opts: LaunchOptions & SessionOptions = {}): Promise<BrowserSession> {
+    const browser = await launchBrowser(opts);
+    try {
+      const conn = await CdpConnection.connect(browser.wsEndpoint, { timeoutMs: opts.cdpTimeoutMs });
+      const session = new BrowserSession(conn, 'launched', browser.wsEndpoint, browser, !!opts.headless);
+      browser.process.once('exit', () => conn.close());
+      await session.init('existing');
+      return session;
+    } catch (e) {
+      await browser.kill();
+      throw e;
+    }
+  }
+
+  /** Attaches to a running browser by http://host:port, host:port, port or ws(s):// URL. */
+  static async attach(endpoint: string, opts: SessionOptions & { headers?: Record<string, string> } = {}): Promise<BrowserSession> {
+    const wsUrl = await resolveEndpoint(endpoint, opts.headers);
+    let conn: CdpConnection;
+    try {
+      conn = await CdpConnection.connect(wsUrl, { headers: opts.headers, timeoutMs: opts.cdpTimeoutMs });
+    } catch (e) {
+      throw new BrowserAgentError('ATTACH_FAILED', (e as Error).message, ATTACH_HELP);
+    }
+    const session = new BrowserSession(conn, 'attached', wsUrl);
+    try {
+      await session.init(opts.attachTab ?? 'existing');
+    } catch (e) {
+      conn.close();
+      throw e;
+    }
+    return session;
+  }
+
+  private async init(attachTab: 'existing' | 'new') {
+    await this.connection.send('Target.setDiscoverTargets', { discover: true });
+    const { targetInfos } = await this.connection.send('Target.getTargets');
+    for (const info of targetInfos) this.onTargetCreated(info, false);
+    const pages = [...this.tabMap.values()];
+    if (attachTab === 'new' || pages.length === 0) await this.newTab();
+    else await this.selectTab(pages[0].targetId);
+  }
+
+  get connected(): boolean {
+    return !this.connection.closed;
+  }
+
+  get pid(): number | undefined {
+    return this.launched?.pid;
+  }
+
+  get userDataDir(): string | undefined {
+    return this.launched?.userDataDir;
+  }
+
+  tabs(): TabInfo[] {
+    return [...this.tabMap.values()].map((t) => ({ id: t.targetId, url: t.url, title: t.title, active: t.targetId === this.activeId, openerId: t.openerId }));
+  }
+
+  getTab(id: string): Tab {
+    const tab = this.tabMap.get(id);
+    if (!tab) throw new BrowserAgentError('TAB_CLOSED', `No tab with id ${id}.`, 'List tabs with browser_tabs.');
+    return tab;
+  }
+
+  /** The tab actions go to; opens one if the browser has none left. */
+  async activeTab(): Promise<Tab> {
+    this.assertConnected();
+    let tab = this.activeId ? this.tabMap.get(this.activeId) : undefined;
+    if (!tab) {
+      const first = this.tabMap.values().next().value as Tab | undefined;
+      tab = first ?? (await this.newTab());
+      this.activeId = tab.targetId;
+    }
+    await tab.session();
+    return tab;
+  }
+
+  async newTab(url = 'about:blank'): Promise<Tab> {
+    this.assertConnected();
+    const { targetId } = await this.connection.send('Target.createTarget', { url });
+    let tab = this.tabMap.get(targetId);
+    if (!tab) {
+      tab = this.addTab({ targetId, url, title: '', type: 'page', attached: false, canAccessOpener: false } as Protocol.Target.TargetInfo);
+    }
+    return this.selectTab(targetId);
+  }
+
+  async selectTab(id: string): Promise<Tab> {
+    const tab = this.getTab(id);
+    await tab.session();
+    if (this.activeId !== id) {
+      this.activeId = id;
+      this.connection.send('Target.activateTarget', { targetId: id }).catch(() => {});
+      this.emit('activeTabChanged', tab);
+    }
+    return tab;
+  }
+
+  async closeTab(id: string): Promise<void> {
+    const tab = this.getTab(id);
+    await this.connection.send('Target.closeTarget', { targetId: id });
+    this.onTargetDestroyed(id);
+    void tab;
+  }
+
+  /** Launched: close the browser and kill its process group. Attached: only detach. */
+  async close(): Promise<void> {
+    if (this.closing) return;
+    this.closing = true;
+    if (this.launched) {
+      if (!this.connection.closed) await this.connection.send('Browser.close', undefined, undefined, 2000).catch(() => {});
+      this.connection.close();
+      await this.launched.kill();
+    } else {
+      this.connection.close();
+    }
+    for (const tab of this.tabMap.values()) tab.dispose();
+    this.tabMap.clear();
+  }
+
+  private assertConnected() {
+    if (this.connection.closed) {
+      throw new BrowserAgentError('BROWSER_DISCONNECTED', 'The browser is no longer connected.', 'It will be relaunched or reattached on the next action.');
+    }
+  }
+
+  private addTab(info: Protocol.Target.TargetInfo): Tab {
+    const tab = new Tab(this.connection, info.targetId, { url: info.url, title: info.title, openerId: info.openerId });
+    tab.on('infoChanged', () => this.emit('tabChanged', tab));
+    this.tabMap.set(info.targetId, tab);
+    return tab;
+  }
+
+  private onTargetCreated(info: Protocol.Target.TargetInfo, announce = true) {
+    if (info.type !== 'page' || this.tabMap.has(info.targetId)) return;
+    // Ignore DevTools windows and the browser's own internal pages when attached to a user's Chrome.
+    if (info.url.startsWith('devtools://')) return;
+    const tab = this.addTab(info);
+    if (!announce) return;
+    this.emit('tabOpened', tab);
+    // A popup or window.open from the tab we work in becomes the tab we work in, as for a person.
+    if (info.openerId && info.openerId === this.activeId) {
+      this.activeId = info.targetId;
+      this.emit('activeTabChanged', tab);
+      this.emit('popup', tab);
+    }
+  }
+
+  private onTargetInfoChanged(info: Protocol.Target.TargetInfo) {
+    const tab = this.tabMap.get(info.targetId);
+    if (!tab) return;
+    tab.url = info.url;
+    tab.title = info.title;
+    this.emit('tabChanged', tab);
+  }
+
+  private onTargetDestroyed(id: string) {
+    const tab = this.tabMap.get(id);
+    if (!tab) return;
+    this.tabMap.delete(id);
+    tab.dispose();
+    if (this.activeId === id) {
+      // Fall back to the opener, else the most recently added tab.
+      const next = (tab.openerId && this.tabMap.get(tab.openerId)) || [...this.tabMap.values()].pop();
+      this.activeId = next?.targetId;
+      if (next) this.emit('activeTabChanged', next);
+    }
+    this.emit('tabClosed', id);
+  }
+
+  private onDisconnected() {
+    for (const tab of this.tabMap.values()) tab.dispose();
+    this.tabMap.clear();
+    if (!this.closing) {
+      // The browser crashed, was closed by the user, or the remote endpoint went away.
+      this.launched?.kill().catch(() => {});
+      this.emit('disconnected');
+    } else {
+      this.emit('closed');
+    }
+  }
+}

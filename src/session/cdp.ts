@@ -1,0 +1,198 @@
+import { EventEmitter } from 'node:events';
+import WebSocket from 'ws';
+import type { ProtocolMapping } from 'devtools-protocol/types/protocol-mapping';
+import { BrowserAgentError } from '../errors';
+
+export type Commands = ProtocolMapping.Commands;
+export type Events = ProtocolMapping.Events;
+export type CommandName = keyof Commands;
+export type EventName = keyof Events;
+export type Params<M extends CommandName> = Commands[M]['paramsType'][0];
+export type Result<M extends CommandName> = Commands[M]['returnType'];
+export type EventParams<E extends EventName> = Events[E][0];
+
+export const DEFAULT_CDP_TIMEOUT_MS = 30_000;
+
+interface Pending {
+  resolve: (v: any) => void;
+  reject: (e: Error) => void;
+  timer: NodeJS.Timeout;
+  method: string;
+}
+
+export interface ConnectOptions {
+  headers?: Record<string, string>;
+  /** Timeout of each command unless the call gives its own. */
+  timeoutMs?: number;
+  /** Timeout of the WebSocket handshake. */
+  connectTimeoutMs?: number;
+}
+
+/**
+ * A CDP connection over one WebSocket with flattened sessions (`sessionId` on every message).
+ * Written on `ws` rather than chrome-remote-interface because we need handshake headers (remote
+ * browser fleets), a timeout on every command (a hung renderer must give an error, never a hang)
+ * and typed commands from `devtools-protocol`, none of which that client offers.
+ */
+export class CdpConnection extends EventEmitter {
+  private nextId = 1;
+  private readonly pending = new Map<number, Pending>();
+  private _closed = false;
+  readonly timeoutMs: number;
+
+  private constructor(
+    private readonly ws: WebSocket,
+    readonly url: string,
+    opts: ConnectOptions,
+  ) {
+    super();
+    this.setMaxListeners(0);
+    this.timeoutMs = opts.timeoutMs ?? DEFAULT_CDP_TIMEOUT_MS;
+    ws.on('message', (data) => this.onMessage(data.toString()));
+    ws.on('close', () => this.onClose());
+    ws.on('error', () => this.onClose());
+  }
+
+  static connect(url: string, opts: ConnectOptions = {}): Promise<CdpConnection> {
+    return new Promise((resolve, reject) => {
+      let ws: WebSocket;
+      try {
+        ws = new WebSocket(url, {
+          headers: opts.headers,
+          perMessageDeflate: false,
+          maxPayload: 512 * 1024 * 1024,
+          handshakeTimeout: opts.connectTimeoutMs ?? 10_000,
+        });
+      } catch (e) {
+        reject(new BrowserAgentError('ATTACH_FAILED', `Invalid CDP WebSocket URL ${url}: ${(e as Error).message}`));
+        return;
+      }
+      const onError = (e: Error) => {
+        ws.removeAllListeners();
+        ws.on('error', () => {});
+        reject(new BrowserAgentError('ATTACH_FAILED', `Could not connect to ${url}: ${e.message}`));
+      };
+      ws.once('error', onError);
+      ws.once('unexpected-response', (_req, res) => onError(new Error(`HTTP ${res.statusCode}`)));
+      ws.once('open', () => {
+        ws.off('error', onError);
+        resolve(new CdpConnection(ws, url, opts));
+      });
+    });
+  }
+
+  get closed(): boolean {
+    return this._closed;
+  }
+
+  send<M extends CommandName>(method: M, params?: Params<M>, sessionId?: string, timeoutMs?: number): Promise<Result<M>> {
+    if (this._closed) {
+      return Promise.reject(new BrowserAgentError('BROWSER_DISCONNECTED', `The browser connection is closed (while calling ${method}).`, 'The browser will be relaunched or reattached on the next action.'));
+    }
+    const id = this.nextId++;
+    const ms = timeoutMs ?? this.timeoutMs;
+    return new Promise((resolve, reject) => {
+      const timer = setTimeout(() => {
+        this.pending.delete(id);
+        reject(new BrowserAgentError('TIMEOUT', `CDP call ${method} got no answer within ${ms} ms.`, 'The page may be busy or hung (a long-running script, a blocking dialog). Try browser_handle_dialog, reload, or open a new tab.'));
+      }, ms);
+      this.pending.set(id, { resolve, reject, timer, method });
+      const message: Record<string, unknown> = { id, method, params: params ?? {} };
+      if (sessionId) message.sessionId = sessionId;
+      this.ws.send(JSON.stringify(message), (err) => {
+        if (err) this.settle(id, undefined, err);
+      });
+    });
+  }
+
+  /** A handle that sends to one flattened session (a page, an iframe, a worker). */
+  session(sessionId: string): CdpSession {
+    return new CdpSession(this, sessionId);
+  }
+
+  close(): void {
+    if (this._closed) return;
+    try {
+      this.ws.close();
+    } catch {
+      /* already closing */
+    }
+    this.onClose();
+  }
+
+  private settle(id: number, result: unknown, error?: Error) {
+    const p = this.pending.get(id);
+    if (!p) return;
+    this.pending.delete(id);
+    clearTimeout(p.timer);
+    if (error) p.reject(error);
+    else p.resolve(result);
+  }
+
+  private onMessage(text: string) {
+    let msg: any;
+    try {
+      msg = JSON.parse(text);
+    } catch {
+      return;
+    }
+    if (typeof msg.id === 'number') {
+      if (msg.error) {
+        const p = this.pending.get(msg.id);
+        this.settle(msg.id, undefined, new BrowserAgentError('CDP_ERROR', `${p?.method ?? 'CDP'}: ${msg.error.message}${msg.error.data ? ` (${msg.error.data})` : ''}`));
+      } else {
+        this.settle(msg.id, msg.result ?? {});
+      }
+    } else if (typeof msg.method === 'string') {
+      this.emit('event', msg.method, msg.params ?? {}, msg.sessionId);
+      this.emit(msg.method, msg.params ?? {}, msg.sessionId);
+    }
+  }
+
+  private onClose() {
+    if (this._closed) return;
+    this._closed = true;
+    for (const [id] of this.pending) {
+      this.settle(id, undefined, new BrowserAgentError('BROWSER_DISCONNECTED', 'The browser connection closed before the call finished.', 'The browser will be relaunched or reattached on the next action.'));
+    }
+    this.emit('disconnected');
+  }
+}
+
+export type Unsubscribe = () => void;
+
+/** Commands and events of one flattened target session. */
+export class CdpSession {
+  constructor(
+    readonly connection: CdpConnection,
+    readonly id: string,
+  ) {}
+
+  send<M extends CommandName>(method: M, params?: Params<M>, timeoutMs?: number): Promise<Result<M>> {
+    return this.connection.send(method, params, this.id, timeoutMs);
+  }
+
+  on<E extends EventName>(event: E, handler: (params: EventParams<E>) => void): Unsubscribe {
+    const listener = (params: EventParams<E>, sessionId?: string) => {
+      if (sessionId === this.id) handler(params);
+    };
+    this.connection.on(event, listener);
+    return () => this.connection.off(event, listener);
+  }
+
+  /** Resolves with the first matching event, rejects with TIMEOUT after `timeoutMs`. */
+  waitFor<E extends EventName>(event: E, predicate: (p: EventParams<E>) => boolean = () => true, timeoutMs = 30_000): Promise<EventParams<E>> {
+    return new Promise((resolve, reject) => {
+      const off = this.on(event, (p) => {
+        if (!predicate(p)) return;
+        clearTimeout(timer);
+        off();
+        resolve(p);
+      });
+      const timer = setTimeout(() => {
+        off();
+        reject(new BrowserAgentError('TIMEOUT', `Waited ${timeoutMs} ms for ${event}.`));
+      }, timeoutMs);
+    });
+  }
+}

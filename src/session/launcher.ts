@@ -1,0 +1,200 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { existsSync, mkdtempSync, readFileSync, rmSync, unlinkSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { Launcher, getChromePath } from 'chrome-launcher';
+import { BrowserAgentError } from '../errors';
+
+export interface LaunchOptions {
+  /** Browser binary; default: what chrome-launcher finds, then /usr/bin/chromium. */
+  executablePath?: string;
+  headless?: boolean;
+  /** A persistent profile folder; default: a fresh temporary profile deleted on close. */
+  userDataDir?: string;
+  /** Extra command-line switches. */
+  args?: string[];
+  /** How long to wait for the DevTools endpoint to appear. */
+  startTimeoutMs?: number;
+}
+
+export interface LaunchedBrowser {
+  pid: number;
+  wsEndpoint: string;
+  userDataDir: string;
+  executablePath: string;
+  temporaryProfile: boolean;
+  process: ChildProcess;
+  /** Stops the whole process group (TERM, then KILL) and deletes a temporary profile. */
+  kill(): Promise<void>;
+}
+
+/** Switches that keep Chromium quiet on a closed network and free of first-run UI. */
+export const QUIET_FLAGS = [
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+  '--no-first-run',
+  '--no-default-browser-check',
+  '--disable-default-apps',
+];
+
+const FALLBACK_PATHS = ['/usr/bin/chromium', '/usr/bin/chromium-browser', '/usr/bin/google-chrome', '/usr/bin/google-chrome-stable'];
+
+/** Process groups of browsers we launched, killed synchronously if the host process exits. */
+const liveGroups = new Set<number>();
+let exitHookInstalled = false;
+function installExitHook() {
+  if (exitHookInstalled) return;
+  exitHookInstalled = true;
+  process.on('exit', () => {
+    for (const pid of liveGroups) killGroup(pid, 'SIGKILL');
+  });
+}
+
+function killGroup(pid: number, signal: NodeJS.Signals): boolean {
+  try {
+    process.kill(process.platform === 'win32' ? pid : -pid, signal);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** True while any process of the group still exists. */
+export function groupAlive(pid: number): boolean {
+  try {
+    process.kill(process.platform === 'win32' ? pid : -pid, 0);
+    return true;
+  } catch (e) {
+    return (e as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}
+
+export function findBrowserExecutable(preferred?: string): string {
+  if (preferred) {
+    if (!existsSync(preferred)) {
+      throw new BrowserAgentError('LAUNCH_FAILED', `The browser executable ${preferred} does not exist.`, 'Fix the setting browserAgent.browser.executablePath, or clear it to let the extension find Chrome/Chromium.');
+    }
+    return preferred;
+  }
+  try {
+    const found = getChromePath();
+    if (found) return found;
+  } catch {
+    /* fall through to the usual paths */
+  }
+  const fallback = FALLBACK_PATHS.find((p) => existsSync(p));
+  if (fallback) return fallback;
+  throw new BrowserAgentError('LAUNCH_FAILED', 'No Chrome or Chromium was found on this machine.', 'Install Chrome or Chromium (e.g. `apt-get install chromium`), or set browserAgent.browser.executablePath.');
+}
+
+export function defaultLaunchArgs(opts: LaunchOptions, userDataDir: string): string[] {
+  const args = [
+    ...Launcher.defaultFlags(),
+    ...QUIET_FLAGS,
+    // Port 0 lets the OS pick a free port; we read it from DevToolsActivePort, so two launches never collide.
+    '--remote-debugging-port=0',
+    '--remote-debugging-address=127.0.0.1',
+    `--user-data-dir=${userDataDir}`,
+  ];
+  if (opts.headless) args.push('--headless', '--disable-gpu', '--hide-scrollbars');
+  // Chromium refuses to start as root with its sandbox on (containers, CI).
+  if (process.platform === 'linux' && process.getuid?.() === 0) args.push('--no-sandbox');
+  args.push(...(opts.args ?? []));
+  args.push('about:blank');
+  return [...new Set(args)];
+}
+
+export async function launchBrowser(opts: LaunchOptions = {}): Promise<LaunchedBrowser> {
+  const executablePath = findBrowserExecutable(opts.executablePath);
+  const temporaryProfile = !opts.userDataDir;
+  const userDataDir = opts.userDataDir || mkdtempSync(join(tmpdir(), 'browser-agent-profile-'));
+  const portFile = join(userDataDir, 'DevToolsActivePort');
+  // A stale file from an earlier run of a persistent profile would point at a dead port.
+  if (existsSync(portFile)) {
+    try {
+      unlinkSync(portFile);
+    } catch {
+      /* ignore */
+    }
+  }
+  const child = spawn(executablePath, defaultLaunchArgs(opts, userDataDir), {
+    detached: process.platform !== 'win32', // own process group: we can kill the whole tree
+    stdio: ['ignore', 'ignore', 'pipe'],
+  });
+  let stderr = '';
+  child.stderr?.on('data', (d) => {
+    stderr = (stderr + d.toString()).slice(-4000);
+  });
+  const pid = child.pid;
+  if (!pid) {
+    throw new BrowserAgentError('LAUNCH_FAILED', `Could not start ${executablePath}.`);
+  }
+  installExitHook();
+  liveGroups.add(pid);
+  let exited = false;
+  child.once('exit', () => {
+    exited = true;
+  });
+
+  const cleanupProfile = () => {
+    if (temporaryProfile) {
+      try {
+        rmSync(userDataDir, { recursive: true, force: true, maxRetries: 5, retryDelay: 100 });
+      } catch {
+        /* best effort */
+      }
+    }
+  };
+
+  const kill = async () => {
+    if (!exited) {
+      killGroup(pid, 'SIGTERM');
+      const deadline = Date.now() + 3000;
+      while (!exited && Date.now() < deadline) await sleep(25);
+    }
+    // Renderers and helpers share the group; make sure none survives the browser process.
+    if (groupAlive(pid)) {
+      killGroup(pid, 'SIGKILL');
+      const deadline = Date.now() + 2000;
+      while (groupAlive(pid) && Date.now() < deadline) await sleep(25);
+    }
+    liveGroups.delete(pid);
+    cleanupProfile();
+  };
+
+  const timeout = opts.startTimeoutMs ?? 30_000;
+  const deadline = Date.now() + timeout;
+  while (Date.now() < deadline) {
+    if (exited) {
+      liveGroups.delete(pid);
+      cleanupProfile();
+      throw new BrowserAgentError('LAUNCH_FAILED', `The browser exited during start-up.${stderr ? `\n${stderr.trim().split('\n').slice(-5).join('\n')}` : ''}`, 'Check browserAgent.browser.executablePath and browserAgent.browser.args; on Linux without a display, enable headless mode.');
+    }
+    const endpoint = readDevToolsActivePort(userDataDir);
+    if (endpoint) {
+      return { pid, wsEndpoint: endpoint, userDataDir, executablePath, temporaryProfile, process: child, kill };
+    }
+    await sleep(20);
+  }
+  await kill();
+  throw new BrowserAgentError('LAUNCH_FAILED', `The browser did not open its DevTools endpoint within ${timeout} ms.`);
+}
+
+/** `DevToolsActivePort` holds the port on line 1 and the browser's WebSocket path on line 2. */
+export function readDevToolsActivePort(profileDir: string, host = '127.0.0.1'): string | undefined {
+  let text: string;
+  try {
+    text = readFileSync(join(profileDir, 'DevToolsActivePort'), 'utf8');
+  } catch {
+    return undefined;
+  }
+  const [portLine, pathLine] = text.split(/\r?\n/);
+  const port = Number(portLine);
+  if (!Number.isInteger(port) || port <= 0 || !pathLine?.startsWith('/devtools/browser/')) return undefined;
+  return `ws://${host}:${port}${pathLine.trim()}`;
+}
+
+export function sleep(ms: number): Promise<void> {
+  return new Promise((r) => setTimeout(r, ms));
+}

@@ -1,0 +1,153 @@
+import { EventEmitter } from 'node:events';
+import { errorMessage } from '../errors';
+import { BrowserSession } from './browserSession';
+import type { LaunchOptions } from './launcher';
+
+export interface SessionSettings {
+  /** What `ensure()` does when no browser is connected. */
+  mode: 'launch' | 'attach';
+  launch: LaunchOptions;
+  attach?: { endpoint: string; headers?: Record<string, string> };
+  cdpTimeoutMs?: number;
+  attachTab?: 'existing' | 'new';
+}
+
+export type SessionStatus =
+  | { state: 'none' }
+  | { state: 'starting'; kind: 'launched' | 'attached' }
+  | { state: 'connected'; kind: 'launched' | 'attached'; headless: boolean; tabTitle: string; tabUrl: string; tabs: number }
+  | { state: 'disconnected'; reason: string };
+
+export interface Logger {
+  info(msg: string): void;
+  warn(msg: string): void;
+  error(msg: string): void;
+}
+
+const silent: Logger = { info() {}, warn() {}, error() {} };
+
+/**
+ * Owns at most one browser session. `ensure()` is what every tool calls: it returns the live
+ * session, or replaces one that crashed or disconnected (relaunch in launch mode, reattach in
+ * attach mode). Concurrent callers share one start-up.
+ */
+export class SessionManager extends EventEmitter {
+  private session?: BrowserSession;
+  private starting?: Promise<BrowserSession>;
+  private _status: SessionStatus = { state: 'none' };
+  /** The way the current/last session was made, reused when it has to be replaced. */
+  private lastMode?: { mode: 'launch' } | { mode: 'attach'; endpoint: string; headers?: Record<string, string> };
+
+  constructor(
+    private readonly settings: () => SessionSettings,
+    private readonly log: Logger = silent,
+  ) {
+    super();
+  }
+
+  get status(): SessionStatus {
+    return this._status;
+  }
+
+  get current(): BrowserSession | undefined {
+    return this.session?.connected ? this.session : undefined;
+  }
+
+  /** The live session, starting or replacing one as the settings say. */
+  async ensure(): Promise<BrowserSession> {
+    if (this.session?.connected) return this.session;
+    if (this.starting) return this.starting;
+    const how = this.lastMode ?? (this.settings().mode === 'attach' && this.settings().attach?.endpoint
+      ? { mode: 'attach' as const, endpoint: this.settings().attach!.endpoint, headers: this.settings().attach!.headers }
+      : { mode: 'launch' as const });
+    if (this.session && !this.session.connected) this.log.warn(`Browser was disconnected; ${how.mode === 'launch' ? 'relaunching' : 'reattaching'}.`);
+    return how.mode === 'launch' ? this.launch() : this.attach(how.endpoint, how.headers);
+  }
+
+  launch(overrides: Partial<LaunchOptions> = {}): Promise<BrowserSession> {
+    const s = this.settings();
+    return this.start('launched', async () => {
+      const opts = { ...s.launch, ...overrides };
+      this.log.info(`Launching ${opts.executablePath ?? 'Chrome/Chromium'} (${opts.headless ? 'headless' : 'headed'}, ${opts.userDataDir ? `profile ${opts.userDataDir}` : 'temporary profile'})`);
+      const session = await BrowserSession.launch({ ...opts, cdpTimeoutMs: s.cdpTimeoutMs });
+      this.lastMode = { mode: 'launch' };
+      this.log.info(`Launched pid ${session.pid} at ${session.endpoint}`);
+      return session;
+    });
+  }
+
+  attach(endpoint: string, headers?: Record<string, string>): Promise<BrowserSession> {
+    const s = this.settings();
+    return this.start('attached', async () => {
+      this.log.info(`Attaching to ${endpoint}`);
+      const session = await BrowserSession.attach(endpoint, { headers: headers ?? s.attach?.headers, cdpTimeoutMs: s.cdpTimeoutMs, attachTab: s.attachTab });
+      this.lastMode = { mode: 'attach', endpoint, headers };
+      this.log.info(`Attached to ${session.endpoint}`);
+      return session;
+    });
+  }
+
+  /** Ends the session: kills a browser we launched, detaches from one we attached to. */
+  async close(): Promise<void> {
+    const s = this.session ?? (await this.starting?.catch(() => undefined));
+    this.session = undefined;
+    this.lastMode = undefined;
+    if (s) {
+      await s.close();
+      this.log.info(s.kind === 'launched' ? 'Browser closed.' : 'Detached from browser (left running).');
+    }
+    this.setStatus({ state: 'none' });
+  }
+
+  async dispose(): Promise<void> {
+    await this.close();
+    this.removeAllListeners();
+  }
+
+  private async start(kind: 'launched' | 'attached', make: () => Promise<BrowserSession>): Promise<BrowserSession> {
+    if (this.starting) await this.starting.catch(() => undefined);
+    const previous = this.session;
+    this.session = undefined;
+    if (previous) await previous.close().catch(() => {});
+    this.setStatus({ state: 'starting', kind });
+    this.starting = make();
+    try {
+      const session = await this.starting;
+      this.session = session;
+      this.wire(session);
+      this.refreshStatus();
+      return session;
+    } catch (e) {
+      this.log.error(`Could not start the browser session: ${errorMessage(e)}`);
+      this.setStatus({ state: 'disconnected', reason: errorMessage(e) });
+      throw e;
+    } finally {
+      this.starting = undefined;
+    }
+  }
+
+  private wire(session: BrowserSession) {
+    const refresh = () => this.session === session && this.refreshStatus();
+    for (const ev of ['tabOpened', 'tabClosed', 'tabChanged', 'activeTabChanged']) session.on(ev, refresh);
+    session.on('tabCrashed', (tab) => this.log.warn(`Tab crashed: ${tab.url}`));
+    session.on('disconnected', () => {
+      if (this.session !== session) return;
+      this.log.warn(`The browser ${session.kind === 'launched' ? 'exited or crashed' : 'connection was lost'}; it will be ${session.kind === 'launched' ? 'relaunched' : 'reattached'} on next use.`);
+      this.setStatus({ state: 'disconnected', reason: 'browser disconnected' });
+      this.emit('disconnected', session);
+    });
+  }
+
+  private refreshStatus() {
+    const s = this.session;
+    if (!s?.connected) return;
+    const tabs = s.tabs();
+    const active = tabs.find((t) => t.active);
+    this.setStatus({ state: 'connected', kind: s.kind, headless: s.headless, tabTitle: active?.title ?? '', tabUrl: active?.url ?? '', tabs: tabs.length });
+  }
+
+  private setStatus(status: SessionStatus) {
+    this._status = status;
+    this.emit('status', status);
+  }
+}

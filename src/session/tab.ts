@@ -1,0 +1,199 @@
+import { EventEmitter } from 'node:events';
+import type { Protocol } from 'devtools-protocol';
+import { BrowserAgentError } from '../errors';
+import type { CdpConnection, CdpSession, Unsubscribe } from './cdp';
+
+export interface DialogInfo {
+  type: Protocol.Page.DialogType;
+  message: string;
+  defaultPrompt?: string;
+  url: string;
+  /** The session the dialog belongs to (the page or an out-of-process iframe). */
+  sessionId: string;
+}
+
+/** An out-of-process iframe attached through Target.setAutoAttach (flatten). */
+export interface ChildFrameSession {
+  targetId: string; // equals the iframe's frame id
+  url: string;
+  session: CdpSession;
+  parentSessionId: string;
+}
+
+/**
+ * One page target with its flattened CDP session, its out-of-process iframes, and the modal
+ * state (JavaScript dialog) that later layers must respect.
+ */
+export class Tab extends EventEmitter {
+  url: string;
+  title: string;
+  openerId?: string;
+  dialog?: DialogInfo;
+  crashed = false;
+  closed = false;
+  private _session?: CdpSession;
+  private attaching?: Promise<CdpSession>;
+  private readonly children = new Map<string, ChildFrameSession>();
+  private readonly subscriptions: Unsubscribe[] = [];
+
+  constructor(
+    private readonly connection: CdpConnection,
+    readonly targetId: string,
+    info: { url: string; title: string; openerId?: string },
+  ) {
+    super();
+    this.url = info.url;
+    this.title = info.title;
+    this.openerId = info.openerId;
+  }
+
+  get attached(): boolean {
+    return !!this._session;
+  }
+
+  /** The page session; attaches on first use so attaching to a browser with many tabs stays cheap. */
+  async session(): Promise<CdpSession> {
+    if (this.closed) throw new BrowserAgentError('TAB_CLOSED', `The tab "${this.title || this.url}" is closed.`, 'List tabs with browser_tabs and select another one.');
+    if (this._session) return this._session;
+    this.attaching ??= this.attach().catch((e) => {
+      this.attaching = undefined;
+      throw e;
+    });
+    return this.attaching;
+  }
+
+  /** The out-of-process iframes currently attached, in attach order. */
+  frameSessions(): ChildFrameSession[] {
+    return [...this.children.values()];
+  }
+
+  frameSession(frameId: string): ChildFrameSession | undefined {
+    return this.children.get(frameId);
+  }
+
+  /** Fails with DIALOG_OPEN when a JavaScript dialog blocks the page. */
+  assertNoDialog(): void {
+    if (this.dialog) {
+      throw new BrowserAgentError('DIALOG_OPEN', `A ${this.dialog.type} dialog is open: "${this.dialog.message.slice(0, 200)}".`, 'Answer it with browser_handle_dialog (accept or dismiss) first.');
+    }
+  }
+
+  private async attach(): Promise<CdpSession> {
+    const { sessionId } = await this.connection.send('Target.attachToTarget', { targetId: this.targetId, flatten: true });
+    const session = this.connection.session(sessionId);
+    this.watchSession(session);
+    await Promise.all([
+      session.send('Page.enable'),
+      session.send('Runtime.enable'),
+      session.send('Network.enable', { maxTotalBufferSize: 1_000_000, maxResourceBufferSize: 500_000 }),
+      session.send('Target.setAutoAttach', { autoAttach: true, waitForDebuggerOnStart: true, flatten: true }),
+    ]);
+    // Dialogs already open before we attached are re-announced by Page.enable; nothing else to do.
+    this._session = session;
+    void this.refreshInfo(); // the page may have finished loading before Page.enable
+    this.emit('attached', session);
+    return session;
+  }
+
+  private watchSession(session: CdpSession, parent?: ChildFrameSession) {
+    this.subscriptions.push(
+      session.on('Page.javascriptDialogOpening', (p) => {
+        this.dialog = { type: p.type, message: p.message, defaultPrompt: p.defaultPrompt, url: p.url, sessionId: session.id };
+        this.emit('dialog', this.dialog);
+      }),
+      session.on('Page.javascriptDialogClosed', () => {
+        if (this.dialog?.sessionId === session.id) this.dialog = undefined;
+        this.emit('dialogClosed');
+      }),
+      session.on('Target.attachedToTarget', (p) => void this.onChildAttached(session, p)),
+      session.on('Target.detachedFromTarget', (p) => {
+        for (const [id, child] of this.children) if (child.session.id === p.sessionId) this.children.delete(id);
+      }),
+    );
+    if (!parent) {
+      this.subscriptions.push(
+        session.on('Inspector.targetCrashed', () => {
+          this.crashed = true;
+          this.emit('crashed');
+        }),
+        session.on('Page.frameNavigated', (p) => {
+          if (!p.frame.parentId) {
+            this.url = p.frame.url + (p.frame.urlFragment ?? '');
+            this.crashed = false;
+          }
+        }),
+        session.on('Page.navigatedWithinDocument', (p) => {
+          if (p.frameId === this.targetId) this.url = p.url;
+          void this.refreshInfo();
+        }),
+        // Target.targetInfoChanged does not reliably carry the final title; ask after each load.
+        session.on('Page.domContentEventFired', () => void this.refreshInfo()),
+        session.on('Page.loadEventFired', () => void this.refreshInfo()),
+      );
+    }
+  }
+
+  private async onChildAttached(parent: CdpSession, p: Protocol.Target.AttachedToTargetEvent) {
+    const child = this.connection.session(p.sessionId);
+    const info = p.targetInfo;
+    try {
+      if (info.type === 'iframe') {
+        const frame: ChildFrameSession = { targetId: info.targetId, url: info.url, session: child, parentSessionId: parent.id };
+        this.children.set(info.targetId, frame);
+        this.watchSession(child, frame);
+        this.subscriptions.push(
+          child.on('Page.frameNavigated', (e) => {
+            if (e.frame.id === info.targetId) frame.url = e.frame.url;
+          }),
+        );
+        await Promise.all([
+          child.send('Page.enable'),
+          child.send('Runtime.enable'),
+          child.send('Network.enable', { maxTotalBufferSize: 1_000_000, maxResourceBufferSize: 500_000 }),
+          child.send('Target.setAutoAttach', { autoAttach: true, waitForDebuggerOnStart: true, flatten: true }),
+        ]);
+        child.send('Page.getFrameTree').then(({ frameTree }) => (frame.url = frameTree.frame.url), () => {});
+        this.emit('frameAttached', frame);
+      }
+    } catch {
+      /* the frame went away while we set it up */
+    } finally {
+      // Workers and frames paused at start must be released, whatever we did with them.
+      if (p.waitingForDebugger) child.send('Runtime.runIfWaitingForDebugger').catch(() => {});
+    }
+  }
+
+  /** Re-reads url and title from the browser (after loads and same-document navigations). */
+  async refreshInfo(): Promise<void> {
+    if (this.closed) return;
+    try {
+      const { targetInfo } = await this.connection.send('Target.getTargetInfo', { targetId: this.targetId }, undefined, 5000);
+      if (targetInfo.url !== this.url || targetInfo.title !== this.title) {
+        this.url = targetInfo.url;
+        this.title = targetInfo.title;
+        this.emit('infoChanged');
+      }
+    } catch {
+      /* closed meanwhile */
+    }
+  }
+
+  /** Evaluates an expression in the page's main world and returns its JSON value. */
+  async evaluate<T = unknown>(expression: string, timeoutMs?: number): Promise<T> {
+    const session = await this.session();
+    const res = await session.send('Runtime.evaluate', { expression, returnByValue: true, awaitPromise: true }, timeoutMs);
+    if (res.exceptionDetails) {
+      throw new BrowserAgentError('CDP_ERROR', `Script error: ${res.exceptionDetails.exception?.description ?? res.exceptionDetails.text}`);
+    }
+    return res.result.value as T;
+  }
+
+  /** Marks the tab gone and drops its listeners. */
+  dispose(): void {
+    this.closed = true;
+    for (const off of this.subscriptions.splice(0)) off();
+    this.children.clear();
+    this.emit('closed');
+    this.removeAllListeners();
+  }
+}

@@ -1,0 +1,74 @@
+import { z } from 'zod';
+import { BrowserAgentError, errorMessage, isAgentError } from '../errors';
+import type { Decision } from '../safety/types';
+import type { ActionPreview, ToolContext, ToolDefinition, ToolResult } from './types';
+
+/** One executed (or refused) tool call, for the audit log, notifications and the chat panel. */
+export interface StepEvent {
+  tool: string;
+  input: unknown;
+  preview?: ActionPreview;
+  decision: Decision;
+  result: ToolResult;
+  startedAt: number;
+  durationMs: number;
+}
+
+export interface RunHooks {
+  /**
+   * The safety gate: rates the call and, for `confirm`, asks the person. Absent → everything runs
+   * (only for tests of the tools themselves).
+   */
+  decide?(tool: ToolDefinition, input: unknown, preview: ActionPreview | undefined, ctx: ToolContext): Promise<Decision>;
+  onStep?(event: StepEvent): void | Promise<void>;
+}
+
+/** zod's issues as one readable sentence a model can act on. */
+export function describeZodError(tool: string, error: z.ZodError): string {
+  const parts = error.issues.map((i) => `${i.path.length ? i.path.join('.') : 'input'}: ${i.message}`);
+  return `Invalid arguments for ${tool}: ${parts.join('; ')}`;
+}
+
+export function errorResult(e: unknown): ToolResult {
+  const err = isAgentError(e) ? e : new BrowserAgentError('CDP_ERROR', errorMessage(e));
+  return { content: [{ type: 'text', text: err.toText() }], isError: true, code: err.code };
+}
+
+/**
+ * The one path every front door (MCP, Copilot, chat agent, replay) uses to run a tool:
+ * validate → preview → safety decision → handler → step event. Never throws: failures become
+ * error results with a code and a hint.
+ */
+export async function runTool(tool: ToolDefinition, rawInput: unknown, ctx: ToolContext, hooks: RunHooks = {}): Promise<ToolResult> {
+  const startedAt = Date.now();
+  const parsed = tool.schema.safeParse(rawInput ?? {});
+  let decision: Decision = { rating: { level: 'auto' }, outcome: 'auto' };
+  let preview: ActionPreview | undefined;
+  let result: ToolResult;
+  if (!parsed.success) {
+    result = errorResult(new BrowserAgentError('INVALID_INPUT', describeZodError(tool.name, parsed.error), 'Fix the arguments to match the tool schema and call it again.'));
+  } else {
+    try {
+      if (ctx.signal?.aborted) throw new BrowserAgentError('CANCELLED', 'Cancelled before it started.');
+      preview = tool.preview ? await tool.preview(parsed.data, ctx).catch(() => undefined) : undefined;
+      if (hooks.decide) decision = await hooks.decide(tool, parsed.data, preview, ctx);
+      if (decision.outcome === 'blocked') {
+        result = errorResult(new BrowserAgentError('BLOCKED_BY_POLICY', `${tool.name} was blocked by the safety policy${decision.rating.reason ? `: ${decision.rating.reason}` : ''}.`, 'Do not retry this action; choose another way or ask the user.'));
+      } else if (decision.outcome === 'refused') {
+        result = errorResult(new BrowserAgentError('BLOCKED_BY_POLICY', `The user declined ${tool.name}${preview ? ` (${preview.message})` : ''}.`, 'Do not repeat it; continue another way or finish and explain.'));
+      } else {
+        result = await tool.handler(parsed.data, ctx);
+      }
+    } catch (e) {
+      result = errorResult(e);
+    }
+  }
+  if (hooks.onStep) {
+    try {
+      await hooks.onStep({ tool: tool.name, input: parsed.success ? parsed.data : rawInput, preview, decision, result, startedAt, durationMs: Date.now() - startedAt });
+    } catch {
+      /* a failing observer never breaks the action */
+    }
+  }
+  return result;
+}

@@ -1,0 +1,99 @@
+import type { z } from 'zod';
+import type { BrowserSession } from '../session/browserSession';
+import type { SessionManager } from '../session/manager';
+import type { Tab } from '../session/tab';
+
+/**
+ * What kind of thing a tool does; the safety policy (src/safety) turns this, the target element
+ * and the page into a risk level. `read` never changes the page.
+ */
+export type RiskCategory = 'read' | 'navigate' | 'input' | 'script' | 'upload' | 'session';
+
+export type ContentPart =
+  | { type: 'text'; text: string }
+  | { type: 'image'; data: string; mimeType: 'image/png' | 'image/jpeg' };
+
+/** The element an action targeted, as recorded for the audit log and for replay. */
+export interface TargetFingerprint {
+  ref?: string;
+  role?: string;
+  name?: string;
+  frame?: string;
+  selector?: string;
+  xpath?: string;
+}
+
+export interface ToolResult {
+  content: ContentPart[];
+  isError?: boolean;
+  /** Error code when isError (see src/errors.ts). */
+  code?: string;
+  /** Facts for the audit log and the chat panel; never shown to the model. */
+  meta?: {
+    target?: TargetFingerprint;
+    urlBefore?: string;
+    urlAfter?: string;
+    titleAfter?: string;
+  };
+}
+
+/** Page and element facts a tool knows before acting, for the safety policy and confirmations. */
+export interface ActionPreview {
+  /** Present tense, for a person: `Clicking button "Submit" on example.com`. */
+  message: string;
+  url?: string;
+  title?: string;
+  target?: TargetFingerprint & { tag?: string; type?: string; inputType?: string; autocomplete?: string; inForm?: boolean };
+  /** For navigation: where it goes. */
+  destination?: string;
+  /** For typing: whether the text is a secret (password field, secret placeholder). */
+  secret?: boolean;
+}
+
+/** Everything a handler may use. One context type serves MCP, Copilot and the chat agent. */
+export interface ToolContext {
+  sessions: SessionManager;
+  /** The live browser (launched or reattached on demand). */
+  browser(): Promise<BrowserSession>;
+  /** The active tab, attached. */
+  tab(): Promise<Tab>;
+  /** Aborted when the user or the model cancels: waits and in-flight actions stop. */
+  signal?: AbortSignal;
+  settings: ToolSettings;
+}
+
+export interface ToolSettings {
+  /** URL schemes navigation may use besides http, https and about:blank. */
+  allowedSchemes: string[];
+  /** Folder downloads are saved to. */
+  downloadsDir: string;
+  /** Upper bound for any wait a tool does. */
+  maxWaitMs: number;
+}
+
+export interface ToolDefinition<S extends z.ZodObject = z.ZodObject> {
+  /** Public name, e.g. `browser_click`: part of our interface, never renamed. */
+  name: string;
+  /** Short human title for UIs. */
+  title: string;
+  /** Written for a model: what it does, when to use it, what it returns. */
+  description: string;
+  schema: S;
+  risk: RiskCategory;
+  /** True when the tool never changes the page (MCP readOnlyHint). */
+  readOnly?: boolean;
+  /** True when it can destroy state (MCP destructiveHint). */
+  destructive?: boolean;
+  /** Side-effect free: what the call would do, for confirmations and prepareInvocation. */
+  preview?(input: z.infer<S>, ctx: ToolContext): Promise<ActionPreview>;
+  handler(input: z.infer<S>, ctx: ToolContext): Promise<ToolResult>;
+}
+
+/** Declares a tool with its input type inferred from the schema. */
+export function defineTool<S extends z.ZodObject>(def: ToolDefinition<S>): ToolDefinition<S> {
+  return def;
+}
+
+export function text(t: string): ToolResult {
+  return { content: [{ type: 'text', text: t }] };
+}
