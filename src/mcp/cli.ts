@@ -1,1 +1,98 @@
-// MCP server entry: see issue 4.
+// browser-agent-mcp: the stdio MCP server (issue 4). stdout carries only JSON-RPC; logs go to stderr.
+import { parseArgs } from 'node:util';
+import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
+import { allTools } from '../tools/registry';
+import { createMcpContext, type McpOptions } from './context';
+import { mcpDecide } from './policy';
+import { createMcpServer, SERVER_VERSION } from './server';
+
+const HELP = `browser-agent-mcp — Browser Agent's MCP server (stdio)
+
+Options:
+  --cdp-url <url>          attach to a running Chrome (http://host:port or ws://…); works in the page
+                           already open (or its own tab when another client uses it)
+  --headless               run the launched browser headless
+  --user-data-dir <dir>    persistent profile for the launched browser
+  --executable-path <path> Chrome/Chromium binary to launch
+  --browser-arg <switch>   extra Chromium switch (repeatable)
+  --allowed-origins <list> comma-separated origins/globs the agent may use (others are blocked)
+  --blocked-origins <list> comma-separated origins/globs the agent must not use
+  --downloads-dir <dir>    where downloads are saved (default: <tmp>/browser-agent-downloads)
+  --allow-schemes <list>   extra URL schemes browser_navigate may open (e.g. file)
+  --max-wait-ms <ms>       cap for any wait (default 30000)
+  --help, --version`;
+
+function list(v?: string): string[] {
+  return (v ?? '').split(/[,;]/).map((s) => s.trim()).filter(Boolean);
+}
+
+export function parseCli(argv: string[]): McpOptions & { help?: boolean; version?: boolean } {
+  const { values } = parseArgs({
+    args: argv,
+    options: {
+      'cdp-url': { type: 'string' },
+      headless: { type: 'boolean' },
+      'user-data-dir': { type: 'string' },
+      'executable-path': { type: 'string' },
+      'browser-arg': { type: 'string', multiple: true },
+      'allowed-origins': { type: 'string' },
+      'blocked-origins': { type: 'string' },
+      'downloads-dir': { type: 'string' },
+      'allow-schemes': { type: 'string' },
+      'max-wait-ms': { type: 'string' },
+      help: { type: 'boolean', short: 'h' },
+      version: { type: 'boolean', short: 'v' },
+    },
+    strict: true,
+  });
+  const maxWait = values['max-wait-ms'] ? Number(values['max-wait-ms']) : undefined;
+  if (maxWait !== undefined && !(maxWait >= 1000)) throw new Error('--max-wait-ms must be a number ≥ 1000');
+  return {
+    cdpUrl: values['cdp-url'],
+    headless: values.headless,
+    userDataDir: values['user-data-dir'],
+    executablePath: values['executable-path'],
+    browserArgs: values['browser-arg'],
+    allowedOrigins: list(values['allowed-origins']),
+    blockedOrigins: list(values['blocked-origins']),
+    downloadsDir: values['downloads-dir'],
+    allowedSchemes: list(values['allow-schemes']),
+    maxWaitMs: maxWait,
+    help: values.help,
+    version: values.version,
+  };
+}
+
+async function main() {
+  let opts: ReturnType<typeof parseCli>;
+  try {
+    opts = parseCli(process.argv.slice(2));
+  } catch (e) {
+    process.stderr.write(`browser-agent-mcp: ${(e as Error).message}\n\n${HELP}\n`);
+    process.exit(2);
+  }
+  if (opts.help) return void process.stdout.write(`${HELP}\n`);
+  if (opts.version) return void process.stdout.write(`${SERVER_VERSION}\n`);
+  const log = {
+    info: (m: string) => process.stderr.write(`[browser-agent] ${m}\n`),
+    warn: (m: string) => process.stderr.write(`[browser-agent] warning: ${m}\n`),
+    error: (m: string) => process.stderr.write(`[browser-agent] error: ${m}\n`),
+  };
+  const { ctx, sessions } = createMcpContext(opts, log);
+  const server = createMcpServer(allTools, ctx, { decide: mcpDecide(opts) });
+  let closing = false;
+  const shutdown = async () => {
+    if (closing) return;
+    closing = true;
+    await sessions.close().catch(() => {});
+    process.exit(0);
+  };
+  process.stdin.on('end', shutdown);
+  process.stdin.on('close', shutdown);
+  process.on('SIGINT', shutdown);
+  process.on('SIGTERM', shutdown);
+  await server.connect(new StdioServerTransport());
+  server.onclose = () => void shutdown();
+}
+
+void main();

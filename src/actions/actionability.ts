@@ -1,0 +1,157 @@
+import { BrowserAgentError } from '../errors';
+import { sleep } from '../session/launcher';
+import type { Tab } from '../session/tab';
+import type { ElementHandle } from '../snapshot/types';
+import { callOnElement, describeHandle, elementQuads, scrollIntoView, type Point } from './element';
+
+type CheckState = 'ok' | 'detached' | 'hidden' | 'disabled' | 'covered' | 'moving';
+interface CheckResult {
+  state: CheckState;
+  /** For `covered`: what would receive the click instead. */
+  hit?: string;
+  /** For hidden checkboxes/radios/file inputs styled through their label: act on the label. */
+  useLabel?: boolean;
+}
+
+/**
+ * Runs in the element's own frame: attached, visible, enabled, stable across two animation
+ * frames, and the element (or its label, or something inside it) is what a click at its center
+ * would hit — through open shadow roots.
+ */
+const CHECK = `async (el, opts) => {
+  const describe = (n) => {
+    if (!n || n.nodeType !== 1) return 'nothing';
+    let s = n.localName;
+    if (n.id) s += '#' + n.id;
+    else if (typeof n.className === 'string' && n.className.trim()) s += '.' + n.className.trim().split(/\\s+/).slice(0, 2).join('.');
+    const role = n.getAttribute('role');
+    if (role) s += ' role=' + role;
+    const t = (n.getAttribute('aria-label') || n.innerText || n.value || '').trim().replace(/\\s+/g, ' ');
+    if (t) s += ' "' + (t.length > 60 ? t.slice(0, 57) + '…' : t) + '"';
+    return s;
+  };
+  if (!el.isConnected) return { state: 'detached' };
+  if (el.nodeType !== 1) el = el.parentElement;
+  const visible = (e) => {
+    const r = e.getBoundingClientRect();
+    return r.width > 0 && r.height > 0 && (!e.checkVisibility || e.checkVisibility({ visibilityProperty: true }));
+  };
+  let target = el;
+  let useLabel = false;
+  if (!visible(el)) {
+    const label = el.labels && [...el.labels].find(visible);
+    if (!label) return { state: 'hidden' };
+    target = label;
+    useLabel = true;
+  }
+  if (opts.enabled) {
+    const disabled = el.disabled === true || el.closest('fieldset:disabled') && el.matches('input,select,textarea,button') || el.getAttribute('aria-disabled') === 'true';
+    if (disabled) return { state: 'disabled' };
+  }
+  const raf = () => new Promise((r) => requestAnimationFrame(() => r()));
+  const r0 = target.getBoundingClientRect();
+  await raf();
+  await raf();
+  const r1 = target.getBoundingClientRect();
+  if (Math.abs(r0.x - r1.x) > 0.5 || Math.abs(r0.y - r1.y) > 0.5 || Math.abs(r0.width - r1.width) > 0.5 || Math.abs(r0.height - r1.height) > 0.5) return { state: 'moving' };
+  if (!opts.hitTest) return { state: 'ok', useLabel };
+  const x = r1.x + r1.width / 2;
+  const y = r1.y + r1.height / 2;
+  let root = document;
+  let hit = null;
+  for (let i = 0; i < 32; i++) {
+    const h = root.elementFromPoint(x, y);
+    if (!h || h === hit) break;
+    hit = h;
+    if (h.shadowRoot) root = h.shadowRoot; else break;
+  }
+  if (!hit) return { state: 'ok', useLabel };
+  const within = (n, container) => {
+    for (let c = n; c; c = c.parentNode || c.host) if (c === container) return true;
+    return false;
+  };
+  if (within(hit, target) || within(target, hit) && hit.localName === 'label') return { state: 'ok', useLabel };
+  const label = hit.closest && hit.closest('label');
+  if (label && label.control === el) return { state: 'ok', useLabel };
+  return { state: 'covered', hit: describe(hit) };
+}`;
+
+export interface Actionable {
+  point: Point;
+  /** The element actually clicked (a label standing in for a hidden input). */
+  viaLabel: boolean;
+}
+
+export interface ActionabilityOptions {
+  /** Overall time to wait for the element to become actionable. */
+  timeoutMs?: number;
+  enabled?: boolean;
+  hitTest?: boolean;
+}
+
+/**
+ * Scrolls the element into view and waits (capped) until a person could act on it, then returns
+ * the point to click in top-page coordinates. An overlay that stays fails fast with COVERED
+ * naming the element that would get the click, instead of clicking it.
+ */
+export async function ensureActionable(tab: Tab, h: ElementHandle, opts: ActionabilityOptions = {}): Promise<Actionable> {
+  const timeoutMs = opts.timeoutMs ?? 3000;
+  const start = Date.now();
+  let last: CheckResult = { state: 'ok' };
+  for (let attempt = 0; ; attempt++) {
+    tab.assertNoDialog();
+    await scrollIntoView(h);
+    last = await callOnElement<CheckResult>(h, CHECK, [{ enabled: opts.enabled ?? true, hitTest: opts.hitTest ?? true }], 5000);
+    if (last.state === 'detached') break;
+    if (last.state === 'ok') {
+      const point = await pointFor(tab, h, !!last.useLabel);
+      if (point) return { point, viaLabel: !!last.useLabel };
+      last = { state: 'hidden' };
+    }
+    const elapsed = Date.now() - start;
+    // An overlay that did not fade within a second is there to stay (a banner, a modal).
+    const limit = last.state === 'covered' ? Math.min(1000, timeoutMs) : timeoutMs;
+    if (elapsed >= limit) break;
+    await sleep(attempt < 3 ? 50 : 150);
+  }
+  const what = `[${h.ref}] ${describeHandle(h)}`;
+  switch (last.state) {
+    case 'detached':
+      throw new BrowserAgentError('STALE_REF', `The element ${what} is no longer in the page.`, 'Take a new browser_snapshot and use a current ref.');
+    case 'hidden':
+      throw new BrowserAgentError('NOT_INTERACTABLE', `The element ${what} is not visible.`, 'It may be in a closed menu, tab or collapsed section: open that first, or scroll/wait with browser_wait.');
+    case 'disabled':
+      throw new BrowserAgentError('NOT_INTERACTABLE', `The element ${what} is disabled.`, 'Fill in the required fields or complete the previous step so it becomes enabled.');
+    case 'moving':
+      throw new BrowserAgentError('NOT_INTERACTABLE', `The element ${what} keeps moving (animating).`, 'Wait with browser_wait and try again, or click it by x/y from a screenshot.');
+    case 'covered':
+      throw new BrowserAgentError('COVERED', `The element ${what} is covered by ${last.hit}, which would receive the click instead.`, 'Close or accept the overlay first (find it with browser_find or browser_snapshot), or scroll the element clear of it.');
+    default:
+      throw new BrowserAgentError('NOT_INTERACTABLE', `The element ${what} cannot be acted on.`);
+  }
+}
+
+async function pointFor(tab: Tab, h: ElementHandle, viaLabel: boolean): Promise<Point | undefined> {
+  let target = h;
+  if (viaLabel) {
+    const objectId = await callLabelObject(h);
+    if (!objectId) return undefined;
+    const { node } = await h.session.send('DOM.describeNode', { objectId });
+    h.session.send('Runtime.releaseObject', { objectId }).catch(() => {});
+    target = { ...h, backendNodeId: node.backendNodeId };
+  }
+  const quads = await elementQuads(tab, target);
+  if (!quads.length) return undefined;
+  const q = quads[0];
+  return { x: (q[0] + q[2] + q[4] + q[6]) / 4, y: (q[1] + q[3] + q[5] + q[7]) / 4 };
+}
+
+async function callLabelObject(h: ElementHandle): Promise<string | undefined> {
+  const { object } = await h.session.send('DOM.resolveNode', { backendNodeId: h.backendNodeId });
+  const res = await h.session.send('Runtime.callFunctionOn', {
+    objectId: object.objectId,
+    functionDeclaration: 'function () { return this.labels && [...this.labels].find((l) => l.getBoundingClientRect().width > 0) || null; }',
+  });
+  h.session.send('Runtime.releaseObject', { objectId: object.objectId! }).catch(() => {});
+  return res.result.objectId;
+}

@@ -1,0 +1,107 @@
+import { BrowserAgentError } from '../errors';
+import type { ElementHandle } from '../snapshot/types';
+import { ensureActionable } from './actionability';
+import { describeHandle, type Point } from './element';
+import { mouseClick, mouseMove, type MouseButton } from './input';
+import type { ActionOutcome, Scope } from './scope';
+
+export interface ClickOptions {
+  button?: MouseButton;
+  doubleClick?: boolean;
+  modifiers?: string[];
+  holdMs?: number;
+}
+
+export function fingerprintOf(h: ElementHandle) {
+  return { ref: h.ref, role: h.role, name: h.name, frame: h.frameId };
+}
+
+function verb(o: ClickOptions): string {
+  const kind = o.doubleClick ? 'Double-clicked' : o.button === 'right' ? 'Right-clicked' : o.button === 'middle' ? 'Middle-clicked' : 'Clicked';
+  const mods = o.modifiers?.length ? ` with ${o.modifiers.join('+')}` : '';
+  const hold = o.holdMs ? ` (held ${o.holdMs} ms)` : '';
+  return `${kind}${mods}${hold}`;
+}
+
+export async function clickElement(s: Scope, h: ElementHandle, o: ClickOptions = {}): Promise<ActionOutcome> {
+  const { point, viaLabel } = await ensureActionable(s.tab, h);
+  await mouseClick(s.page, point, { button: o.button, clickCount: o.doubleClick ? 2 : 1, modifiers: o.modifiers, holdMs: o.holdMs });
+  return { text: `${verb(o)} ${describeHandle(h)}${viaLabel ? ' (through its label)' : ''}`, target: fingerprintOf(h) };
+}
+
+/** What is under a viewport point, descending into same-origin iframes and open shadow roots. */
+const HIT_AT = `(x, y) => {
+  const describe = (n) => {
+    let s = n.localName;
+    if (n.id) s += '#' + n.id;
+    const role = n.getAttribute('role');
+    if (role) s += ' role=' + role;
+    if (n.type && n.localName === 'input') s += ' type=' + n.type;
+    const t = (n.getAttribute('aria-label') || n.innerText || n.value || n.getAttribute('alt') || n.getAttribute('title') || '').trim().replace(/\\s+/g, ' ');
+    if (t) s += ' "' + (t.length > 60 ? t.slice(0, 57) + '…' : t) + '"';
+    return s;
+  };
+  let doc = document;
+  let px = x, py = y;
+  const path = [];
+  for (let depth = 0; depth < 10; depth++) {
+    let root = doc, hit = null;
+    for (let i = 0; i < 32; i++) {
+      const h = root.elementFromPoint(px, py);
+      if (!h || h === hit) break;
+      hit = h;
+      if (h.shadowRoot) root = h.shadowRoot; else break;
+    }
+    if (!hit) return path.length ? path.join(' › ') + ' › (empty area)' : 'nothing (empty area)';
+    if (hit.localName === 'iframe' || hit.localName === 'frame') {
+      let inner = null;
+      try { inner = hit.contentDocument; } catch {}
+      const r = hit.getBoundingClientRect();
+      if (!inner) return path.concat('cross-origin iframe ' + (hit.src || '')).join(' › ');
+      path.push('iframe ' + (hit.src || ''));
+      px -= r.x + hit.clientLeft; py -= r.y + hit.clientTop;
+      doc = inner;
+      continue;
+    }
+    const actionable = hit.closest('a,button,input,select,textarea,label,summary,[role],[onclick],[tabindex],[contenteditable=""],[contenteditable=true]');
+    path.push(describe(actionable && actionable !== doc.body ? actionable : hit));
+    return path.join(' › ');
+  }
+  return path.join(' › ');
+}`;
+
+export async function whatIsAt(s: Scope, p: Point): Promise<string> {
+  const res = await s.page.send('Runtime.evaluate', { expression: `(${HIT_AT})(${p.x}, ${p.y})`, returnByValue: true }, 5000);
+  return String(res.result.value ?? 'unknown');
+}
+
+export async function assertInViewport(s: Scope, p: Point): Promise<void> {
+  const m = await s.page.send('Page.getLayoutMetrics');
+  const vw = m.cssLayoutViewport.clientWidth;
+  const vh = m.cssLayoutViewport.clientHeight;
+  if (!(p.x >= 0 && p.y >= 0 && p.x < vw && p.y < vh)) {
+    throw new BrowserAgentError('INVALID_INPUT', `The point (${p.x}, ${p.y}) is outside the viewport (${vw}×${vh} CSS pixels).`, 'Coordinates are CSS pixels of the current viewport, as in browser_screenshot (scale back if the screenshot was scaled). Scroll first to reach other parts.');
+  }
+}
+
+/** A click by coordinates for vision models; reports what it hit so a misclick is never silent. */
+export async function clickAt(s: Scope, p: Point, o: ClickOptions = {}): Promise<ActionOutcome> {
+  s.tab.assertNoDialog();
+  await assertInViewport(s, p);
+  const hit = await whatIsAt(s, p);
+  await mouseClick(s.page, p, { button: o.button, clickCount: o.doubleClick ? 2 : 1, modifiers: o.modifiers, holdMs: o.holdMs });
+  return { text: `${verb(o)} at (${Math.round(p.x)}, ${Math.round(p.y)}), which hit ${hit}` };
+}
+
+export async function hoverElement(s: Scope, h: ElementHandle): Promise<ActionOutcome> {
+  const { point } = await ensureActionable(s.tab, h, { enabled: false });
+  await mouseMove(s.page, point);
+  return { text: `Hovering over ${describeHandle(h)}`, target: fingerprintOf(h) };
+}
+
+export async function hoverAt(s: Scope, p: Point): Promise<ActionOutcome> {
+  await assertInViewport(s, p);
+  const hit = await whatIsAt(s, p);
+  await mouseMove(s.page, p);
+  return { text: `Hovering at (${Math.round(p.x)}, ${Math.round(p.y)}) over ${hit}` };
+}

@@ -1,0 +1,99 @@
+import type { Protocol } from 'devtools-protocol';
+import { sleep } from '../session/launcher';
+import type { CdpSession } from '../session/cdp';
+import type { Point } from './element';
+import { MODIFIER_BITS, parseCombo, keyDef, type KeyDef } from './keys';
+
+export type MouseButton = 'left' | 'right' | 'middle';
+export type Modifier = 'Alt' | 'Control' | 'Meta' | 'Shift';
+
+export function modifierMask(mods: readonly string[] = []): number {
+  return mods.reduce((m, k) => m | (MODIFIER_BITS[k] ?? 0), 0);
+}
+
+const BUTTON_BITS: Record<MouseButton, number> = { left: 1, right: 2, middle: 4 };
+
+/** Real mouse input sent to the top page; the browser routes it to whatever frame is under the point. */
+export async function mouseClick(
+  page: CdpSession,
+  at: Point,
+  opts: { button?: MouseButton; clickCount?: number; modifiers?: readonly string[]; holdMs?: number } = {},
+): Promise<void> {
+  const button = opts.button ?? 'left';
+  const modifiers = modifierMask(opts.modifiers);
+  const count = Math.max(1, opts.clickCount ?? 1);
+  await page.send('Input.dispatchMouseEvent', { type: 'mouseMoved', x: at.x, y: at.y, modifiers });
+  for (let i = 1; i <= count; i++) {
+    await page.send('Input.dispatchMouseEvent', { type: 'mousePressed', x: at.x, y: at.y, button, buttons: BUTTON_BITS[button], clickCount: i, modifiers });
+    if (opts.holdMs) await sleep(opts.holdMs);
+    await page.send('Input.dispatchMouseEvent', { type: 'mouseReleased', x: at.x, y: at.y, button, buttons: 0, clickCount: i, modifiers });
+  }
+}
+
+export async function mouseMove(page: CdpSession, at: Point, buttons = 0): Promise<void> {
+  await page.send('Input.dispatchMouseEvent', { type: 'mouseMoved', x: at.x, y: at.y, buttons, button: buttons ? 'left' : 'none' });
+}
+
+export async function mouseWheel(page: CdpSession, at: Point, deltaX: number, deltaY: number): Promise<void> {
+  await page.send('Input.dispatchMouseEvent', { type: 'mouseWheel', x: at.x, y: at.y, deltaX, deltaY });
+}
+
+async function keyEvent(page: CdpSession, type: 'keyDown' | 'keyUp', def: KeyDef, modifiers: number, text?: string) {
+  const params: Protocol.Input.DispatchKeyEventRequest = {
+    type: type === 'keyDown' && text ? 'keyDown' : type === 'keyDown' ? 'rawKeyDown' : 'keyUp',
+    key: def.key,
+    code: def.code,
+    windowsVirtualKeyCode: def.keyCode,
+    modifiers,
+    location: def.location,
+  };
+  if (type === 'keyDown' && text) {
+    params.text = text;
+    params.unmodifiedText = text;
+  }
+  await page.send('Input.dispatchKeyEvent', params);
+}
+
+/** Presses a key or combination (`Enter`, `Control+A`, `Shift+Tab`) like a keyboard does. */
+export async function pressKey(page: CdpSession, combo: string): Promise<void> {
+  const { modifiers, key } = parseCombo(combo);
+  let mask = 0;
+  for (const m of modifiers) {
+    mask |= MODIFIER_BITS[m.key];
+    await keyEvent(page, 'keyDown', m, mask);
+  }
+  // With Control/Alt/Meta held a key produces no text (it is a shortcut), as on a real keyboard.
+  const producesText = key.text && !(mask & (MODIFIER_BITS.Control | MODIFIER_BITS.Alt | MODIFIER_BITS.Meta));
+  const text = producesText ? (mask & MODIFIER_BITS.Shift && key.text!.length === 1 ? key.text!.toUpperCase() : key.text) : undefined;
+  await keyEvent(page, 'keyDown', key, mask, text);
+  await keyEvent(page, 'keyUp', key, mask);
+  for (const m of modifiers.reverse()) {
+    mask &= ~MODIFIER_BITS[m.key];
+    await keyEvent(page, 'keyUp', m, mask);
+  }
+}
+
+/**
+ * Types text. Fast path: one `Input.insertText` (fires beforeinput/input like an IME commit).
+ * `keystrokes`: one key event per character, for widgets that listen to keydown/keyup.
+ */
+export async function typeText(page: CdpSession, text: string, keystrokes = false): Promise<void> {
+  if (!keystrokes) {
+    await page.send('Input.insertText', { text });
+    return;
+  }
+  for (const ch of text) {
+    if (ch === '\n') {
+      await pressKey(page, 'Enter');
+      continue;
+    }
+    let def: KeyDef;
+    try {
+      def = keyDef(ch);
+    } catch {
+      def = { key: ch, code: '', keyCode: 0, text: ch };
+    }
+    await keyEvent(page, 'keyDown', def, 0, ch);
+    await keyEvent(page, 'keyUp', def, 0);
+  }
+}

@@ -1,0 +1,61 @@
+import { snapshotDelta } from '../tools/snapshotApi';
+import type { ToolResult } from '../tools/types';
+import type { ActionOutcome, Scope } from './scope';
+import type { SettleReport } from './settle';
+
+function short(s: string, n = 120): string {
+  return s.length > n ? `${s.slice(0, n - 1)}…` : s;
+}
+
+/** The modal states that block or await the model, as lines pointing at the tool that clears them. */
+export function modalLines(scope: Scope): string[] {
+  const out: string[] = [];
+  const d = scope.tab.dialog;
+  if (d) {
+    out.push(`Dialog open: ${d.type} "${short(d.message, 300)}"${d.defaultPrompt ? ` (default "${short(d.defaultPrompt)}")` : ''}. The page is blocked until you answer it with browser_handle_dialog.`);
+  }
+  const fc = scope.tabObs.fileChooser;
+  if (fc) out.push(`File chooser open (${fc.mode === 'selectMultiple' ? 'several files' : 'one file'}): choose files with browser_upload_file.`);
+  return out;
+}
+
+/**
+ * A short result: what was done, URL/title if they changed, new tabs, dialogs, downloads, console
+ * errors since the last call, and what changed on the page.
+ */
+export async function composeResult(scope: Scope, before: { url: string; title: string; tabId: string }, outcome: ActionOutcome, settle?: SettleReport): Promise<ToolResult> {
+  const lines = [outcome.text.endsWith('.') ? outcome.text : `${outcome.text}.`, ...(outcome.details ?? [])];
+  const { browser } = scope;
+  // A popup opened by the action becomes the active tab.
+  let tab = scope.tab;
+  try {
+    const active = await browser.activeTab();
+    if (active.targetId !== tab.targetId) tab = active;
+  } catch {
+    /* browser gone: reported by the next call */
+  }
+  for (const t of scope.browserObs.takeOpenedTabs()) {
+    lines.push(`New tab opened: "${short(t.title || '(loading)')}" ${t.url}${t.targetId === tab.targetId ? ' — now the active tab' : ''} (id ${t.targetId.slice(0, 8)}).`);
+  }
+  if (tab.targetId !== before.tabId) await tab.refreshInfo();
+  if (tab.url !== before.url) lines.push(`URL: ${tab.url}`);
+  if (tab.title !== before.title || tab.url !== before.url) lines.push(`Title: ${tab.title ? `"${short(tab.title)}"` : '(none)'}`);
+  if (settle?.stillLoading) lines.push(`The page is still loading after ${Math.round(settle.waitedMs / 1000)} s; use browser_wait if you need it complete.`);
+  if (settle && settle.pendingRequests > 0) lines.push(`${settle.pendingRequests} request(s) started by this action are still running (slow server or long-poll).`);
+  for (const d of scope.browserObs.takeDownloads()) {
+    if (d.state === 'completed') lines.push(`Downloaded "${d.filename}" (${d.bytes} bytes) to ${d.path}`);
+    else if (d.state === 'canceled') lines.push(`Download of "${d.filename}" was cancelled.`);
+    else lines.push(`Downloading "${d.filename}" to ${d.path} (still in progress).`);
+  }
+  lines.push(...modalLines({ ...scope, tab }));
+  const errors = scope.tabObs.takeErrors();
+  if (errors.length) lines.push(`Console errors (${errors.length}):`, ...errors.slice(0, 5).map((e) => `  ${e}`));
+  if (!tab.dialog) {
+    const delta = await snapshotDelta(tab).catch(() => undefined);
+    if (delta) lines.push(delta);
+  }
+  return {
+    content: [{ type: 'text', text: lines.join('\n') }],
+    meta: { target: outcome.target, urlBefore: before.url, urlAfter: tab.url, titleAfter: tab.title },
+  };
+}

@@ -1,0 +1,66 @@
+import type { BrowserSession } from '../session/browserSession';
+import type { CdpSession } from '../session/cdp';
+import type { Tab } from '../session/tab';
+import type { TargetFingerprint, ToolContext, ToolResult } from '../tools/types';
+import { observeBrowser, observeTab, type BrowserObserver, type TabObserver } from './observer';
+import { composeResult } from './report';
+import { SettleWatch, type SettleReport } from './settle';
+
+/** Everything one action needs: the browser, the tab it acts in, its page session and observers. */
+export interface Scope {
+  ctx: ToolContext;
+  browser: BrowserSession;
+  tab: Tab;
+  page: CdpSession;
+  tabObs: TabObserver;
+  browserObs: BrowserObserver;
+}
+
+export async function openScope(ctx: ToolContext): Promise<Scope> {
+  const browser = await ctx.browser();
+  const tab = await ctx.tab();
+  const page = await tab.session();
+  const [browserObs, tabObs] = await Promise.all([observeBrowser(browser, ctx.settings.downloadsDir), observeTab(tab)]);
+  return { ctx, browser, tab, page, browserObs, tabObs };
+}
+
+export interface ActionOutcome {
+  /** Past tense, one line: `Clicked button "Submit"`. */
+  text: string;
+  target?: TargetFingerprint;
+  /** Extra lines (e.g. per-field results of a form fill). */
+  details?: string[];
+}
+
+export interface PerformOptions {
+  /** Run even while a JavaScript dialog is open (only browser_handle_dialog). */
+  allowDialog?: boolean;
+  /** Cap for the settle after the action; default: min(settings.maxWaitMs, 10 s). */
+  settleCapMs?: number;
+  /** Skip the settle (read-only tools). */
+  settle?: boolean;
+}
+
+/**
+ * Runs one page-changing action: refuses while a dialog blocks the page, watches from just before
+ * the action until the page settled, and turns what happened into a short result for the model.
+ */
+export async function perform(ctx: ToolContext, opts: PerformOptions, action: (s: Scope) => Promise<ActionOutcome>): Promise<ToolResult> {
+  const scope = await openScope(ctx);
+  if (!opts.allowDialog) scope.tab.assertNoDialog();
+  const before = { url: scope.tab.url, title: scope.tab.title, tabId: scope.tab.targetId };
+  const watch = opts.settle === false ? undefined : new SettleWatch(scope.tab, scope.page, scope.tabObs, scope.browserObs);
+  let outcome: ActionOutcome;
+  try {
+    outcome = await action(scope);
+  } catch (e) {
+    watch?.dispose();
+    throw e;
+  }
+  let settle: SettleReport | undefined;
+  if (watch) {
+    const cap = opts.settleCapMs ?? Math.min(ctx.settings.maxWaitMs, 10_000);
+    settle = await watch.settle({ capMs: cap, signal: ctx.signal });
+  }
+  return composeResult(scope, before, outcome, settle);
+}

@@ -1,0 +1,86 @@
+import { BrowserAgentError } from '../errors';
+import type { ElementHandle } from '../snapshot/types';
+import { ensureActionable } from './actionability';
+import { fingerprintOf } from './click';
+import { callOnElement, describeHandle, scrollIntoView } from './element';
+import { mouseWheel } from './input';
+import type { ActionOutcome, Scope } from './scope';
+
+export type Direction = 'up' | 'down' | 'left' | 'right';
+
+/** Position after the scroll has come to rest (two frames without movement, capped). */
+const PAGE_POS = `new Promise((resolve) => {
+  const read = () => [Math.round(scrollX), Math.round(scrollY)];
+  let last = read().join(), same = 0, n = 0;
+  const tick = () => {
+    const now = read().join();
+    same = now === last ? same + 1 : 0;
+    last = now;
+    if (same >= 2 || ++n > 60) {
+      const d = document.scrollingElement || document.documentElement;
+      resolve({ x: scrollX, y: scrollY, w: d.scrollWidth, h: d.scrollHeight, vw: innerWidth, vh: innerHeight });
+    } else requestAnimationFrame(tick);
+  };
+  requestAnimationFrame(tick);
+})`;
+
+const EL_POS = `(el) => new Promise((resolve) => {
+  let last = '', same = 0, n = 0;
+  const tick = () => {
+    const now = el.scrollLeft + ',' + el.scrollTop;
+    same = now === last ? same + 1 : 0;
+    last = now;
+    if (same >= 2 || ++n > 60) resolve({ x: el.scrollLeft, y: el.scrollTop, w: el.scrollWidth, h: el.scrollHeight, vw: el.clientWidth, vh: el.clientHeight });
+    else requestAnimationFrame(tick);
+  };
+  requestAnimationFrame(tick);
+})`;
+
+interface Pos {
+  x: number;
+  y: number;
+  w: number;
+  h: number;
+  vw: number;
+  vh: number;
+}
+
+function where(p: Pos): string {
+  const maxY = Math.max(0, p.h - p.vh);
+  const pct = maxY ? Math.round((p.y / maxY) * 100) : 100;
+  return `now at y=${Math.round(p.y)} of ${maxY} (${pct}%)${p.w > p.vw ? `, x=${Math.round(p.x)} of ${p.w - p.vw}` : ''}`;
+}
+
+async function pagePos(s: Scope): Promise<Pos> {
+  const r = await s.page.send('Runtime.evaluate', { expression: PAGE_POS, awaitPromise: true, returnByValue: true }, 5000);
+  return r.result.value as Pos;
+}
+
+/** Scrolls with the mouse wheel (real input, so scroll listeners and lazy loading react). */
+export async function scroll(s: Scope, o: { direction?: Direction; amount?: number; handle?: ElementHandle }): Promise<ActionOutcome> {
+  s.tab.assertNoDialog();
+  const h = o.handle;
+  if (h && !o.direction) {
+    await scrollIntoView(h);
+    const p = await pagePos(s);
+    return { text: `Scrolled ${describeHandle(h)} into view; page ${where(p)}`, target: fingerprintOf(h) };
+  }
+  const direction = o.direction ?? 'down';
+  if (h) {
+    const { point } = await ensureActionable(s.tab, h, { enabled: false, hitTest: false });
+    const before = await callOnElement<Pos>(h, EL_POS);
+    const amount = o.amount ?? Math.round((direction === 'up' || direction === 'down' ? before.vh : before.vw) * 0.8);
+    await mouseWheel(s.page, point, direction === 'left' ? -amount : direction === 'right' ? amount : 0, direction === 'up' ? -amount : direction === 'down' ? amount : 0);
+    const after = await callOnElement<Pos>(h, EL_POS);
+    const moved = after.x !== before.x || after.y !== before.y;
+    return { text: moved ? `Scrolled ${describeHandle(h)} ${direction} by ${amount} px; it is ${where(after)}` : `${describeHandle(h)} did not scroll ${direction} (already at the end, or not scrollable)`, target: fingerprintOf(h) };
+  }
+  const before = await pagePos(s);
+  const amount = o.amount ?? Math.round((direction === 'up' || direction === 'down' ? before.vh : before.vw) * 0.8);
+  if (!(amount > 0)) throw new BrowserAgentError('INVALID_INPUT', 'The scroll amount must be a positive number of pixels.');
+  const center = { x: Math.floor(before.vw / 2), y: Math.floor(before.vh / 2) };
+  await mouseWheel(s.page, center, direction === 'left' ? -amount : direction === 'right' ? amount : 0, direction === 'up' ? -amount : direction === 'down' ? amount : 0);
+  const after = await pagePos(s);
+  const moved = after.x !== before.x || after.y !== before.y;
+  return { text: moved ? `Scrolled the page ${direction} by ${amount} px; ${where(after)}` : `The page did not scroll ${direction} (already at the end, or the area under the center scrolls separately); ${where(after)}` };
+}

@@ -1,0 +1,228 @@
+import type { CdpSession, Unsubscribe } from '../session/cdp';
+import type { Tab } from '../session/tab';
+import type { BrowserObserver, TabObserver } from './observer';
+
+export interface SettleReport {
+  navigated: boolean;
+  sameDocument: boolean;
+  /** The page started a navigation that did not finish loading within the cap. */
+  stillLoading: boolean;
+  /** Requests the action started that were still running at the cap (long-polls, slow servers). */
+  pendingRequests: number;
+  /** What cut the wait short, if anything. */
+  interruptedBy?: 'dialog' | 'fileChooser' | 'cancelled';
+  waitedMs: number;
+}
+
+export interface SettleOptions {
+  /** Overall cap for the whole settle. */
+  capMs: number;
+  /** Cap for requests started by the action (long-polls must not hold every action). */
+  networkCapMs?: number;
+  signal?: AbortSignal;
+}
+
+/** Request types that stay open by design and never mean "still working". */
+const IGNORED_TYPES = new Set(['EventSource', 'WebSocket', 'Ping', 'CSPViolationReport', 'Preflight']);
+
+/**
+ * DOM quiet: resolves after two animation frames if nothing mutated, else once mutations stopped
+ * for 50 ms (capped). A static page pays ~two frames, never a fixed delay.
+ */
+const DOM_QUIET = `(cap) => new Promise((resolve) => {
+  const start = performance.now();
+  let last = 0;
+  let mutated = false;
+  const mo = new MutationObserver(() => { last = performance.now(); mutated = true; });
+  mo.observe(document, { subtree: true, childList: true, attributes: true, characterData: true });
+  const done = () => { mo.disconnect(); resolve(mutated); };
+  let frames = 0;
+  const tick = () => {
+    const now = performance.now();
+    if (now - start > cap) return done();
+    if (++frames >= 2 && (!mutated || now - last >= 50)) return done();
+    if (document.visibilityState === 'hidden') setTimeout(tick, 16); else requestAnimationFrame(tick);
+  };
+  requestAnimationFrame(tick);
+  setTimeout(done, cap);
+})`;
+
+/**
+ * Watches one tab from just before an action until it has settled: a navigation it started has
+ * loaded, the requests it started have finished, and the DOM is quiet — each capped, and every
+ * wait cut short by a dialog or a file chooser (the page is blocked until the model answers).
+ */
+export class SettleWatch {
+  private readonly offs: Unsubscribe[] = [];
+  private readonly inflight = new Map<string, number>();
+  private navStarted = false;
+  private navCommitted = false;
+  private domReady = false;
+  private loaded = false;
+  private sameDocument = false;
+  private readonly started = Date.now();
+  private wake?: () => void;
+
+  constructor(
+    private readonly tab: Tab,
+    private readonly main: CdpSession,
+    private readonly tabObs?: TabObserver,
+    private readonly browserObs?: BrowserObserver,
+  ) {
+    const sessions = [main, ...tab.frameSessions().map((f) => f.session)];
+    for (const s of sessions) this.watchNetwork(s);
+    const isMain = (frameId: string) => frameId === tab.targetId;
+    this.offs.push(
+      main.on('Page.frameRequestedNavigation', (p) => isMain(p.frameId) && this.startNav()),
+      main.on('Page.frameStartedLoading', (p) => isMain(p.frameId) && this.startNav()),
+      main.on('Page.frameNavigated', (p) => {
+        if (!p.frame.parentId) {
+          this.navStarted = true;
+          this.navCommitted = true;
+          this.poke();
+        }
+      }),
+      main.on('Page.navigatedWithinDocument', (p) => {
+        if (isMain(p.frameId)) this.sameDocument = true;
+        this.poke();
+      }),
+      main.on('Page.domContentEventFired', () => {
+        if (this.navCommitted) this.domReady = true;
+        this.poke();
+      }),
+      main.on('Page.loadEventFired', () => {
+        if (this.navCommitted) this.loaded = this.domReady = true;
+        this.poke();
+      }),
+      main.on('Page.frameStoppedLoading', (p) => {
+        // A navigation that turned into a download, or was cancelled, stops without committing.
+        if (isMain(p.frameId) && !this.navCommitted) this.navStarted = false;
+        this.poke();
+      }),
+    );
+    const onModal = () => this.poke();
+    tab.on('dialog', onModal);
+    tabObs?.on('fileChooser', onModal);
+    this.offs.push(() => tab.off('dialog', onModal), () => tabObs?.off('fileChooser', onModal));
+  }
+
+  private startNav() {
+    this.navStarted = true;
+    this.poke();
+  }
+
+  private watchNetwork(s: CdpSession) {
+    this.offs.push(
+      s.on('Network.requestWillBeSent', (p) => {
+        if (p.type && IGNORED_TYPES.has(p.type)) return;
+        if (p.type === 'Document' && p.frameId === this.tab.targetId) return; // the navigation itself
+        this.inflight.set(p.requestId, Date.now());
+        this.poke();
+      }),
+      s.on('Network.loadingFinished', (p) => this.finish(p.requestId)),
+      s.on('Network.loadingFailed', (p) => this.finish(p.requestId)),
+      s.on('Network.responseReceived', (p) => {
+        if (p.type === 'EventSource') this.finish(p.requestId);
+      }),
+    );
+  }
+
+  private finish(id: string) {
+    if (this.inflight.delete(id)) this.poke();
+  }
+
+  private poke() {
+    const w = this.wake;
+    this.wake = undefined;
+    w?.();
+  }
+
+  private modal(signal?: AbortSignal): SettleReport['interruptedBy'] {
+    if (this.tab.dialog) return 'dialog';
+    if (this.tabObs?.fileChooser) return 'fileChooser';
+    if (signal?.aborted) return 'cancelled';
+    return undefined;
+  }
+
+  /** Sleeps until something we watch changes, or `ms` passes. */
+  private nap(ms: number, signal?: AbortSignal): Promise<void> {
+    return new Promise((resolve) => {
+      const timer = setTimeout(done, Math.max(0, ms));
+      const onAbort = () => done();
+      signal?.addEventListener('abort', onAbort, { once: true });
+      if (this.browserObs?.downloadsInProgress) this.browserObs.nextDownloadEvent().then(done);
+      this.wake = done;
+      function done() {
+        clearTimeout(timer);
+        signal?.removeEventListener('abort', onAbort);
+        resolve();
+      }
+    });
+  }
+
+  private async domQuiet(capMs: number): Promise<void> {
+    if (capMs <= 0 || this.tab.dialog) return;
+    try {
+      await Promise.race([
+        this.main.send('Runtime.evaluate', { expression: `(${DOM_QUIET})(${Math.round(capMs)})`, awaitPromise: true, returnByValue: true }, capMs + 1000),
+        new Promise<void>((r) => {
+          const off = () => {
+            this.tab.off('dialog', off);
+            r();
+          };
+          this.tab.on('dialog', off);
+          setTimeout(off, capMs + 1000);
+        }),
+      ]);
+    } catch {
+      /* a navigation destroyed the context: the navigation wait covers it */
+    }
+  }
+
+  async settle(opts: SettleOptions): Promise<SettleReport> {
+    const deadline = this.started + opts.capMs;
+    const netDeadline = Date.now() + (opts.networkCapMs ?? Math.min(opts.capMs, 3000));
+    let interruptedBy = this.modal(opts.signal);
+    try {
+      if (!interruptedBy) await this.domQuiet(Math.min(1000, deadline - Date.now()));
+      let loadGrace = 0;
+      for (;;) {
+        interruptedBy = this.modal(opts.signal);
+        if (interruptedBy || Date.now() >= deadline) break;
+        if (this.navStarted && !this.domReady) {
+          await this.nap(deadline - Date.now(), opts.signal);
+          continue;
+        }
+        if (this.navStarted && !this.loaded) {
+          // DOMContentLoaded came; give subresources a short grace for the load event.
+          loadGrace ||= Date.now() + 2000;
+          if (Date.now() < loadGrace) {
+            await this.nap(Math.min(loadGrace, deadline) - Date.now(), opts.signal);
+            continue;
+          }
+        }
+        const waitingDownload = this.browserObs && this.browserObs.downloadsInProgress > 0;
+        if ((this.inflight.size > 0 || waitingDownload) && Date.now() < netDeadline) {
+          await this.nap(Math.min(netDeadline, deadline) - Date.now(), opts.signal);
+          continue;
+        }
+        break;
+      }
+      if (!interruptedBy && (this.navCommitted || this.sameDocument)) await this.domQuiet(Math.min(500, deadline - Date.now()));
+    } finally {
+      for (const off of this.offs.splice(0)) off();
+    }
+    return {
+      navigated: this.navCommitted,
+      sameDocument: this.sameDocument,
+      stillLoading: this.navStarted && !this.domReady,
+      pendingRequests: this.inflight.size,
+      interruptedBy: interruptedBy ?? this.modal(opts.signal),
+      waitedMs: Date.now() - this.started,
+    };
+  }
+
+  dispose(): void {
+    for (const off of this.offs.splice(0)) off();
+  }
+}

@@ -1,0 +1,121 @@
+import { BrowserAgentError } from '../errors';
+import type { ElementHandle } from '../snapshot/types';
+import { ensureActionable } from './actionability';
+import { fingerprintOf } from './click';
+import { callOnElement, describeHandle } from './element';
+import { mouseClick, pressKey, typeText } from './input';
+import type { ActionOutcome, Scope } from './scope';
+
+export interface TypeOptions {
+  /** Replace the current content (default) or append to it. */
+  clear?: boolean;
+  /** Press Enter afterwards. */
+  submit?: boolean;
+  /** One key event per character, for widgets that react to keydown/keyup. */
+  keystrokes?: boolean;
+}
+
+interface FieldInfo {
+  kind: 'text' | 'editable' | 'valueOnly' | 'other';
+  secret: boolean;
+  focused: boolean;
+  inputType?: string;
+}
+
+/** What kind of field it is and whether it has focus (deep, through shadow roots and frames' own docs). */
+const INSPECT = `(el) => {
+  let a = document.activeElement;
+  while (a && a.shadowRoot && a.shadowRoot.activeElement) a = a.shadowRoot.activeElement;
+  const focused = a === el;
+  const tag = el.localName;
+  const type = (el.type || '').toLowerCase();
+  if (tag === 'textarea') return { kind: 'text', secret: false, focused };
+  if (tag === 'input') {
+    if (['date', 'time', 'datetime-local', 'month', 'week', 'color', 'range'].includes(type)) return { kind: 'valueOnly', secret: false, focused, inputType: type };
+    if (['checkbox', 'radio', 'file', 'button', 'submit', 'reset', 'image', 'hidden'].includes(type)) return { kind: 'other', secret: false, focused, inputType: type };
+    return { kind: 'text', secret: type === 'password' || /one-time-code|cc-/.test(el.autocomplete || ''), focused, inputType: type };
+  }
+  if (el.isContentEditable) return { kind: 'editable', secret: false, focused };
+  const role = el.getAttribute('role');
+  if (role === 'textbox' || role === 'searchbox' || role === 'combobox' || role === 'spinbutton') return { kind: 'editable', secret: false, focused };
+  return { kind: 'other', secret: false, focused, inputType: tag };
+}`;
+
+/** Puts the caret where typing should go: everything selected (to replace) or at the end. */
+const PLACE_CARET = `(el, selectAll) => {
+  el.focus();
+  if (el.localName === 'input' || el.localName === 'textarea') {
+    if (selectAll) el.select();
+    else { try { el.setSelectionRange(el.value.length, el.value.length); } catch {} }
+    return;
+  }
+  const sel = el.ownerDocument.getSelection();
+  const range = el.ownerDocument.createRange();
+  range.selectNodeContents(el);
+  if (!selectAll) range.collapse(false);
+  sel.removeAllRanges();
+  sel.addRange(range);
+}`;
+
+/** Date, time, color and range inputs take a value string, as their pickers would set it. */
+const SET_VALUE = `(el, value) => {
+  const setter = Object.getOwnPropertyDescriptor(HTMLInputElement.prototype, 'value').set;
+  setter.call(el, value);
+  el.dispatchEvent(new Event('input', { bubbles: true }));
+  el.dispatchEvent(new Event('change', { bubbles: true }));
+  return el.value;
+}`;
+
+const READ_VALUE = `(el) => el.localName === 'input' || el.localName === 'textarea' ? el.value : (el.innerText || '').slice(0, 500)`;
+
+function quote(text: string, secret: boolean): string {
+  if (secret) return `${text.length} characters (hidden)`;
+  return text.length > 60 ? `"${text.slice(0, 57)}…" (${text.length} characters)` : `"${text}"`;
+}
+
+export async function typeInto(s: Scope, h: ElementHandle, text: string, o: TypeOptions = {}): Promise<ActionOutcome> {
+  const info = await callOnElement<FieldInfo>(h, INSPECT);
+  if (info.kind === 'other') {
+    throw new BrowserAgentError('NOT_INTERACTABLE', `[${h.ref}] ${describeHandle(h)} is not a text field${info.inputType ? ` (${info.inputType})` : ''}.`, info.inputType === 'checkbox' || info.inputType === 'radio' ? 'Use browser_click or browser_fill_form for checkboxes and radios.' : info.inputType === 'file' ? 'Use browser_upload_file for file inputs.' : 'Pick a textbox ref from browser_snapshot, or click the field first and type without a ref.');
+  }
+  if (info.kind === 'valueOnly') {
+    await ensureActionable(s.tab, h, { hitTest: false });
+    const value = await callOnElement<string>(h, SET_VALUE, [text]);
+    if (o.submit) await pressKey(s.page, 'Enter');
+    if (value !== text) throw new BrowserAgentError('INVALID_INPUT', `The ${info.inputType} field [${h.ref}] ${describeHandle(h)} rejected "${text}" (value is now "${value}").`, info.inputType === 'date' ? 'Use the format YYYY-MM-DD.' : info.inputType === 'time' ? 'Use the format HH:MM.' : 'Use the format the input type expects.');
+    return { text: `Set ${describeHandle(h)} to "${value}"${o.submit ? ' and pressed Enter' : ''}`, target: fingerprintOf(h) };
+  }
+  if (!info.focused) {
+    // Click like a person (widgets open on click), unless something covers the field.
+    const { point } = await ensureActionable(s.tab, h);
+    await mouseClick(s.page, point);
+  }
+  const clear = o.clear ?? true;
+  await callOnElement(h, PLACE_CARET, [clear]);
+  if (text) await typeText(s.page, text, o.keystrokes);
+  else if (clear) await pressKey(s.page, 'Delete');
+  if (o.submit) await pressKey(s.page, 'Enter');
+  let after = '';
+  if (!info.secret && !o.submit) {
+    const v = await callOnElement<string>(h, READ_VALUE).catch(() => undefined);
+    if (v !== undefined && v !== text && clear) after = `; the field now shows ${quote(v, false)}`;
+  }
+  const what = text ? `${clear ? 'Typed' : 'Appended'} ${quote(text, info.secret)} into` : 'Cleared';
+  return { text: `${what} ${describeHandle(h)}${o.submit ? ' and pressed Enter' : ''}${after}`, target: fingerprintOf(h) };
+}
+
+/** Types into whatever has focus (no ref): after a click on a custom editor, for instance. */
+export async function typeFocused(s: Scope, text: string, o: TypeOptions = {}): Promise<ActionOutcome> {
+  s.tab.assertNoDialog();
+  const focused = await s.page.send('Runtime.evaluate', {
+    expression: `(() => { let a = document.activeElement; while (a && a.shadowRoot && a.shadowRoot.activeElement) a = a.shadowRoot.activeElement; return a && a !== document.body ? a.localName + (a.id ? '#' + a.id : '') : ''; })()`,
+    returnByValue: true,
+  });
+  const name = String(focused.result.value ?? '');
+  const isFrame = name.startsWith('iframe');
+  if (!name) throw new BrowserAgentError('TARGET_NOT_FOUND', 'Nothing has focus to type into.', 'Give the ref of the field, or click the field first.');
+  if (o.clear && !isFrame) await pressKey(s.page, 'Control+A');
+  if (text) await typeText(s.page, text, o.keystrokes);
+  if (o.submit) await pressKey(s.page, 'Enter');
+  return { text: `Typed ${quote(text, false)} into the focused element (${name})${o.submit ? ' and pressed Enter' : ''}` };
+}

@@ -1,0 +1,77 @@
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { resolveEndpoint } from '../session/endpoints';
+import { CdpConnection } from '../session/cdp';
+import type { BrowserSession } from '../session/browserSession';
+import { SessionManager, type Logger, type SessionSettings } from '../session/manager';
+import type { ToolContext, ToolSettings } from '../tools/types';
+
+export interface McpOptions {
+  cdpUrl?: string;
+  headless?: boolean;
+  userDataDir?: string;
+  executablePath?: string;
+  browserArgs?: string[];
+  allowedOrigins: string[];
+  blockedOrigins: string[];
+  downloadsDir?: string;
+  allowedSchemes?: string[];
+  maxWaitMs?: number;
+}
+
+/**
+ * When several MCP processes attach to one browser, each works in its own tab: the first takes
+ * the page already open if no other client is attached to it, the others open their own.
+ */
+async function freePage(endpoint: string): Promise<string | undefined> {
+  const conn = await CdpConnection.connect(await resolveEndpoint(endpoint), { timeoutMs: 5000 });
+  try {
+    const { targetInfos } = await conn.send('Target.getTargets');
+    return targetInfos.find((t) => t.type === 'page' && !t.attached && !t.url.startsWith('devtools://'))?.targetId;
+  } finally {
+    conn.close();
+  }
+}
+
+export function createMcpContext(opts: McpOptions, log: Logger): { ctx: ToolContext; sessions: SessionManager } {
+  let attachTab: 'existing' | 'new' = 'existing';
+  const settings = (): SessionSettings => ({
+    mode: opts.cdpUrl ? 'attach' : 'launch',
+    attach: opts.cdpUrl ? { endpoint: opts.cdpUrl } : undefined,
+    attachTab,
+    launch: { headless: opts.headless, userDataDir: opts.userDataDir, executablePath: opts.executablePath, args: opts.browserArgs },
+  });
+  const sessions = new SessionManager(settings, log);
+  const claimed = new WeakSet<BrowserSession>();
+  let claiming: Promise<BrowserSession> | undefined;
+
+  async function browser(): Promise<BrowserSession> {
+    const live = sessions.current;
+    if (live && claimed.has(live)) return live;
+    claiming ??= (async () => {
+      let free: string | undefined;
+      if (opts.cdpUrl && !sessions.current) {
+        free = await freePage(opts.cdpUrl).catch(() => undefined);
+        attachTab = free ? 'existing' : 'new';
+      }
+      const b = await sessions.ensure();
+      if (free && !claimed.has(b)) await b.selectTab(free).catch(() => undefined);
+      claimed.add(b);
+      return b;
+    })().finally(() => (claiming = undefined));
+    return claiming;
+  }
+
+  const toolSettings: ToolSettings = {
+    allowedSchemes: opts.allowedSchemes ?? [],
+    downloadsDir: opts.downloadsDir ?? join(tmpdir(), 'browser-agent-downloads'),
+    maxWaitMs: opts.maxWaitMs ?? 30_000,
+  };
+  const ctx: ToolContext = {
+    sessions,
+    browser,
+    tab: async () => (await browser()).activeTab(),
+    settings: toolSettings,
+  };
+  return { ctx, sessions };
+}

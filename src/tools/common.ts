@@ -1,0 +1,79 @@
+import { z } from 'zod';
+import { describeNode, callOnElement, describeHandle } from '../actions/element';
+import { BrowserAgentError } from '../errors';
+import type { Tab } from '../session/tab';
+import type { ElementHandle } from '../snapshot/types';
+import { resolveRef } from './snapshotApi';
+import type { ActionPreview, ToolContext } from './types';
+
+export const refField = z.string().min(1).max(40).describe('Element ref from browser_snapshot or browser_find, e.g. "12" or "f2:5".');
+export const xField = z.number().min(0).max(100_000).describe('X in CSS pixels of the viewport (for vision models; prefer ref).');
+export const yField = z.number().min(0).max(100_000).describe('Y in CSS pixels of the viewport.');
+
+/** Refs as models write them: `[12]`, `ref=12`, `e12` all mean 12 only if the snapshot says so; we strip brackets. */
+export function normalizeRef(ref: string): string {
+  return ref.trim().replace(/^\[(.*)\]$/, '$1').replace(/^ref=/, '');
+}
+
+export async function handleFor(tab: Tab, ref: string): Promise<ElementHandle> {
+  return resolveRef(tab, normalizeRef(ref));
+}
+
+/** Exactly one of ref or x+y. */
+export function pickTarget(input: { ref?: string; x?: number; y?: number }, tool: string): { ref: string } | { x: number; y: number } {
+  const hasXY = input.x !== undefined || input.y !== undefined;
+  if (input.ref && hasXY) throw new BrowserAgentError('INVALID_INPUT', `${tool}: give either ref or x/y, not both.`, 'Use ref when you have one from browser_snapshot.');
+  if (input.ref) return { ref: input.ref };
+  if (input.x !== undefined && input.y !== undefined) return { x: input.x, y: input.y };
+  throw new BrowserAgentError('INVALID_INPUT', `${tool}: give a ref${hasXY ? ', or both x and y' : ' or x and y'}.`, 'Take a browser_snapshot to get refs.');
+}
+
+function hostOf(url: string): string {
+  try {
+    return new URL(url).host || url;
+  } catch {
+    return url;
+  }
+}
+
+/** The tab a preview may look at, without launching or changing anything. */
+async function currentTab(ctx: ToolContext): Promise<Tab | undefined> {
+  const browser = ctx.sessions.current;
+  if (!browser) return undefined;
+  try {
+    return await browser.activeTab();
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * A side-effect-free preview for the safety policy and confirmations: the page, and the target
+ * element's role, name, tag, type, autocomplete and form context when a ref is given.
+ */
+export async function previewOf(ctx: ToolContext, verb: string, opts: { ref?: string; x?: number; y?: number; destination?: string; secret?: boolean } = {}): Promise<ActionPreview> {
+  const tab = await currentTab(ctx);
+  const preview: ActionPreview = { message: verb, url: tab?.url, title: tab?.title, destination: opts.destination, secret: opts.secret };
+  let what = '';
+  if (tab && opts.ref) {
+    try {
+      const h = await handleFor(tab, opts.ref);
+      const { tag, attrs } = await describeNode(h);
+      const form = await callOnElement<{ inForm: boolean; password: boolean }>(h, `(el) => ({ inForm: !!(el.form || el.closest('form')), password: el.type === 'password' })`).catch(() => ({ inForm: false, password: false }));
+      preview.target = { ref: h.ref, role: h.role, name: h.name, frame: h.frameId, tag, type: attrs.type, inputType: attrs.type, autocomplete: attrs.autocomplete, inForm: form.inForm };
+      if (form.password || /one-time-code|cc-number|cc-csc/.test(attrs.autocomplete ?? '')) preview.secret = true;
+      what = ` ${describeHandle(h)}`;
+    } catch {
+      preview.target = { ref: opts.ref };
+      what = ` element [${opts.ref}]`;
+    }
+  } else if (opts.ref) {
+    preview.target = { ref: opts.ref };
+    what = ` element [${opts.ref}]`;
+  } else if (opts.x !== undefined && opts.y !== undefined) {
+    what = ` at (${Math.round(opts.x)}, ${Math.round(opts.y)})`;
+  }
+  const where = opts.destination ? ` ${opts.destination}` : tab?.url ? ` on ${hostOf(tab.url)}` : '';
+  preview.message = `${verb}${what}${where}`;
+  return preview;
+}

@@ -1,0 +1,39 @@
+import { z } from 'zod';
+import { fillField } from '../actions/choose';
+import { perform } from '../actions/scope';
+import { errorMessage, isAgentError } from '../errors';
+import { handleFor, previewOf, refField } from './common';
+import { defineTool } from './types';
+
+export const browserFillForm = defineTool({
+  name: 'browser_fill_form',
+  title: 'Fill form',
+  description:
+    'Fill several fields in one call: text fields (string), checkboxes/radios/switches (true/false), native selects (option value or label, or a list for multi-selects). Fields are filled in order; the result lists each field and stops at the first one that fails.',
+  schema: z.object({
+    fields: z
+      .array(z.object({ ref: refField, value: z.union([z.string().max(100_000), z.boolean(), z.array(z.string()).max(100)]) }))
+      .min(1)
+      .max(100),
+  }),
+  risk: 'input',
+  preview: async (i, ctx) => {
+    const p = await previewOf(ctx, `Filling ${i.fields.length} field(s), first`, { ref: i.fields[0]?.ref });
+    return p;
+  },
+  handler: async (i, ctx) =>
+    perform(ctx, {}, async (s) => {
+      const done: string[] = [];
+      for (const [n, f] of i.fields.entries()) {
+        try {
+          const h = await handleFor(s.tab, f.ref);
+          done.push(`- ${(await fillField(s, h, f.value)).text}`);
+        } catch (e) {
+          const why = isAgentError(e) ? e.toText() : errorMessage(e);
+          done.push(`- [${f.ref}] FAILED: ${why}`, `Stopped; ${i.fields.length - n - 1} field(s) after it were not filled.`);
+          return { text: `Filled ${n} of ${i.fields.length} field(s)`, details: done };
+        }
+      }
+      return { text: `Filled ${i.fields.length} field(s)`, details: done };
+    }),
+});

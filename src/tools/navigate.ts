@@ -1,0 +1,18 @@
+import { z } from 'zod';
+import { checkUrl, navigate } from '../actions/navigate';
+import { perform } from '../actions/scope';
+import { previewOf } from './common';
+import { defineTool } from './types';
+
+export const browserNavigate = defineTool({
+  name: 'browser_navigate',
+  title: 'Open URL',
+  description: 'Open a URL in the current tab and wait until it has loaded. http, https and about:blank only. Returns the final URL and title; then use browser_snapshot to see the page.',
+  schema: z.object({ url: z.string().min(1).max(8192).describe('Full URL, e.g. https://example.com/page') }),
+  risk: 'navigate',
+  preview: async (i, ctx) => previewOf(ctx, 'Opening', { destination: (() => { try { return checkUrl(i.url, ctx.settings.allowedSchemes); } catch { return i.url; } })() }),
+  handler: async (i, ctx) => {
+    const url = checkUrl(i.url, ctx.settings.allowedSchemes);
+    return perform(ctx, { settleCapMs: Math.min(ctx.settings.maxWaitMs, 20_000) }, (s) => navigate(s, url));
+  },
+});

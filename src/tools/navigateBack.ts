@@ -1,0 +1,15 @@
+import { z } from 'zod';
+import { goHistory } from '../actions/navigate';
+import { perform } from '../actions/scope';
+import { previewOf } from './common';
+import { defineTool } from './types';
+
+export const browserNavigateBack = defineTool({
+  name: 'browser_navigate_back',
+  title: 'Go back',
+  description: 'Go back to the previous page in this tab\'s history, like the Back button.',
+  schema: z.object({}),
+  risk: 'navigate',
+  preview: (_i, ctx) => previewOf(ctx, 'Going back'),
+  handler: (_i, ctx) => perform(ctx, {}, (s) => goHistory(s, -1)),
+});

@@ -1,0 +1,15 @@
+import { z } from 'zod';
+import { goHistory } from '../actions/navigate';
+import { perform } from '../actions/scope';
+import { previewOf } from './common';
+import { defineTool } from './types';
+
+export const browserNavigateForward = defineTool({
+  name: 'browser_navigate_forward',
+  title: 'Go forward',
+  description: 'Go forward in this tab\'s history, like the Forward button.',
+  schema: z.object({}),
+  risk: 'navigate',
+  preview: (_i, ctx) => previewOf(ctx, 'Going forward'),
+  handler: (_i, ctx) => perform(ctx, {}, (s) => goHistory(s, 1)),
+});

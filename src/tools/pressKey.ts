@@ -1,0 +1,29 @@
+import { z } from 'zod';
+import { pressKey } from '../actions/input';
+import { parseCombo } from '../actions/keys';
+import { perform } from '../actions/scope';
+import { previewOf } from './common';
+import { defineTool } from './types';
+
+export const browserPressKey = defineTool({
+  name: 'browser_press_key',
+  title: 'Press key',
+  description: 'Press a key or combination on the focused element: "Enter", "Escape", "Tab", "ArrowDown", "Control+A", "Shift+Tab", a single character. repeat presses it several times.',
+  schema: z.object({
+    key: z.string().min(1).max(60),
+    repeat: z.number().int().min(1).max(100).optional(),
+  }),
+  risk: 'input',
+  preview: (i, ctx) => previewOf(ctx, `Pressing ${i.key}${i.repeat && i.repeat > 1 ? ` ×${i.repeat}` : ''}`),
+  handler: async (i, ctx) => {
+    parseCombo(i.key); // reject unknown keys before touching the page
+    return perform(ctx, {}, async (s) => {
+      const n = i.repeat ?? 1;
+      for (let k = 0; k < n; k++) await pressKey(s.page, i.key);
+      const focused = await s.page
+        .send('Runtime.evaluate', { expression: `(() => { let a = document.activeElement; while (a && a.shadowRoot && a.shadowRoot.activeElement) a = a.shadowRoot.activeElement; if (!a || a === document.body) return ''; const n = (a.getAttribute('aria-label') || a.innerText || a.value || a.placeholder || '').trim().slice(0, 60); return a.localName + (n ? ' "' + n + '"' : ''); })()`, returnByValue: true })
+        .then((r) => String(r.result.value ?? ''), () => '');
+      return { text: `Pressed ${i.key}${n > 1 ? ` ${n} times` : ''}${focused ? `; focus is on ${focused}` : ''}` };
+    });
+  },
+});

@@ -1,0 +1,63 @@
+import { z } from 'zod';
+import { openScope } from '../actions/scope';
+import { checkUrl } from '../actions/navigate';
+import { SettleWatch } from '../actions/settle';
+import { BrowserAgentError } from '../errors';
+import type { BrowserSession, TabInfo } from '../session/browserSession';
+import { previewOf } from './common';
+import { defineTool, text } from './types';
+
+function list(tabs: TabInfo[]): string {
+  return tabs.map((t, i) => `${i}. ${t.active ? '(active) ' : ''}"${t.title || '(no title)'}" ${t.url} [id ${t.id.slice(0, 8)}]`).join('\n');
+}
+
+function findTab(browser: BrowserSession, key: { index?: number; id?: string }): TabInfo {
+  const tabs = browser.tabs();
+  const t = key.id ? tabs.find((x) => x.id === key.id || x.id.startsWith(key.id!)) : key.index !== undefined ? tabs[key.index] : undefined;
+  if (!t) throw new BrowserAgentError('TAB_CLOSED', `No tab ${key.id ? `with id ${key.id}` : `at index ${key.index}`}.`, `Open tabs:\n${list(tabs)}`);
+  return t;
+}
+
+export const browserTabs = defineTool({
+  name: 'browser_tabs',
+  title: 'Tabs',
+  description: 'List, open (optionally with a URL), select or close tabs. Tabs are named by index or id from the list. Actions apply to the active tab.',
+  schema: z.object({
+    action: z.enum(['list', 'new', 'select', 'close']),
+    index: z.number().int().min(0).max(1000).optional(),
+    id: z.string().min(1).max(64).optional(),
+    url: z.string().max(8192).optional().describe('For "new": the URL to open.'),
+  }),
+  risk: 'navigate',
+  preview: (i, ctx) => previewOf(ctx, i.action === 'list' ? 'Listing tabs' : i.action === 'new' ? 'Opening a new tab' : i.action === 'select' ? 'Switching tab' : 'Closing a tab', { destination: i.url }),
+  handler: async (i, ctx) => {
+    const browser = await ctx.browser();
+    if (i.action === 'list') return text(list(browser.tabs()));
+    if (i.action === 'new') {
+      const url = i.url ? checkUrl(i.url, ctx.settings.allowedSchemes) : 'about:blank';
+      const tab = await browser.newTab('about:blank');
+      const s = await openScope({ ...ctx, tab: async () => tab });
+      const watch = new SettleWatch(tab, s.page, s.tabObs, s.browserObs);
+      if (url !== 'about:blank') await s.page.send('Page.navigate', { url });
+      await watch.settle({ capMs: Math.min(ctx.settings.maxWaitMs, 20_000) });
+      await tab.refreshInfo();
+      return text(`Opened a new tab${url !== 'about:blank' ? ` with ${tab.url}` : ''}; it is now active.\n${list(browser.tabs())}`);
+    }
+    if (i.index === undefined && !i.id) {
+      if (i.action === 'close') {
+        const active = await browser.activeTab();
+        await browser.closeTab(active.targetId);
+        return text(`Closed the active tab.\n${list(browser.tabs())}`);
+      }
+      throw new BrowserAgentError('INVALID_INPUT', 'Give index or id of the tab.', 'List tabs with action "list".');
+    }
+    const t = findTab(browser, i);
+    if (i.action === 'select') {
+      const tab = await browser.selectTab(t.id);
+      await tab.refreshInfo();
+      return text(`Selected tab "${tab.title}" ${tab.url}.\n${list(browser.tabs())}`);
+    }
+    await browser.closeTab(t.id);
+    return text(`Closed tab "${t.title}" ${t.url}.\n${list(browser.tabs())}`);
+  },
+});
