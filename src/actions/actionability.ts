@@ -95,7 +95,7 @@ export interface ActionabilityOptions {
  * naming the element that would get the click, instead of clicking it.
  */
 export async function ensureActionable(tab: Tab, h: ElementHandle, opts: ActionabilityOptions = {}): Promise<Actionable> {
-  const timeoutMs = opts.timeoutMs ?? 3000;
+  const timeoutMs = opts.timeoutMs ?? 1500;
   const start = Date.now();
   let last: CheckResult = { state: 'ok' };
   for (let attempt = 0; ; attempt++) {

@@ -37,7 +37,7 @@ export async function composeResult(scope: Scope, before: { url: string; title: 
   for (const t of scope.browserObs.takeOpenedTabs()) {
     lines.push(`New tab opened: "${short(t.title || '(loading)')}" ${t.url}${t.targetId === tab.targetId ? ' — now the active tab' : ''} (id ${t.targetId.slice(0, 8)}).`);
   }
-  if (tab.targetId !== before.tabId) await tab.refreshInfo();
+  await tab.refreshInfo();
   if (tab.url !== before.url) lines.push(`URL: ${tab.url}`);
   if (tab.title !== before.title || tab.url !== before.url) lines.push(`Title: ${tab.title ? `"${short(tab.title)}"` : '(none)'}`);
   if (settle?.stillLoading) lines.push(`The page is still loading after ${Math.round(settle.waitedMs / 1000)} s; use browser_wait if you need it complete.`);

@@ -162,20 +162,22 @@ export class SettleWatch {
 
   private async domQuiet(capMs: number): Promise<void> {
     if (capMs <= 0 || this.tab.dialog) return;
+    let stop = () => {};
+    const dialog = new Promise<void>((r) => {
+      const timer = setTimeout(() => stop(), capMs + 1000);
+      stop = () => {
+        clearTimeout(timer);
+        this.tab.off('dialog', stop);
+        r();
+      };
+      this.tab.on('dialog', stop);
+    });
     try {
-      await Promise.race([
-        this.main.send('Runtime.evaluate', { expression: `(${DOM_QUIET})(${Math.round(capMs)})`, awaitPromise: true, returnByValue: true }, capMs + 1000),
-        new Promise<void>((r) => {
-          const off = () => {
-            this.tab.off('dialog', off);
-            r();
-          };
-          this.tab.on('dialog', off);
-          setTimeout(off, capMs + 1000);
-        }),
-      ]);
+      await Promise.race([this.main.send('Runtime.evaluate', { expression: `(${DOM_QUIET})(${Math.round(capMs)})`, awaitPromise: true, returnByValue: true }, capMs + 1000), dialog]);
     } catch {
       /* a navigation destroyed the context: the navigation wait covers it */
+    } finally {
+      stop();
     }
   }
 
