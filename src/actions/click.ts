@@ -25,8 +25,10 @@ function verb(o: ClickOptions): string {
 
 export async function clickElement(s: Scope, h: ElementHandle, o: ClickOptions = {}): Promise<ActionOutcome> {
   const { point, viaLabel } = await ensureActionable(s.tab, h);
+  const outcome = { text: `${verb(o)} ${describeHandle(h)}${viaLabel ? ' (through its label)' : ''}`, target: fingerprintOf(h) };
+  s.pending = outcome;
   await mouseClick(s.page, point, { button: o.button, clickCount: o.doubleClick ? 2 : 1, modifiers: o.modifiers, holdMs: o.holdMs });
-  return { text: `${verb(o)} ${describeHandle(h)}${viaLabel ? ' (through its label)' : ''}`, target: fingerprintOf(h) };
+  return outcome;
 }
 
 /** What is under a viewport point, descending into same-origin iframes and open shadow roots. */
@@ -89,8 +91,9 @@ export async function clickAt(s: Scope, p: Point, o: ClickOptions = {}): Promise
   s.tab.assertNoDialog();
   await assertInViewport(s, p);
   const hit = await whatIsAt(s, p);
+  s.pending = { text: `${verb(o)} at (${Math.round(p.x)}, ${Math.round(p.y)}), which hit ${hit}` };
   await mouseClick(s.page, p, { button: o.button, clickCount: o.doubleClick ? 2 : 1, modifiers: o.modifiers, holdMs: o.holdMs });
-  return { text: `${verb(o)} at (${Math.round(p.x)}, ${Math.round(p.y)}), which hit ${hit}` };
+  return s.pending;
 }
 
 export async function hoverElement(s: Scope, h: ElementHandle): Promise<ActionOutcome> {

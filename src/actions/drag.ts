@@ -42,8 +42,12 @@ export async function drag(s: Scope, from: DragEnd, to: DragEnd, opts: { positio
   s.tab.assertNoDialog();
   let start: Point;
   let fromHit: string | undefined;
-  if ('handle' in from) start = (await ensureActionable(s.tab, from.handle)).point;
-  else {
+  if ('handle' in from) {
+    start = (await ensureActionable(s.tab, from.handle)).point;
+    // Moving the pointer there may close a hover menu elsewhere and shift the layout: re-aim.
+    await s.page.send('Input.dispatchMouseEvent', { type: 'mouseMoved', x: start.x, y: start.y });
+    start = (await ensureActionable(s.tab, from.handle)).point;
+  } else {
     await assertInViewport(s, from.point);
     start = from.point;
     fromHit = await whatIsAt(s, start);

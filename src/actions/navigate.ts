@@ -26,6 +26,7 @@ export function checkUrl(raw: string, allowedSchemes: string[] = []): string {
 }
 
 export async function navigate(s: Scope, url: string): Promise<ActionOutcome> {
+  s.pending = { text: `Navigating to ${url} (the current page asked before leaving)` };
   const res = await s.page.send('Page.navigate', { url });
   if (res.errorText && res.errorText !== 'net::ERR_ABORTED') {
     throw new BrowserAgentError('NAVIGATION_FAILED', `Could not open ${url}: ${res.errorText}.`, /NAME_NOT_RESOLVED|CONNECTION_REFUSED|ADDRESS_UNREACHABLE/.test(res.errorText) ? 'Check the address; the site may be down or unreachable from here.' : 'Check the URL, or try again.');
@@ -37,11 +38,13 @@ export async function goHistory(s: Scope, delta: -1 | 1): Promise<ActionOutcome>
   const { currentIndex, entries } = await s.page.send('Page.getNavigationHistory');
   const target = entries[currentIndex + delta];
   if (!target) throw new BrowserAgentError('NAVIGATION_FAILED', `There is no page to go ${delta < 0 ? 'back' : 'forward'} to.`, 'Use browser_navigate with a URL.');
+  s.pending = { text: `Going ${delta < 0 ? 'back' : 'forward'} to ${target.url}` };
   await s.page.send('Page.navigateToHistoryEntry', { entryId: target.id });
   return { text: `Went ${delta < 0 ? 'back' : 'forward'} to ${target.url}` };
 }
 
 export async function reload(s: Scope, ignoreCache = false): Promise<ActionOutcome> {
+  s.pending = { text: `Reloading ${s.tab.url}` };
   await s.page.send('Page.reload', { ignoreCache });
   return { text: `Reloaded ${s.tab.url}${ignoreCache ? ' (bypassing the cache)' : ''}` };
 }

@@ -14,6 +14,12 @@ export interface Scope {
   page: CdpSession;
   tabObs: TabObserver;
   browserObs: BrowserObserver;
+  /**
+   * Set by an operation just before it sends input: what it is doing. If the input opens a
+   * JavaScript dialog, the browser holds the input call until the dialog is answered, so the
+   * result is composed from this instead.
+   */
+  pending?: ActionOutcome;
 }
 
 export async function openScope(ctx: ToolContext): Promise<Scope> {
@@ -51,11 +57,21 @@ export async function perform(ctx: ToolContext, opts: PerformOptions, action: (s
   const before = { url: scope.tab.url, title: scope.tab.title, tabId: scope.tab.targetId };
   const watch = opts.settle === false ? undefined : new SettleWatch(scope.tab, scope.page, scope.tabObs, scope.browserObs);
   let outcome: ActionOutcome;
+  let offDialog = () => {};
+  const dialogOpened = new Promise<ActionOutcome>((resolve) => {
+    const on = () => resolve({ ...(scope.pending ?? { text: 'Acted on the page' }), text: `${scope.pending?.text ?? 'Acted on the page'}; it opened a dialog` });
+    scope.tab.once('dialog', on);
+    offDialog = () => scope.tab.off('dialog', on);
+  });
+  const running = action(scope);
+  running.catch(() => {}); // abandoned when a dialog holds the input call; it resolves once answered
   try {
-    outcome = await action(scope);
+    outcome = opts.allowDialog ? await running : await Promise.race([running, dialogOpened]);
   } catch (e) {
     watch?.dispose();
     throw e;
+  } finally {
+    offDialog();
   }
   let settle: SettleReport | undefined;
   if (watch) {

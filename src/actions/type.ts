@@ -81,6 +81,7 @@ export async function typeInto(s: Scope, h: ElementHandle, text: string, o: Type
   if (info.kind === 'valueOnly') {
     await ensureActionable(s.tab, h, { hitTest: false });
     const value = await callOnElement<string>(h, SET_VALUE, [text]);
+    s.pending = { text: `Set ${describeHandle(h)} to "${text}" and pressed Enter`, target: fingerprintOf(h) };
     if (o.submit) await pressKey(s.page, 'Enter');
     if (value !== text) throw new BrowserAgentError('INVALID_INPUT', `The ${info.inputType} field [${h.ref}] ${describeHandle(h)} rejected "${text}" (value is now "${value}").`, info.inputType === 'date' ? 'Use the format YYYY-MM-DD.' : info.inputType === 'time' ? 'Use the format HH:MM.' : 'Use the format the input type expects.');
     return { text: `Set ${describeHandle(h)} to "${value}"${o.submit ? ' and pressed Enter' : ''}`, target: fingerprintOf(h) };
@@ -94,6 +95,7 @@ export async function typeInto(s: Scope, h: ElementHandle, text: string, o: Type
   await callOnElement(h, PLACE_CARET, [clear]);
   if (text) await typeText(s.page, text, o.keystrokes);
   else if (clear) await pressKey(s.page, 'Delete');
+  s.pending = { text: `Typed ${quote(text, info.secret)} into ${describeHandle(h)}${o.submit ? ' and pressed Enter' : ''}`, target: fingerprintOf(h) };
   if (o.submit) await pressKey(s.page, 'Enter');
   let after = '';
   if (!info.secret && !o.submit) {
@@ -116,6 +118,7 @@ export async function typeFocused(s: Scope, text: string, o: TypeOptions = {}): 
   if (!name) throw new BrowserAgentError('TARGET_NOT_FOUND', 'Nothing has focus to type into.', 'Give the ref of the field, or click the field first.');
   if (o.clear && !isFrame) await pressKey(s.page, 'Control+A');
   if (text) await typeText(s.page, text, o.keystrokes);
+  s.pending = { text: `Typed ${quote(text, false)} into the focused element (${name})${o.submit ? ' and pressed Enter' : ''}` };
   if (o.submit) await pressKey(s.page, 'Enter');
   return { text: `Typed ${quote(text, false)} into the focused element (${name})${o.submit ? ' and pressed Enter' : ''}` };
 }

@@ -15,6 +15,7 @@ export const browserEvaluate = defineTool({
   preview: async (i, ctx) => ({ ...(await previewOf(ctx, 'Running JavaScript')), message: `Running JavaScript: ${i.script.slice(0, 200)}` }),
   handler: async (i, ctx) =>
     perform(ctx, {}, async (s) => {
+      s.pending = { text: 'Ran the script; it is still running' };
       const json = await evaluateInPage(s, i.script);
       return { text: `Result: ${json}` };
     }),

@@ -19,6 +19,7 @@ export const browserPressKey = defineTool({
     parseCombo(i.key); // reject unknown keys before touching the page
     return perform(ctx, {}, async (s) => {
       const n = i.repeat ?? 1;
+      s.pending = { text: `Pressed ${i.key}` };
       for (let k = 0; k < n; k++) await pressKey(s.page, i.key);
       const focused = await s.page
         .send('Runtime.evaluate', { expression: `(() => { let a = document.activeElement; while (a && a.shadowRoot && a.shadowRoot.activeElement) a = a.shadowRoot.activeElement; if (!a || a === document.body) return ''; const n = (a.getAttribute('aria-label') || a.innerText || a.value || a.placeholder || '').trim().slice(0, 60); return a.localName + (n ? ' "' + n + '"' : ''); })()`, returnByValue: true })
