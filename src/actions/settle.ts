@@ -79,6 +79,8 @@ export class SettleWatch {
         if (!p.frame.parentId) {
           this.navStarted = true;
           this.navCommitted = true;
+          // A page restored from the back/forward cache fires no load events: it is already loaded.
+          if (p.type === 'BackForwardCacheRestore') this.domReady = this.loaded = true;
           this.poke();
         }
       }),

@@ -62,7 +62,7 @@ export async function waitFor(s: Scope, spec: WaitSpec, label?: string): Promise
   const deadline = start + spec.timeoutMs;
   if (spec.timeMs !== undefined && spec.text === undefined && spec.textGone === undefined && !spec.state && !spec.navigation) {
     const until = Math.min(deadline, start + spec.timeMs);
-    while (Date.now() < until && !s.tab.dialog && !s.ctx.signal?.aborted) await sleep(Math.min(100, until - Date.now()));
+    while (Date.now() < until && !s.tab.dialog && !s.ctx.signal?.aborted && s.browser.connected) await sleep(Math.min(100, until - Date.now()));
     return { text: s.tab.dialog ? `Stopped waiting after ${Date.now() - start} ms: a dialog opened` : `Waited ${Date.now() - start} ms` };
   }
   let navigated = false;
@@ -73,6 +73,7 @@ export async function waitFor(s: Scope, spec: WaitSpec, label?: string): Promise
     for (;;) {
       if (s.tab.dialog) return { text: `Stopped waiting after ${Date.now() - start} ms: a dialog opened` };
       if (s.ctx.signal?.aborted) throw new BrowserAgentError('CANCELLED', 'The wait was cancelled.');
+      if (!s.browser.connected || s.tab.closed) throw new BrowserAgentError('BROWSER_DISCONNECTED', 'The browser or tab went away while waiting.', 'The browser is relaunched or reattached on the next action; navigate again.');
       let ok = true;
       if (spec.text !== undefined) ok &&= await pageHasText(s, spec.text).catch(() => false);
       if (ok && spec.textGone !== undefined) ok &&= !(await pageHasText(s, spec.textGone).catch(() => true));
