@@ -1,0 +1,150 @@
+import assert from 'node:assert/strict';
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import { TEST_LAUNCH, crossSite, startExternalChromium, type ExternalBrowser } from '../helpers/chromium';
+import { startServer, type TestServer } from '../helpers/servers';
+
+const MCP_BIN = join(__dirname, '..', '..', '..', 'dist', 'mcp.js');
+
+interface Mcp {
+  client: Client;
+  /** Calls a tool and returns its text; `isError` results are returned too (the model sees them). */
+  call(name: string, args?: Record<string, unknown>): Promise<{ text: string; isError: boolean; images: number }>;
+  close(): Promise<void>;
+}
+
+async function spawnMcp(args: string[]): Promise<Mcp> {
+  if (!existsSync(MCP_BIN)) throw new Error(`${MCP_BIN} is missing: run node esbuild.mjs first`);
+  const transport = new StdioClientTransport({ command: process.execPath, args: [MCP_BIN, ...args], stderr: 'ignore' });
+  const client = new Client({ name: 'browser-agent-test', version: '1.0.0' });
+  await client.connect(transport);
+  return {
+    client,
+    async call(name, a = {}) {
+      const r: any = await client.callTool({ name, arguments: a }, undefined, { timeout: 60_000 });
+      const text = r.content.filter((c: any) => c.type === 'text').map((c: any) => c.text).join('\n');
+      return { text, isError: !!r.isError, images: r.content.filter((c: any) => c.type === 'image').length };
+    },
+    close: () => client.close(),
+  };
+}
+
+const launchArgs = ['--headless', ...TEST_LAUNCH.args!.map((a) => `--browser-arg=${a}`)];
+
+describe('mcp: the stdio server through a real MCP client', function () {
+  this.timeout(120_000);
+  let srv: TestServer;
+  let mcp: Mcp;
+  before(async () => {
+    srv = await startServer({
+      '/': `<!doctype html><title>Shop</title><nav><a href="/pricing">Pricing</a> <a href="/search">Search</a></nav><p>Welcome</p>`,
+      '/pricing': `<!doctype html><title>Pricing</title><table><thead><tr><th>Plan</th><th>Price</th></tr></thead><tbody><tr><td>Basic</td><td>9</td></tr><tr><td>Pro</td><td>29</td></tr></tbody></table>`,
+      '/search': `<!doctype html><title>Search</title><form action="/results"><input name=q autofocus></form>`,
+      '/results': (req, res) => {
+        const q = new URL(req.url!, 'http://x').searchParams.get('q');
+        res.writeHead(200, { 'content-type': 'text/html' });
+        res.end(`<!doctype html><title>Results</title><h1>Results for ${q}</h1>`);
+      },
+      '/signup': `<!doctype html><title>Sign up</title><form onsubmit="event.preventDefault(); document.body.innerHTML = '<p>Thanks, ' + this.email.value + '</p>'"><label>Email <input name=email></label><label><input type=checkbox name=terms required> I accept the terms</label><button>Create account</button></form>`,
+    });
+    mcp = await spawnMcp([...launchArgs, '--blocked-origins', 'localhost']);
+  });
+  after(async () => {
+    await mcp?.close();
+    await srv?.close();
+  });
+
+  it('lists every tool with a JSON schema and annotations from its risk', async () => {
+    const { tools } = await mcp.client.listTools();
+    assert.equal(tools.length, 23);
+    const byName = Object.fromEntries(tools.map((t) => [t.name, t]));
+    assert.equal(byName.browser_snapshot.annotations?.readOnlyHint, true);
+    assert.equal(byName.browser_click.annotations?.readOnlyHint, false);
+    assert.equal(byName.browser_evaluate.annotations?.destructiveHint, true);
+    assert.equal(byName.browser_click.inputSchema.type, 'object');
+    assert.ok((byName.browser_click.inputSchema.properties as any).ref);
+  });
+
+  it('task: find the price of the Pro plan by following links (extract + navigate)', async () => {
+    assert.match((await mcp.call('browser_navigate', { url: srv.url })).text, /Title: "Shop"/);
+    const links = await mcp.call('browser_extract', { what: 'links' });
+    const pricing = /\[Pricing\]\((\S+)\)/.exec(links.text)?.[1];
+    assert.ok(pricing, links.text);
+    await mcp.call('browser_navigate', { url: pricing });
+    const tables = await mcp.call('browser_extract', { what: 'tables' });
+    const data = JSON.parse(/\[[\s\S]*\]/.exec(tables.text)![0]);
+    assert.equal(data[0].rows.find((r: any) => r.Plan === 'Pro').Price, '29');
+  });
+
+  it('task: search by typing into the focused field and submitting, then see the result', async () => {
+    await mcp.call('browser_navigate', { url: `${srv.origin}/search` });
+    const typed = await mcp.call('browser_type', { text: 'red shoes', submit: true });
+    assert.equal(typed.isError, false, typed.text);
+    assert.match(typed.text, /URL: .*\/results\?q=red\+shoes/);
+    assert.match(typed.text, /Title: "Results"/);
+    assert.match((await mcp.call('browser_wait', { text: 'Results for red shoes' })).text, /met/);
+    const shot = await mcp.call('browser_screenshot');
+    assert.equal(shot.images, 1);
+  });
+
+  it('task: sign up using snapshot refs (needs the snapshot layer)', async function () {
+    await mcp.call('browser_navigate', { url: `${srv.origin}/signup` });
+    const snap = await mcp.call('browser_snapshot');
+    if (snap.isError && /snapshot layer/.test(snap.text)) this.skip();
+    const ref = (re: RegExp) => re.exec(snap.text)?.[1];
+    const email = ref(/\[([^\]]+)\] textbox "Email"/);
+    const terms = ref(/\[([^\]]+)\] checkbox "I accept the terms"/);
+    const submit = ref(/\[([^\]]+)\] button "Create account"/);
+    assert.ok(email && terms && submit, snap.text);
+    const filled = await mcp.call('browser_fill_form', { fields: [{ ref: email, value: 'ada@example.com' }, { ref: terms, value: true }] });
+    assert.equal(filled.isError, false, filled.text);
+    const clicked = await mcp.call('browser_click', { ref: submit });
+    assert.equal(clicked.isError, false, clicked.text);
+    assert.match((await mcp.call('browser_wait', { text: 'Thanks, ada@example.com' })).text, /met/);
+  });
+
+  it('gives readable errors: wrong types, unknown tool, refused scheme, blocked origin', async () => {
+    const bad = await mcp.call('browser_click', { x: 'left', y: 1 });
+    assert.equal(bad.isError, true);
+    assert.match(bad.text, /INVALID_INPUT: Invalid arguments for browser_click: x: .*expected number/);
+    const unknown = await mcp.call('browser_fly');
+    assert.equal(unknown.isError, true);
+    assert.match(unknown.text, /Unknown tool browser_fly/);
+    assert.match((await mcp.call('browser_navigate', { url: 'file:///etc/passwd' })).text, /BLOCKED_BY_POLICY: Navigation to file: URLs is not allowed/);
+    const blocked = await mcp.call('browser_navigate', { url: crossSite(srv.url) });
+    assert.equal(blocked.isError, true);
+    assert.match(blocked.text, /BLOCKED_BY_POLICY: .*--blocked-origins/);
+  });
+
+  describe('attached with --cdp-url', () => {
+    let ext: ExternalBrowser;
+    let a: Mcp;
+    let b: Mcp;
+    before(async () => {
+      ext = await startExternalChromium();
+    });
+    after(async () => {
+      await a?.close();
+      await b?.close();
+      await ext?.stop();
+    });
+
+    it('two MCP processes on one browser each work in their own tab', async () => {
+      a = await spawnMcp(['--cdp-url', `http://127.0.0.1:${ext.port}`]);
+      b = await spawnMcp(['--cdp-url', `http://127.0.0.1:${ext.port}`]);
+      assert.match((await a.call('browser_navigate', { url: `${srv.origin}/pricing` })).text, /Title: "Pricing"/);
+      assert.match((await b.call('browser_navigate', { url: `${srv.origin}/search` })).text, /Title: "Search"/);
+      assert.match((await a.call('browser_evaluate', { script: 'location.pathname' })).text, /"\/pricing"/);
+      assert.match((await b.call('browser_evaluate', { script: 'location.pathname' })).text, /"\/search"/);
+      const res = await fetch(`http://127.0.0.1:${ext.port}/json/list`);
+      const pages = ((await res.json()) as any[]).filter((t) => t.type === 'page').map((t) => new URL(t.url).pathname).sort();
+      assert.deepEqual(pages, ['/pricing', '/search']);
+      // The first one took the page that was already open (the user's about:blank), not a new tab.
+      assert.match((await a.call('browser_close')).text, /Detached from the browser/);
+      const again = await fetch(`http://127.0.0.1:${ext.port}/json/version`);
+      assert.equal(again.ok, true);
+    });
+  });
+});
