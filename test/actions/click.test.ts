@@ -1,11 +1,12 @@
 import assert from 'node:assert/strict';
 import { clickAt, clickElement, hoverElement } from '../../src/actions/click';
-import { TEST_LAUNCH, crossSite } from '../helpers/chromium';
+import { typeInto } from '../../src/actions/type';
+import { waitFor } from '../../src/actions/wait';
+import { crossSite } from '../helpers/chromium';
 import { startServer, type TestServer } from '../helpers/servers';
 import { evalPage, handleOf, pageHandle, startHarness, type Harness } from './harness';
 import { buttons, frameInner, frames } from './pages';
 import { sleep } from '../../src/session/launcher';
-void TEST_LAUNCH;
 
 describe('actions: clicking with actionability checks', function () {
   this.timeout(60_000);
@@ -126,5 +127,51 @@ describe('actions: clicking with actionability checks', function () {
     await evalPage(h, `document.getElementById('plain').onmouseenter = () => ev('enter')`);
     await hoverElement(s, await pageHandle(h, 'document.querySelector("#plain")', 'button', 'Plain'));
     assert.deepEqual(await events(), ['enter']);
+  });
+});
+
+describe('actions: typing inside iframes and shadow DOM, waiting on element state', function () {
+  this.timeout(60_000);
+  let h: Harness;
+  let srv: TestServer;
+  before(async () => {
+    srv = await startServer({ '/inner': frameInner, '/shadow': `<x-f></x-f><button id=later hidden>Later</button><script>customElements.define('x-f', class extends HTMLElement { constructor(){ super(); this.attachShadow({mode:'open'}).innerHTML = '<input id=si>'; } })</script>` });
+    srv.route('/frames', frames(crossSite(srv.origin), srv.origin));
+    h = await startHarness();
+  });
+  after(async () => {
+    await h?.close();
+    await srv?.close();
+  });
+
+  it('types into an input inside a cross-origin iframe and inside a shadow root', async () => {
+    await h.ok('browser_navigate', { url: `${srv.origin}/frames` });
+    const s = await h.scope();
+    let oopif;
+    for (let i = 0; i < 100 && !(oopif = s.tab.frameSessions().find((f) => f.url.includes('localhost'))); i++) await sleep(50);
+    assert.ok(oopif);
+    for (let i = 0; i < 100; i++) {
+      const r = await oopif.session.send('Runtime.evaluate', { expression: `!!document.getElementById('innerText')`, returnByValue: true }).catch(() => undefined);
+      if (r?.result.value) break;
+      await sleep(50);
+    }
+    await typeInto(s, await handleOf(oopif.session, `document.getElementById('innerText')`, 'textbox', 'Inner', oopif.targetId), 'über frame');
+    const v = await oopif.session.send('Runtime.evaluate', { expression: `document.getElementById('innerText').value`, returnByValue: true });
+    assert.equal(v.result.value, 'über frame');
+    await h.ok('browser_navigate', { url: `${srv.origin}/shadow` });
+    const s2 = await h.scope();
+    await typeInto(s2, await handleOf(s2.page, `document.querySelector('x-f').shadowRoot.getElementById('si')`, 'textbox', 'Shadow'), 'in shadow');
+    assert.equal(await evalPage(h, `document.querySelector('x-f').shadowRoot.getElementById('si').value`), 'in shadow');
+  });
+
+  it('waits for an element to become visible, and for it to be removed', async () => {
+    await h.ok('browser_navigate', { url: `${srv.origin}/shadow` });
+    const s = await h.scope();
+    const later = await pageHandle(h, `document.getElementById('later')`, 'button', 'Later');
+    await evalPage(h, `setTimeout(() => document.getElementById('later').hidden = false, 200)`);
+    assert.match((await waitFor(s, { state: 'visible', element: async () => later, timeoutMs: 5000 }, 'Visible')).text, /Visible met after/);
+    await evalPage(h, `setTimeout(() => document.getElementById('later').remove(), 200)`);
+    assert.match((await waitFor(s, { state: 'detached', element: async () => later, timeoutMs: 5000 })).text, /met after/);
+    await assert.rejects(waitFor(s, { state: 'visible', element: async () => later, timeoutMs: 300 }), (e: any) => e.code === 'TIMEOUT');
   });
 });
