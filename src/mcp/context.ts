@@ -43,6 +43,8 @@ export function createMcpContext(opts: McpOptions, log: Logger): { ctx: ToolCont
   });
   const sessions = new SessionManager(settings, log);
   const claimed = new WeakSet<BrowserSession>();
+  // Tabs this process worked in: the claimed one, tabs it opened, popups of its tabs.
+  const owned = new Set<string>();
   let claiming: Promise<BrowserSession> | undefined;
 
   async function browser(): Promise<BrowserSession> {
@@ -56,6 +58,11 @@ export function createMcpContext(opts: McpOptions, log: Logger): { ctx: ToolCont
       }
       const b = await sessions.ensure();
       if (free && !claimed.has(b)) await b.selectTab(free).catch(() => undefined);
+      if (!claimed.has(b)) {
+        b.on('activeTabChanged', (t: { targetId: string }) => owned.add(t.targetId));
+        const active = await b.activeTab().catch(() => undefined);
+        if (active) owned.add(active.targetId);
+      }
       claimed.add(b);
       return b;
     })().finally(() => (claiming = undefined));
@@ -72,6 +79,8 @@ export function createMcpContext(opts: McpOptions, log: Logger): { ctx: ToolCont
     browser,
     tab: async () => (await browser()).activeTab(),
     settings: toolSettings,
+    // Only when attached: a launched browser is ours alone.
+    ownsTab: opts.cdpUrl ? (id) => owned.has(id) : undefined,
   };
   return { ctx, sessions };
 }

@@ -19,7 +19,8 @@ export function mcpToolEntry(t: ToolDefinition): Tool {
     annotations: {
       title: t.title,
       readOnlyHint: !!t.readOnly,
-      destructiveHint: !!t.destructive,
+      // MCP reads a missing destructiveHint as true; a click or a script can delete things, navigation cannot.
+      destructiveHint: t.readOnly ? false : (t.destructive ?? ['input', 'script', 'upload', 'session'].includes(t.risk)),
       idempotentHint: !!t.readOnly,
       openWorldHint: true,
     },

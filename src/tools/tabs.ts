@@ -5,14 +5,18 @@ import { SettleWatch } from '../actions/settle';
 import { BrowserAgentError } from '../errors';
 import type { BrowserSession, TabInfo } from '../session/browserSession';
 import { previewOf } from './common';
-import { defineTool, text } from './types';
+import { defineTool, text, type ToolContext } from './types';
 
 function list(tabs: TabInfo[]): string {
   return tabs.map((t, i) => `${i}. ${t.active ? '(active) ' : ''}"${t.title || '(no title)'}" ${t.url} [id ${t.id.slice(0, 8)}]`).join('\n');
 }
 
-function findTab(browser: BrowserSession, key: { index?: number; id?: string }): TabInfo {
-  const tabs = browser.tabs();
+/** The tabs this front door may see (attached MCP processes each see only their own). */
+function visibleTabs(browser: BrowserSession, ctx: ToolContext): TabInfo[] {
+  return browser.tabs().filter((t) => !ctx.ownsTab || ctx.ownsTab(t.id));
+}
+
+function findTab(tabs: TabInfo[], key: { index?: number; id?: string }): TabInfo {
   const t = key.id ? tabs.find((x) => x.id === key.id || x.id.startsWith(key.id!)) : key.index !== undefined ? tabs[key.index] : undefined;
   if (!t) throw new BrowserAgentError('TAB_CLOSED', `No tab ${key.id ? `with id ${key.id}` : `at index ${key.index}`}.`, `Open tabs:\n${list(tabs)}`);
   return t;
@@ -32,7 +36,7 @@ export const browserTabs = defineTool({
   preview: (i, ctx) => previewOf(ctx, i.action === 'list' ? 'Listing tabs' : i.action === 'new' ? 'Opening a new tab' : i.action === 'select' ? 'Switching tab' : 'Closing a tab', { destination: i.url }),
   handler: async (i, ctx) => {
     const browser = await ctx.browser();
-    if (i.action === 'list') return text(list(browser.tabs()));
+    if (i.action === 'list') return text(list(visibleTabs(browser, ctx)));
     if (i.action === 'new') {
       const url = i.url ? checkUrl(i.url, ctx.settings.allowedSchemes) : 'about:blank';
       const tab = await browser.newTab('about:blank');
@@ -41,23 +45,23 @@ export const browserTabs = defineTool({
       if (url !== 'about:blank') await s.page.send('Page.navigate', { url });
       await watch.settle({ capMs: Math.min(ctx.settings.maxWaitMs, 20_000) });
       await tab.refreshInfo();
-      return text(`Opened a new tab${url !== 'about:blank' ? ` with ${tab.url}` : ''}; it is now active.\n${list(browser.tabs())}`);
+      return text(`Opened a new tab${url !== 'about:blank' ? ` with ${tab.url}` : ''}; it is now active.\n${list(visibleTabs(browser, ctx))}`);
     }
     if (i.index === undefined && !i.id) {
       if (i.action === 'close') {
         const active = await browser.activeTab();
         await browser.closeTab(active.targetId);
-        return text(`Closed the active tab.\n${list(browser.tabs())}`);
+        return text(`Closed the active tab.\n${list(visibleTabs(browser, ctx))}`);
       }
       throw new BrowserAgentError('INVALID_INPUT', 'Give index or id of the tab.', 'List tabs with action "list".');
     }
-    const t = findTab(browser, i);
+    const t = findTab(visibleTabs(browser, ctx), i);
     if (i.action === 'select') {
       const tab = await browser.selectTab(t.id);
       await tab.refreshInfo();
-      return text(`Selected tab "${tab.title}" ${tab.url}.\n${list(browser.tabs())}`);
+      return text(`Selected tab "${tab.title}" ${tab.url}.\n${list(visibleTabs(browser, ctx))}`);
     }
     await browser.closeTab(t.id);
-    return text(`Closed tab "${t.title}" ${t.url}.\n${list(browser.tabs())}`);
+    return text(`Closed tab "${t.title}" ${t.url}.\n${list(visibleTabs(browser, ctx))}`);
   },
 });

@@ -60,6 +60,11 @@ export interface ToolContext {
   /** Aborted when the user or the model cancels: waits and in-flight actions stop. */
   signal?: AbortSignal;
   settings: ToolSettings;
+  /**
+   * Which tabs this front door may list, select and close. Several MCP processes attached to one
+   * browser each see only their own tabs. Absent: all tabs.
+   */
+  ownsTab?(tabId: string): boolean;
 }
 
 export interface ToolSettings {

@@ -63,6 +63,9 @@ describe('mcp: the stdio server through a real MCP client', function () {
     assert.equal(byName.browser_snapshot.annotations?.readOnlyHint, true);
     assert.equal(byName.browser_click.annotations?.readOnlyHint, false);
     assert.equal(byName.browser_evaluate.annotations?.destructiveHint, true);
+    assert.equal(byName.browser_click.annotations?.destructiveHint, true);
+    assert.equal(byName.browser_navigate.annotations?.destructiveHint, false);
+    assert.equal(byName.browser_snapshot.annotations?.destructiveHint, false);
     assert.equal(byName.browser_click.inputSchema.type, 'object');
     assert.ok((byName.browser_click.inputSchema.properties as any).ref);
   });
@@ -141,6 +144,12 @@ describe('mcp: the stdio server through a real MCP client', function () {
       const res = await fetch(`http://127.0.0.1:${ext.port}/json/list`);
       const pages = ((await res.json()) as any[]).filter((t) => t.type === 'page').map((t) => new URL(t.url).pathname).sort();
       assert.deepEqual(pages, ['/pricing', '/search']);
+      // Each sees, selects and closes only its own tabs.
+      const listA = (await a.call('browser_tabs', { action: 'list' })).text;
+      assert.match(listA, /\/pricing/);
+      assert.doesNotMatch(listA, /\/search/);
+      assert.equal((await b.call('browser_tabs', { action: 'list' })).text.split('\n').length, 1);
+      assert.equal((await b.call('browser_tabs', { action: 'select', index: 1 })).isError, true);
       // The first one took the page that was already open (the user's about:blank), not a new tab.
       assert.match((await a.call('browser_close')).text, /Detached from the browser/);
       const again = await fetch(`http://127.0.0.1:${ext.port}/json/version`);
