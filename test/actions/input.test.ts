@@ -141,6 +141,18 @@ describe('actions: typing, forms, keys, custom widgets, dragging', function () {
       assert.ok((await events()).includes('menu'));
     });
 
+    it('datepicker: open the calendar, pick a day; tree: expand a node and click its child', async () => {
+      const s = await h.scope();
+      await assert.rejects(clickElement(s, await pageHandle(h, `document.querySelectorAll('#cal .day')[14]`, 'button', '15')), (e: any) => e.code === 'NOT_INTERACTABLE');
+      await clickElement(s, await q('#dp', 'textbox', 'Pick a date'));
+      await clickElement(s, await pageHandle(h, `document.querySelectorAll('#cal .day')[14]`, 'button', '15'));
+      assert.equal(await val('#dp'), '2025-02-15');
+      await clickElement(s, await q('#ti', 'treeitem', 'Fruits'));
+      assert.equal(await evalPage(h, `document.getElementById('ti').getAttribute('aria-expanded')`), 'true');
+      await clickElement(s, await q('#leaf', 'treeitem', 'Pear'));
+      assert.ok((await events()).includes('leaf'));
+    });
+
     it('drags a mouse-driven slider knob to a position', async () => {
       const s = await h.scope();
       const r = await drag(s, { handle: await q('#knob', 'slider', 'Knob') }, { handle: await q('#slider', 'generic', 'Track') }, { position: { x: 110, y: 10 } });

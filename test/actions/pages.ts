@@ -78,5 +78,7 @@ addEventListener('mousemove', (e) => { if (!dragging) return; const over = docum
   if (over && over !== dragging) { const r = over.getBoundingClientRect(); ul.insertBefore(dragging, e.clientY < r.top + r.height / 2 ? over : over.nextSibling); } });
 addEventListener('mouseup', () => { if (dragging) ev('order:' + [...ul.children].map(l => l.textContent).join('')); dragging = null; }); })();
 </script>
+<div><input id=dp readonly placeholder="Pick a date" onclick="cal.hidden = false"><div id=cal hidden role=grid>${[...Array(28)].map((_, i) => `<button type=button class=day onclick="dp.value = '2025-02-${String(i + 1).padStart(2, '0')}'; cal.hidden = true">${i + 1}</button>`).join('')}</div></div>
+<ul role=tree><li role=treeitem id=ti aria-expanded=false onclick="this.setAttribute('aria-expanded', this.getAttribute('aria-expanded') !== 'true'); sub.hidden = !sub.hidden">Fruits<ul id=sub role=group hidden><li role=treeitem id=leaf onclick="event.stopPropagation(); ev('leaf')">Pear</li></ul></li></ul>
 <div id=src draggable=true style="width:60px;height:30px;background:#9cf" ondragstart="event.dataTransfer.setData('text/plain','payload');ev('dragstart')">Drag me</div>
 <div id=dst style="width:120px;height:60px;background:#fc9;margin-top:20px" ondragover="event.preventDefault()" ondrop="event.preventDefault();ev('drop:'+event.dataTransfer.getData('text/plain'))">Drop here</div>`;

@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { allTools } from '../../src/tools/registry';
 import { sleep } from '../../src/session/launcher';
+import { SessionManager } from '../../src/session/manager';
 import { startServer, type TestServer } from '../helpers/servers';
 import { evalPage, startHarness, textOf, type Harness } from '../actions/harness';
 
@@ -15,6 +16,28 @@ const article = `<!doctype html><title>Article page</title><body>
 <p>Second paragraph with <strong>bold</strong> and a <a href="/more">link</a>.</p>${'<p>More body text to pass the threshold of the readability algorithm easily. </p>'.repeat(6)}</article>
 <table><caption>Prices</caption><thead><tr><th>Item</th><th>Price</th></tr></thead><tbody><tr><td>Tea</td><td>3</td></tr><tr><td>Cake</td><td>5</td></tr></tbody></table>
 <footer>Footer noise</footer></body>`;
+
+/** A valid input for each tool, for the preview test. */
+function sampleInput(name: string): unknown {
+  const samples: Record<string, unknown> = {
+    browser_navigate: { url: 'https://example.com' },
+    browser_find: { query: 'x' },
+    browser_element_details: { refs: ['1'] },
+    browser_click: { ref: '1' },
+    browser_type: { ref: '1', text: 'x' },
+    browser_fill_form: { fields: [{ ref: '1', value: 'x' }] },
+    browser_select_option: { ref: '1', values: ['a'] },
+    browser_hover: { x: 1, y: 1 },
+    browser_drag: { fromRef: '1', toRef: '2' },
+    browser_press_key: { key: 'Enter' },
+    browser_upload_file: { paths: ['/tmp/x'] },
+    browser_handle_dialog: { accept: true },
+    browser_wait: { timeMs: 1 },
+    browser_tabs: { action: 'list' },
+    browser_evaluate: { script: '1' },
+  };
+  return samples[name] ?? {};
+}
 
 describe('tools: every tool through runTool, and bad input', function () {
   this.timeout(90_000);
@@ -43,6 +66,20 @@ describe('tools: every tool through runTool, and bad input', function () {
       'browser_type', 'browser_upload_file', 'browser_wait',
     ]);
     for (const t of allTools) assert.ok(t.preview, `${t.name} has a preview`);
+  });
+
+  it('previews are side-effect free: they never start a browser', async () => {
+    const idle = new SessionManager(() => ({ mode: 'launch', launch: {} }));
+    const ctx = { ...h.ctx, sessions: idle, browser: () => idle.ensure(), tab: async () => (await idle.ensure()).activeTab() };
+    for (const t of allTools) {
+      const p = await t.preview!(t.schema.parse(sampleInput(t.name)), ctx);
+      assert.ok(p.message.length > 3, t.name);
+    }
+    const nav = await allTools.find((t) => t.name === 'browser_navigate')!.preview!({ url: 'example.com/x' }, ctx);
+    assert.equal(nav.destination, 'https://example.com/x');
+    assert.equal(nav.message, 'Opening https://example.com/x');
+    assert.equal(idle.current, undefined);
+    assert.equal(idle.status.state, 'none');
   });
 
   it('navigates, goes back and forward, reloads', async () => {
