@@ -1,7 +1,7 @@
 import { BrowserAgentError } from '../errors';
 import type { ElementHandle } from '../snapshot/types';
 import { ensureActionable } from './actionability';
-import { describeHandle, type Point } from './element';
+import { describeHandle, elementBox, type Point } from './element';
 import { mouseClick, mouseMove, type MouseButton } from './input';
 import type { ActionOutcome, Scope } from './scope';
 
@@ -23,8 +23,27 @@ function verb(o: ClickOptions): string {
   return `${kind}${mods}${hold}`;
 }
 
+/**
+ * Moves the pointer onto the element and re-aims if that moved it: leaving a hover menu elsewhere
+ * can close it and shift the layout under the pointer.
+ */
+async function aim(s: Scope, h: ElementHandle, opts: { enabled?: boolean } = {}) {
+  let target = await ensureActionable(s.tab, h, opts);
+  await mouseMove(s.page, target.point);
+  const box = await elementBox(s.tab, h).catch(() => undefined);
+  if (!target.viaLabel && box) {
+    const cx = box.x + box.width / 2;
+    const cy = box.y + box.height / 2;
+    if (Math.abs(cx - target.point.x) > 1 || Math.abs(cy - target.point.y) > 1) {
+      target = await ensureActionable(s.tab, h, opts);
+      await mouseMove(s.page, target.point);
+    }
+  }
+  return target;
+}
+
 export async function clickElement(s: Scope, h: ElementHandle, o: ClickOptions = {}): Promise<ActionOutcome> {
-  const { point, viaLabel } = await ensureActionable(s.tab, h);
+  const { point, viaLabel } = await aim(s, h);
   const outcome = { text: `${verb(o)} ${describeHandle(h)}${viaLabel ? ' (through its label)' : ''}`, target: fingerprintOf(h) };
   s.pending = outcome;
   await mouseClick(s.page, point, { button: o.button, clickCount: o.doubleClick ? 2 : 1, modifiers: o.modifiers, holdMs: o.holdMs });
@@ -97,8 +116,7 @@ export async function clickAt(s: Scope, p: Point, o: ClickOptions = {}): Promise
 }
 
 export async function hoverElement(s: Scope, h: ElementHandle): Promise<ActionOutcome> {
-  const { point } = await ensureActionable(s.tab, h, { enabled: false });
-  await mouseMove(s.page, point);
+  await aim(s, h, { enabled: false });
   return { text: `Hovering over ${describeHandle(h)}`, target: fingerprintOf(h) };
 }
 

@@ -2,7 +2,7 @@ import type { Protocol } from 'devtools-protocol';
 import type { ElementHandle } from '../snapshot/types';
 import { sleep } from '../session/launcher';
 import { ensureActionable } from './actionability';
-import { describeHandle, elementBox, scrollIntoView, type Point } from './element';
+import { callOnElement, describeHandle, elementBox, scrollIntoView, type Point } from './element';
 import { assertInViewport, whatIsAt } from './click';
 import type { ActionOutcome, Scope } from './scope';
 
@@ -26,6 +26,13 @@ function spotIn(box: { x: number; y: number; width: number; height: number }, po
     default:
       return { x: box.x + box.width / 2, y: box.y + box.height / 2 };
   }
+}
+
+async function looksDraggable(s: Scope, from: DragEnd, at: Point): Promise<boolean> {
+  const test = `(el) => !!(el && el.closest && el.closest('[draggable=true], a[href], img'))`;
+  if ('handle' in from) return callOnElement<boolean>(from.handle, test).catch(() => false);
+  const r = await s.page.send('Runtime.evaluate', { expression: `(${test})(document.elementFromPoint(${at.x}, ${at.y}))`, returnByValue: true }).catch(() => undefined);
+  return r?.result.value === true;
 }
 
 function label(end: DragEnd, hit?: string): string {
@@ -61,6 +68,11 @@ export async function drag(s: Scope, from: DragEnd, to: DragEnd, opts: { positio
     await page.send('Input.dispatchMouseEvent', { type: 'mousePressed', x: start.x, y: start.y, button: 'left', buttons: 1, clickCount: 1 });
     // A first small move starts the drag (most libraries have a few-pixel threshold).
     await page.send('Input.dispatchMouseEvent', { type: 'mouseMoved', x: start.x + 3, y: start.y + 3, button: 'left', buttons: 1 });
+    await page.send('Input.dispatchMouseEvent', { type: 'mouseMoved', x: start.x + 6, y: start.y + 6, button: 'left', buttons: 1 });
+    // An HTML5 drag is announced asynchronously: give a draggable source a moment to start one.
+    if (!dragData && (await looksDraggable(s, from, start))) {
+      for (let i = 0; i < 20 && !dragData; i++) await sleep(10);
+    }
     let end: Point;
     let toHit: string | undefined;
     if ('handle' in to) {
