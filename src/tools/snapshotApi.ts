@@ -10,7 +10,7 @@ import type { ElementHandle } from '../snapshot/types';
 import type { TargetFingerprint } from './types';
 
 export interface SnapshotOptions {
-  layer?: 'summary' | 'elements' | 'details';
+  layer?: 'summary' | 'elements';
   viewportOnly?: boolean;
   ref?: string;
   maxTokens?: number;

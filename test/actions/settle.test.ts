@@ -68,7 +68,9 @@ describe('actions: waits that settle, modal states, downloads, popups', function
     const times: number[] = [];
     for (let i = 0; i < 5; i++) times.push((await clickSel('#b')).ms);
     times.sort((a, b) => a - b);
-    assert.ok(times[2] < 250, `median ${times[2]} ms`);
+    // ~100 ms on an idle machine (two animation frames for stability + two for DOM quiet); the bound
+    // is loose because the test machine is shared, but well under any fixed 500 ms delay.
+    assert.ok(times[2] < 450, `median ${times[2]} ms`);
   });
 
   it('waits for the XHR a click started', async () => {
