@@ -11,7 +11,24 @@ interface CheckResult {
   hit?: string;
   /** For hidden checkboxes/radios/file inputs styled through their label: act on the label. */
   useLabel?: boolean;
+  /** The element lives in an iframe: the top page must also be checked for overlays. */
+  inFrame?: boolean;
 }
+
+/** In the top page: what a click at the point would hit, unless it is an iframe (checked inside). */
+const TOP_HIT = `(x, y) => {
+  let root = document, hit = null;
+  for (let i = 0; i < 32; i++) {
+    const h = root.elementFromPoint(x, y);
+    if (!h || h === hit) break;
+    hit = h;
+    if (h.shadowRoot) root = h.shadowRoot; else break;
+  }
+  if (!hit || hit.localName === 'iframe' || hit.localName === 'frame') return '';
+  let s = hit.localName + (hit.id ? '#' + hit.id : '');
+  const t = (hit.innerText || '').trim().replace(/\\s+/g, ' ');
+  return s + (t ? ' "' + (t.length > 60 ? t.slice(0, 57) + '…' : t) + '"' : '');
+}`;
 
 /**
  * Runs in the element's own frame: attached, visible, enabled, stable across two animation
@@ -65,14 +82,15 @@ const CHECK = `async (el, opts) => {
     hit = h;
     if (h.shadowRoot) root = h.shadowRoot; else break;
   }
-  if (!hit) return { state: 'ok', useLabel };
+  const inFrame = window !== window.top;
+  if (!hit) return { state: 'ok', useLabel, inFrame };
   const within = (n, container) => {
     for (let c = n; c; c = c.parentNode || c.host) if (c === container) return true;
     return false;
   };
-  if (within(hit, target) || within(target, hit) && hit.localName === 'label') return { state: 'ok', useLabel };
+  if (within(hit, target) || within(target, hit) && hit.localName === 'label') return { state: 'ok', useLabel, inFrame };
   const label = hit.closest && hit.closest('label');
-  if (label && label.control === el) return { state: 'ok', useLabel };
+  if (label && label.control === el) return { state: 'ok', useLabel, inFrame };
   return { state: 'covered', hit: describe(hit) };
 }`;
 
@@ -105,8 +123,12 @@ export async function ensureActionable(tab: Tab, h: ElementHandle, opts: Actiona
     if (last.state === 'detached') break;
     if (last.state === 'ok') {
       const point = await pointFor(tab, h, !!last.useLabel);
-      if (point) return { point, viaLabel: !!last.useLabel };
-      last = { state: 'hidden' };
+      if (!point) last = { state: 'hidden' };
+      else {
+        const cover = last.inFrame && (opts.hitTest ?? true) ? await topHit(tab, point) : '';
+        if (!cover) return { point, viaLabel: !!last.useLabel };
+        last = { state: 'covered', hit: cover };
+      }
     }
     const elapsed = Date.now() - start;
     // An overlay that did not fade within a second is there to stay (a banner, a modal).
@@ -129,6 +151,12 @@ export async function ensureActionable(tab: Tab, h: ElementHandle, opts: Actiona
     default:
       throw new BrowserAgentError('NOT_INTERACTABLE', `The element ${what} cannot be acted on.`);
   }
+}
+
+async function topHit(tab: Tab, p: Point): Promise<string> {
+  const page = await tab.session();
+  const r = await page.send('Runtime.evaluate', { expression: `(${TOP_HIT})(${p.x}, ${p.y})`, returnByValue: true }, 5000).catch(() => undefined);
+  return String(r?.result.value ?? '');
 }
 
 async function pointFor(tab: Tab, h: ElementHandle, viaLabel: boolean): Promise<Point | undefined> {

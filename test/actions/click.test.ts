@@ -120,6 +120,9 @@ describe('actions: clicking with actionability checks', function () {
     // The coordinate click on the OOPIF says it went into a cross-origin frame.
     const hit = await clickAt(s, { x: 450, y: 280 });
     assert.match(hit.text, /cross-origin iframe/);
+    // An overlay in the top page over the frame is reported, not clicked through.
+    await evalPage(h, `document.body.insertAdjacentHTML('beforeend', '<div id=modal style="position:fixed;inset:0;background:rgba(0,0,0,.3)">Modal</div>')`);
+    await assert.rejects(clickElement(s, cross), (e: any) => e.code === 'COVERED' && /div#modal "Modal"/.test(e.message));
   });
 
   it('hovers (mouse moves to the element)', async () => {
