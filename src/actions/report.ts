@@ -38,8 +38,12 @@ export async function composeResult(scope: Scope, before: { url: string; title: 
     lines.push(`New tab opened: "${short(t.title || '(loading)')}" ${t.url}${t.targetId === tab.targetId ? ' — now the active tab' : ''} (id ${t.targetId.slice(0, 8)}).`);
   }
   await tab.refreshInfo();
-  if (tab.url !== before.url) lines.push(`URL: ${tab.url}`);
-  if (tab.title !== before.title || tab.url !== before.url) lines.push(`Title: ${tab.title ? `"${short(tab.title)}"` : '(none)'}`);
+  // The snapshot delta (when the snapshot layer is present) already names URL/title changes.
+  const delta = tab.dialog ? undefined : await snapshotDelta(tab).catch(() => undefined);
+  if (!delta) {
+    if (tab.url !== before.url) lines.push(`URL: ${tab.url}`);
+    if (tab.title !== before.title || tab.url !== before.url) lines.push(`Title: ${tab.title ? `"${short(tab.title)}"` : '(none)'}`);
+  }
   if (settle?.stillLoading) lines.push(`The page is still loading after ${Math.round(settle.waitedMs / 1000)} s; use browser_wait if you need it complete.`);
   if (settle && settle.pendingRequests > 0) lines.push(`${settle.pendingRequests} request(s) started by this action are still running (slow server or long-poll).`);
   for (const d of scope.browserObs.takeDownloads()) {
@@ -50,10 +54,7 @@ export async function composeResult(scope: Scope, before: { url: string; title: 
   lines.push(...modalLines({ ...scope, tab }));
   const errors = scope.tabObs.takeErrors();
   if (errors.length) lines.push(`Console errors (${errors.length}):`, ...errors.slice(0, 5).map((e) => `  ${e}`));
-  if (!tab.dialog) {
-    const delta = await snapshotDelta(tab).catch(() => undefined);
-    if (delta) lines.push(delta);
-  }
+  if (delta) lines.push(delta);
   return {
     content: [{ type: 'text', text: lines.join('\n') }],
     meta: { target: outcome.target, urlBefore: before.url, urlAfter: tab.url, titleAfter: tab.title },
