@@ -40,10 +40,8 @@ export async function composeResult(scope: Scope, before: { url: string; title: 
   await tab.refreshInfo();
   // The snapshot delta (when the snapshot layer is present) already names URL/title changes.
   const delta = tab.dialog ? undefined : await snapshotDelta(tab).catch(() => undefined);
-  if (!delta) {
-    if (tab.url !== before.url) lines.push(`URL: ${tab.url}`);
-    if (tab.title !== before.title || tab.url !== before.url) lines.push(`Title: ${tab.title ? `"${short(tab.title)}"` : '(none)'}`);
-  }
+  if (tab.url !== before.url && !delta?.includes(`→ ${tab.url}`)) lines.push(`URL: ${tab.url}`);
+  if ((tab.title !== before.title || tab.url !== before.url) && !delta?.includes(`→ ${JSON.stringify(tab.title)}`)) lines.push(`Title: ${tab.title ? `"${short(tab.title)}"` : '(none)'}`);
   if (settle?.stillLoading) lines.push(`The page is still loading after ${Math.round(settle.waitedMs / 1000)} s; use browser_wait if you need it complete.`);
   if (settle && settle.pendingRequests > 0) lines.push(`${settle.pendingRequests} request(s) started by this action are still running (slow server or long-poll).`);
   for (const d of scope.browserObs.takeDownloads()) {
