@@ -58,9 +58,16 @@ const median = (a) => [...a].sort((x, y) => x - y)[Math.floor(a.length / 2)];
 const ours = {
   name: 'browser-agent',
   client: await connect([join(root, 'dist', 'mcp.js'), '--cdp-url', cdp]),
-  async navigate(path) { await call(this.client, 'browser_navigate', { url: origin + path }); },
-  async click() { await call(this.client, 'browser_click', { x: 80, y: 40 }); },
-  async type(t) { await call(this.client, 'browser_type', { text: t, clear: true }); },
+  refs: {},
+  async navigate(path) {
+    await call(this.client, 'browser_navigate', { url: origin + path });
+    // With the snapshot layer, act by ref like a model would; without it, by x/y.
+    const snap = await this.client.callTool({ name: 'browser_snapshot', arguments: {} });
+    const t = text(snap);
+    this.refs = snap.isError ? {} : { button: /\[([^\]]+)\] button/.exec(t)?.[1], input: /\[([^\]]+)\] textbox/.exec(t)?.[1] };
+  },
+  async click() { await call(this.client, 'browser_click', this.refs.button ? { ref: this.refs.button } : { x: 80, y: 40 }); },
+  async type(t) { await call(this.client, 'browser_type', this.refs.input ? { ref: this.refs.input, text: t } : { text: t, clear: true }); },
   async read(expr) { return call(this.client, 'browser_evaluate', { script: expr }); },
 };
 const pw = {
@@ -79,7 +86,7 @@ for (const impl of [ours, pw]) {
   const r = (results[impl.name] = {});
   await impl.navigate('/static');
   const navs = [];
-  for (let i = 0; i < N; i++) navs.push(await timed(() => impl.navigate('/static')));
+  for (let i = 0; i < N; i++) navs.push(await timed(() => call(impl.client, 'browser_navigate', { url: origin + '/static' })));
   r['navigate (static)'] = median(navs);
   const clicks = [];
   for (let i = 0; i < N; i++) clicks.push(await timed(() => impl.click()));
@@ -108,6 +115,7 @@ for (const k of rows) {
   const b = results[pw.name][k];
   console.log([k.padEnd(22), a.toFixed(0).padStart(8), b.toFixed(0).padStart(11), (a / b).toFixed(2).padStart(7)].join(' '));
 }
+console.log(`\nOurs acted ${ours.refs.button ? 'by snapshot ref' : 'by x/y (no snapshot layer in this build)'}; Playwright MCP by CSS selector.`);
 console.log(`\nReturned only after the XHR had updated the page: ours ${results[ours.name].settled}, playwright ${results[pw.name].settled}`);
 
 await ours.client.close();
