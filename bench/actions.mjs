@@ -88,6 +88,7 @@ for (const impl of [ours, pw]) {
   const navs = [];
   for (let i = 0; i < N; i++) navs.push(await timed(() => call(impl.client, 'browser_navigate', { url: origin + '/static' })));
   r['navigate (static)'] = median(navs);
+  await impl.navigate('/static'); // fresh refs for the page we act on
   const clicks = [];
   for (let i = 0; i < N; i++) clicks.push(await timed(() => impl.click()));
   r['click (static)'] = median(clicks);
