@@ -28,6 +28,11 @@ const origin = `http://127.0.0.1:${server.address().port}`;
 // One Chromium for both servers.
 const profile = mkdtempSync(join(tmpdir(), 'ba-bench-'));
 const chrome = spawn(process.env.CHROME ?? '/usr/bin/chromium', ['--headless', '--no-sandbox', '--disable-gpu', '--no-first-run', '--remote-debugging-port=0', `--user-data-dir=${profile}`, 'about:blank'], { detached: true, stdio: 'ignore' });
+// Never leave the browser behind, whatever happens below.
+const killChrome = () => { try { process.kill(-chrome.pid, 'SIGKILL'); } catch {} };
+process.on('exit', () => { killChrome(); try { rmSync(profile, { recursive: true, force: true }); } catch {} });
+process.on('uncaughtException', (e) => { console.error(e); process.exit(1); });
+process.on('unhandledRejection', (e) => { console.error(e); process.exit(1); });
 let port;
 for (let i = 0; i < 500 && !port; i++) {
   const f = join(profile, 'DevToolsActivePort');
