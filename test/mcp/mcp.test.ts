@@ -106,6 +106,11 @@ describe('mcp: the stdio server through a real MCP client', function () {
     const clicked = await mcp.call('browser_click', { ref: submit });
     assert.equal(clicked.isError, false, clicked.text);
     assert.match((await mcp.call('browser_wait', { text: 'Thanks, ada@example.com' })).text, /met/);
+    // A ref from a previous page is a clear error naming the element it was.
+    await mcp.call('browser_navigate', { url: srv.url });
+    const old = await mcp.call('browser_click', { ref: submit });
+    assert.equal(old.isError, true);
+    assert.match(old.text, /^(STALE_REF|TARGET_NOT_FOUND): /);
   });
 
   it('gives readable errors: wrong types, unknown tool, refused scheme, blocked origin', async () => {
