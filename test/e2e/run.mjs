@@ -14,7 +14,7 @@ import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { ensureHost } from './host/install.mjs';
-import { installExtension, startCodeServer, writeUserSettings } from './host/codeServer.mjs';
+import { installExtension, startCodeServer, writeServerConfig, writeUserSettings } from './host/codeServer.mjs';
 import { runInHostSuite } from './host/inHostRunner.mjs';
 import { MARK_VAR, markedProcesses, killGroup, sleep } from './host/processes.mjs';
 
@@ -71,11 +71,12 @@ async function main() {
   cpSync(join(repo, 'test', 'e2e', 'fixtures', 'test-extension'), helperDir, { recursive: true });
   execFileSync(process.execPath, [vsce, 'package', '--no-dependencies', '--skip-license', '--allow-missing-repository', '-o', helperVsix], { cwd: helperDir, stdio: ['ignore', 'inherit', 'inherit'] });
 
+  writeServerConfig(dirs);
+  writeUserSettings(dirs.userDataDir);
   const env = { ...process.env, BA_E2E_RESULTS: resultsDir, ...(grep ? { BA_E2E_GREP: grep } : {}) };
   step('installing both .vsix files with code-server --install-extension');
   for (const v of [vsix, helperVsix]) step(await installExtension(host, dirs, v, env));
 
-  writeUserSettings(dirs.userDataDir);
   step('starting code-server');
   server = await startCodeServer(host, dirs, { env, workspace, logFile: join(artifactsDir, 'code-server.log') });
   step(`code-server up at ${server.origin} (pid/pgid ${server.pid})`);
@@ -105,7 +106,8 @@ async function main() {
       BA_E2E_ARTIFACTS: artifactsDir,
       BA_E2E_USER_DATA: dirs.userDataDir,
     });
-    const Mocha = require('mocha');
+    const mochaModule = require('mocha');
+    const Mocha = mochaModule.default ?? mochaModule.Mocha ?? mochaModule;
     const mocha = new Mocha({ ui: 'bdd', reporter: 'spec', timeout: 120_000, slow: 10_000 });
     if (grep) mocha.grep(grep);
     const uiDir = join(repo, 'out', 'test', 'e2e', 'ui');

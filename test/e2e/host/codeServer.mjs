@@ -28,6 +28,11 @@ export function writeUserSettings(userDataDir, extra = {}) {
   writeFileSync(join(dir, 'settings.json'), JSON.stringify(settings, null, 2));
 }
 
+/** Our own config file, so code-server never writes ~/.config/code-server/config.yaml. */
+export function writeServerConfig(dirs) {
+  writeFileSync(dirs.configFile, 'auth: none\ncert: false\n');
+}
+
 export function freePort() {
   return new Promise((resolve, reject) => {
     const s = createServer();
@@ -64,7 +69,6 @@ export function installExtension(host, dirs, vsix, env) {
  */
 export async function startCodeServer(host, dirs, { env, workspace, logFile, timeoutMs = 120_000 }) {
   const port = await freePort();
-  writeFileSync(dirs.configFile, 'auth: none\ncert: false\n');
   const args = [
     host.codeServerEntry,
     ...commonArgs(dirs),

@@ -4,6 +4,8 @@
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 
+const LOG_PREFIX = '[in-host] '; // see inhost/extension.ts
+
 export async function runInHostSuite({ browser, server, testExtensionDir, testsIndex, artifactsDir, timeoutMs = 8 * 60_000, print }) {
   const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
   const page = await context.newPage();
@@ -12,11 +14,12 @@ export async function runInHostSuite({ browser, server, testExtensionDir, testsI
   const exited = new Promise((r) => (resolveExit = r));
   await page.exposeFunction('codeAutomationLog', (type, args) => {
     const text = (Array.isArray(args) ? args : [args]).map((a) => (typeof a === 'string' ? a : JSON.stringify(a))).join(' ');
-    lines.push(text);
-    print(`${text}\n`);
+    lines.push(`[${type}] ${text}`);
+    // The suite tags its own lines; everything else (the workbench's logs) goes to the artifact file only.
+    for (const line of text.split('\n')) if (line.startsWith(LOG_PREFIX)) print(`${line.slice(LOG_PREFIX.length)}\n`);
   });
   await page.exposeFunction('codeAutomationExit', (code) => resolveExit(Number(code)));
-  page.on('pageerror', (e) => print(`[workbench page error] ${e.message}\n`));
+  page.on('pageerror', (e) => lines.push(`[page error] ${e.message}`));
 
   const url = server.url([
     ['extensionDevelopmentPath', server.remoteUri(testExtensionDir)],
@@ -33,7 +36,7 @@ export async function runInHostSuite({ browser, server, testExtensionDir, testsI
   } catch {
     /* the page may be gone once the host exited */
   }
-  writeFileSync(join(artifactsDir, 'inhost-output.txt'), lines.join('\n') + '\n');
+  writeFileSync(join(artifactsDir, 'inhost-workbench-log.txt'), lines.join('\n') + '\n');
   await context.close();
   if (code === 'timeout') return { ok: false, reason: `the in-host suite did not finish within ${timeoutMs} ms`, ms: Date.now() - started };
   return { ok: code === 0, reason: code === 0 ? '' : `the extension host exited with code ${code}`, ms: Date.now() - started };

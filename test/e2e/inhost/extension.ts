@@ -4,6 +4,13 @@ import type { BrowserAgentApi } from '../../../src/extension';
 
 export const EXTENSION_ID = 'browser-agent.browser-agent';
 
+/** Marks the suite's own output among everything the workbench logs (the runner prints only these lines). */
+export const LOG_PREFIX = '[in-host] ';
+
+export function log(message: string): void {
+  console.log(LOG_PREFIX + message);
+}
+
 export interface Manifest {
   contributes: {
     commands: { command: string; title: string }[];

@@ -4,7 +4,7 @@
 import * as assert from 'node:assert/strict';
 import * as vscode from 'vscode';
 import { startServer, type TestServer } from '../../helpers/servers';
-import { api, manifest } from './extension';
+import { api, log, manifest } from './extension';
 import { refFor, resultText } from './toolResults';
 
 const PAGE = `<!doctype html><html><head><title>Shopping list</title></head><body>
@@ -30,7 +30,7 @@ describe('Language-model tools through vscode.lm', () => {
 
   before(function () {
     if (declaredTools().length === 0) {
-      console.log('    SKIPPED: package.json declares no contributes.languageModelTools yet (the tools and Copilot work has not landed).');
+      log('    SKIPPED: package.json declares no contributes.languageModelTools yet (the tools and Copilot work has not landed).');
       this.skip();
     }
   });
@@ -60,7 +60,7 @@ describe('Language-model tools through vscode.lm', () => {
   it('navigate → snapshot → type → click changes the page', async function () {
     for (const needed of ['browser_navigate', 'browser_snapshot', 'browser_click', 'browser_type']) {
       if (!declaredTools().some((t) => t.name === needed)) {
-        console.log(`    SKIPPED: ${needed} is not declared yet.`);
+        log(`    SKIPPED: ${needed} is not declared yet.`);
         this.skip();
       }
     }

@@ -49,18 +49,33 @@ describe('UI: confirm-rated action answered in a modal dialog', () => {
     return String(probe.value);
   }
 
-  async function answer(button: 'Allow' | 'Cancel'): Promise<string> {
-    const box = await wb.modal();
-    const message = await box.innerText();
-    await wb.screenshot(`modal-before-${button.toLowerCase()}`);
-    await box.locator('.monaco-button').filter({ hasText: new RegExp(`^\\s*${button}\\s*$`) }).first().click();
-    await box.waitFor({ state: 'hidden', timeout: 15_000 });
-    return message;
+  /**
+   * Answers the modal(s) the call raises: our policy's showWarningMessage ("Allow" / "Cancel"), or VS Code's
+   * own tool confirmation when the risk is known in prepareInvocation ("Yes" / "Cancel"). Returns their text.
+   */
+  async function answer(choice: 'allow' | 'cancel'): Promise<string> {
+    const label = choice === 'allow' ? /^\s*(Allow|Yes)\s*$/ : /^\s*Cancel\s*$/;
+    const messages: string[] = [];
+    for (let i = 0; i < 3; i++) {
+      let box;
+      try {
+        box = await wb.modal(i === 0 ? 30_000 : 2_000);
+      } catch (e) {
+        if (i === 0) throw e;
+        break; // no further dialog
+      }
+      messages.push(await box.innerText());
+      await wb.screenshot(`modal-${choice}-${i + 1}`);
+      await box.locator('.monaco-button').filter({ hasText: label }).first().click();
+      await box.waitFor({ state: 'hidden', timeout: 15_000 });
+      if (choice === 'cancel') break;
+    }
+    return messages.join('\n---\n');
   }
 
   it('Allow → the script ran in the page', async () => {
     const outcome = await requestHelper(wb, { tool: 'browser_evaluate', input: evaluateInput('allowed') });
-    const message = await answer('Allow');
+    const message = await answer('allow');
     assert.match(message, /evaluate|JavaScript|script/i, `the dialog names the action: ${message}`);
     assert.match(message, /127\.0\.0\.1|Confirm test/, `the dialog names the page: ${message}`);
     const result = await outcome();
@@ -72,7 +87,7 @@ describe('UI: confirm-rated action answered in a modal dialog', () => {
 
   it('Cancel → the script did not run, and the result says it was refused', async () => {
     const outcome = await requestHelper(wb, { tool: 'browser_evaluate', input: evaluateInput('cancelled') });
-    await answer('Cancel');
+    await answer('cancel');
     const result = await outcome();
     assert.ok(
       result.status === 'cancelled' || /refus|declin|cancel|not allowed|denied/i.test(result.text ?? ''),
