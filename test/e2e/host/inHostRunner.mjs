@@ -16,7 +16,7 @@ export async function runInHostSuite({ browser, server, testExtensionDir, testsI
     const text = (Array.isArray(args) ? args : [args]).map((a) => (typeof a === 'string' ? a : JSON.stringify(a))).join(' ');
     lines.push(`[${type}] ${text}`);
     // The suite tags its own lines; everything else (the workbench's logs) goes to the artifact file only.
-    for (const line of text.split('\n')) if (line.startsWith(LOG_PREFIX)) print(`${line.slice(LOG_PREFIX.length)}\n`);
+    if (text.startsWith(LOG_PREFIX)) print(`${text.slice(LOG_PREFIX.length)}\n`);
   });
   await page.exposeFunction('codeAutomationExit', (code) => resolveExit(Number(code)));
   page.on('pageerror', (e) => lines.push(`[page error] ${e.message}`));
