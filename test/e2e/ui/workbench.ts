@@ -86,10 +86,14 @@ export interface HelperOutcome {
   id: string;
   tool?: string;
   status: 'ok' | 'cancelled' | 'error';
+  code?: string;
   text?: string;
   value?: unknown;
   url?: string;
 }
+
+/** A tool call (through vscode.lm.invokeTool, or `via: 'command'` through browserAgent.runTool), or a probe. */
+export type HelperRequest = { tool: string; input: object; via?: 'lm' | 'command' } | { probe: string };
 
 let nextId = 0;
 
@@ -97,7 +101,7 @@ let nextId = 0;
  * Asks the test-helper extension to run one tool call (or a probe of the page through Browser Agent's API)
  * from the command palette; returns a function that waits for its outcome.
  */
-export async function requestHelper(wb: Workbench, request: { tool: string; input: object } | { probe: string }): Promise<() => Promise<HelperOutcome>> {
+export async function requestHelper(wb: Workbench, request: HelperRequest): Promise<() => Promise<HelperOutcome>> {
   const id = `${Date.now().toString(36)}-${++nextId}`;
   writeFileSync(join(env.results(), 'request.json'), JSON.stringify({ id, ...request }));
   await wb.runCommand('Browser Agent E2E: Run Pending Tool Call');
@@ -112,7 +116,7 @@ export async function requestHelper(wb: Workbench, request: { tool: string; inpu
   };
 }
 
-export async function helper(wb: Workbench, request: { tool: string; input: object } | { probe: string }): Promise<HelperOutcome> {
+export async function helper(wb: Workbench, request: HelperRequest): Promise<HelperOutcome> {
   return (await requestHelper(wb, request))();
 }
 
