@@ -42,13 +42,23 @@ export function killGroup(pid, signal) {
   }
 }
 
-export function groupAlive(pid) {
-  try {
-    process.kill(-pid, 0);
-    return true;
-  } catch (e) {
-    return e.code === 'EPERM';
+/** Live (non-zombie) members of process group `pgid`: a zombie only waits for its parent to reap it. */
+export function groupMembers(pgid) {
+  const members = [];
+  for (const name of readdirSync('/proc')) {
+    if (!/^\d+$/.test(name)) continue;
+    try {
+      const [state, , pgrp] = readFileSync(`/proc/${name}/stat`, 'utf8').replace(/^.*\)\s+/s, '').split(' ');
+      if (Number(pgrp) === pgid && state !== 'Z') members.push(Number(name));
+    } catch {
+      /* exited meanwhile */
+    }
   }
+  return members;
+}
+
+export function groupAlive(pid) {
+  return groupMembers(pid).length > 0;
 }
 
 export const sleep = (ms) => new Promise((r) => setTimeout(r, ms));

@@ -1,4 +1,5 @@
 // Helpers shared by the in-host suites: the installed Browser Agent extension and what it declares.
+import { readdirSync, readFileSync } from 'node:fs';
 import * as vscode from 'vscode';
 import type { BrowserAgentApi } from '../../../src/extension';
 
@@ -42,6 +43,22 @@ export async function waitFor(pred: () => boolean | Promise<boolean>, timeoutMs:
     if (Date.now() > deadline) throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}`);
     await new Promise((r) => setTimeout(r, 100));
   }
+}
+
+/** Live (non-zombie) processes whose process group is `pgid`, read from /proc. A zombie is already dead. */
+export function liveGroupMembers(pgid: number): number[] {
+  const members: number[] = [];
+  for (const name of readdirSync('/proc')) {
+    if (!/^\d+$/.test(name)) continue;
+    try {
+      // /proc/<pid>/stat: "pid (comm) state ppid pgrp …"; comm may contain spaces, so split after ')'.
+      const [state, , pgrp] = readFileSync(`/proc/${name}/stat`, 'utf8').replace(/^.*\)\s+/s, '').split(' ');
+      if (Number(pgrp) === pgid && state !== 'Z') members.push(Number(name));
+    } catch {
+      /* exited meanwhile */
+    }
+  }
+  return members;
 }
 
 /** True while a process (group leader) with this pid exists. */
