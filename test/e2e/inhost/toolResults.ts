@@ -14,7 +14,7 @@ export function resultText(result: vscode.LanguageModelToolResult): string {
 export function refFor(snapshot: string, name: string): string {
   const line = snapshot.split('\n').find((l) => l.includes(`"${name}"`) || l.includes(name));
   assert.ok(line, `the snapshot names "${name}":\n${snapshot}`);
-  const m = /\bref[=:]\s*"?([A-Za-z0-9_:.-]+)"?/.exec(line) ?? /\[([a-z]{1,2}\d+[A-Za-z0-9_]*)\]/.exec(line);
+  const m = /\bref[=:]\s*"?([A-Za-z0-9_:.-]+)"?/.exec(line) ?? /\[([a-z]{0,2}\d+[A-Za-z0-9_]*)\]/.exec(line);
   assert.ok(m, `a ref on the line for "${name}": ${line}`);
   return m[1];
 }
