@@ -66,10 +66,53 @@ async function installInto(dir, args, env, timeoutMs, log) {
   return true;
 }
 
+/**
+ * One installer at a time per cache (two checkouts on one machine may run e2e at once): an exclusive lock
+ * file holding the owner's pid; a lock whose owner died is taken over.
+ */
+async function withInstallLock(root, log, fn) {
+  const lock = join(root, '.install.lock');
+  const deadline = Date.now() + 20 * 60_000;
+  for (;;) {
+    try {
+      writeFileSync(lock, String(process.pid), { flag: 'wx' });
+      break;
+    } catch (e) {
+      if (e.code !== 'EEXIST') throw e;
+      const owner = Number(readFileSync(lock, 'utf8'));
+      let alive = false;
+      try {
+        process.kill(owner, 0);
+        alive = owner !== process.pid;
+      } catch {}
+      if (!alive) {
+        rmSync(lock, { force: true });
+        continue;
+      }
+      if (Date.now() > deadline) throw new Error(`another install (pid ${owner}) holds ${lock}`);
+      log(`waiting for the install by pid ${owner}…\n`);
+      await new Promise((r) => setTimeout(r, 5000));
+    }
+  }
+  try {
+    return await fn();
+  } finally {
+    rmSync(lock, { force: true });
+  }
+}
+
 /** Returns the paths of Node 24 and code-server, installing them first if the cache lacks them. */
 export async function ensureHost({ log = () => {} } = {}) {
   const p = hostPaths();
   mkdirSync(p.root, { recursive: true });
+  const ready = () => existsSync(join(p.nodeDir, '.complete')) && existsSync(join(p.csDir, '.complete'));
+  if (!ready()) await withInstallLock(p.root, log, () => install(p, log));
+  const nodeVersion = JSON.parse(readFileSync(join(p.nodeDir, 'node_modules', 'node', 'package.json'), 'utf8')).version;
+  log(`host: code-server ${CODE_SERVER_VERSION} on Node ${nodeVersion} (cache ${p.root})\n`);
+  return p;
+}
+
+async function install(p, log) {
   const started = Date.now();
   if (await installInto(p.nodeDir, [`node@${NODE_MAJOR}`], process.env, 5 * 60_000, null)) {
     log(`installed Node ${NODE_MAJOR} into ${p.nodeDir}\n`);
@@ -85,10 +128,7 @@ export async function ensureHost({ log = () => {} } = {}) {
     log(`installed code-server ${CODE_SERVER_VERSION} into ${p.csDir}\n`);
   }
   if (!existsSync(p.codeServerEntry)) throw new Error(`code-server install at ${p.csDir} is incomplete (no ${p.codeServerEntry}); delete it and rerun`);
-  const secs = ((Date.now() - started) / 1000).toFixed(1);
-  const nodeVersion = JSON.parse(readFileSync(join(p.nodeDir, 'node_modules', 'node', 'package.json'), 'utf8')).version;
-  log(`host ready in ${secs}s: code-server ${CODE_SERVER_VERSION} on Node ${nodeVersion} (cache ${p.root})\n`);
-  return p;
+  log(`host installed in ${((Date.now() - started) / 1000).toFixed(1)}s\n`);
 }
 
 if (import.meta.url === `file://${process.argv[1]}`) {
