@@ -16,18 +16,24 @@ describe('UI: chat panel', () => {
     }
     wb = await Workbench.open('chat');
     await wb.runCommand(`${cmd.category ? `${cmd.category}: ` : ''}${cmd.title}`);
-    // Webviews are nested iframes; the panel has rendered once its inner document has visible content.
+    // Webviews are nested iframes; the panel has rendered once a webview document shows text and a place to
+    // type the task.
     const deadline = Date.now() + 30_000;
-    let rendered = '';
+    let rendered: { text: string; inputs: number } | undefined;
     while (Date.now() < deadline && !rendered) {
       for (const f of wb.page.frames()) {
-        if (f === wb.page.mainFrame()) continue;
-        const text = await f.evaluate(() => (document.body?.innerText ?? '').trim()).catch(() => '');
-        if (text && /webview|vscode-resource|vscode-cdn/.test(f.url() + (await f.evaluate(() => document.baseURI).catch(() => '')))) rendered = text;
+        if (f === wb.page.mainFrame() || !/webview/.test(f.url())) continue;
+        const seen = await f
+          .evaluate(() => ({
+            text: (document.body?.innerText ?? '').trim(),
+            inputs: document.querySelectorAll('textarea, input:not([type=hidden]), [contenteditable="true"]').length,
+          }))
+          .catch(() => undefined);
+        if (seen?.text && seen.inputs > 0) rendered = seen;
       }
       if (!rendered) await new Promise((r) => setTimeout(r, 250));
     }
     await wb.screenshot('chat-panel');
-    assert.ok(rendered, 'the chat webview rendered some content');
+    assert.ok(rendered, 'the chat webview rendered text and an input for the task');
   });
 });
