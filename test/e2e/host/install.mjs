@@ -124,7 +124,10 @@ async function install(p, log) {
     PATH: join(p.nodeDir, 'node_modules', 'node', 'bin') + delimiter + process.env.PATH,
     npm_config_nodedir: p.nodeHeaders,
   };
-  if (await installInto(p.csDir, [`code-server@${CODE_SERVER_VERSION}`], env, 15 * 60_000, null)) {
+  const installed = await installInto(p.csDir, [`code-server@${CODE_SERVER_VERSION}`], env, 15 * 60_000, null).catch((e) => {
+    throw new Error(`${e.message}\nHint: code-server builds native modules: it needs a C/C++ toolchain, python3 and libkrb5-dev (apt-get install -y build-essential python3 libkrb5-dev; .ci/run installs libkrb5-dev).`);
+  });
+  if (installed) {
     log(`installed code-server ${CODE_SERVER_VERSION} into ${p.csDir}\n`);
   }
   if (!existsSync(p.codeServerEntry)) throw new Error(`code-server install at ${p.csDir} is incomplete (no ${p.codeServerEntry}); delete it and rerun`);
