@@ -18,8 +18,11 @@ export const browserFillForm = defineTool({
   }),
   risk: 'input',
   preview: async (i, ctx) => {
-    const p = await previewOf(ctx, `Filling ${i.fields.length} field(s), first`, { ref: i.fields[0]?.ref });
-    return p;
+    // The first field is the target; any secret field (password, card, one-time code) marks the whole call.
+    const each = await Promise.all(i.fields.slice(0, 20).map((f) => previewOf(ctx, 'Filling', { ref: f.ref })));
+    const first = each[0];
+    const names = each.map((p) => (p.target?.role ? `${p.target.role}${p.target.name ? ` "${p.target.name}"` : ''}` : `[${p.target?.ref}]`));
+    return { ...first, secret: each.some((p) => p.secret) || undefined, message: `Filling ${i.fields.length} field(s): ${names.join(', ')}${first.url ? ` on ${new URL(first.url).host || first.url}` : ''}` };
   },
   handler: async (i, ctx) =>
     perform(ctx, {}, async (s) => {
