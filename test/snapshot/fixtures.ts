@@ -63,3 +63,45 @@ export const BASICS = `<!doctype html><title>Basics</title>
   document.getElementById('mixed').indeterminate = true;
   document.getElementById('listener').addEventListener('click', () => {});
 </script>`;
+
+export const FRAME_INNER = `<!doctype html><title>inner</title><p>Inside the frame</p><button>Pay now</button><input aria-label="Card number">`;
+
+export function framesPage(crossOrigin: string): string {
+  return `<!doctype html><title>Frames</title><button>Top button</button>
+<iframe src="/inner" width="300" height="150"></iframe>
+<iframe src="${crossOrigin}/inner" width="300" height="150"></iframe>
+<p>After frames</p>`;
+}
+
+export const SHADOW = `<!doctype html><title>Shadow</title>
+<my-card><span slot="title">Card title text</span></my-card>
+<script>
+  customElements.define('my-card', class extends HTMLElement {
+    constructor() {
+      super();
+      const root = this.attachShadow({ mode: 'open' });
+      root.innerHTML = '<h2><slot name="title"></slot></h2><button id="inner">Shadow action</button><input placeholder="Shadow input">';
+    }
+  });
+</script>`;
+
+export const RERENDER = `<!doctype html><title>Rerender</title><div id="app"></div>
+<script>
+  let n = 0;
+  function render() {
+    document.getElementById('app').innerHTML = '<button>Save</button><a href="/x">Link ' + n + '</a><button id="del">Delete</button>';
+  }
+  render();
+  window.rerender = () => { n++; render(); };
+  window.dropDelete = () => document.getElementById('del').remove();
+</script>`;
+
+export function bigPage(n: number): string {
+  const rows: string[] = [];
+  for (let i = 0; i < n; i++) {
+    const k = i % 4;
+    rows.push(k === 0 ? `<button>Action ${i}</button>` : k === 1 ? `<a href="/item/${i}">Item ${i}</a>` : k === 2 ? `<input aria-label="Field ${i}">` : `<label><input type="checkbox"> Option ${i}</label>`);
+    if (i % 10 === 0) rows.push(`<p>Section ${i} text</p>`);
+  }
+  return `<!doctype html><title>Big ${n}</title>${rows.join('\n')}`;
+}

@@ -3,7 +3,7 @@
 // Runs in an isolated world (the page cannot see or tamper with it) and keeps refs stable in a
 // WeakMap for as long as the document lives. Installed once per world as `globalThis.__baSnap`.
 import type { PageItem, RunOptions, RunResult, SummaryResult, DetailsResult } from '../protocol';
-import { INTERACTIVE_ROLES, accessibleName, cap, clean, describeSvg, explicitRole, iconHint, isWeakRole, nativeRole } from './roles';
+import { INTERACTIVE_ROLES, buildLabelMap, clearLabelMap, labelsOf, accessibleName, cap, clean, describeSvg, explicitRole, iconHint, isWeakRole, nativeRole } from './roles';
 import { elementStates } from './states';
 import { cssPath, xPath } from './selectors';
 
@@ -17,7 +17,7 @@ interface State {
   byId: Map<number, WeakRef<Element>>;
   sigOf: Map<number, string>;
   /** Signatures of elements that disappeared since the last run: a re-render gets its ref back. */
-  gone: Map<string, number>;
+  gone: Map<string, number[]>;
   next: number;
   click: WeakSet<Element>;
   frames: Element[];
@@ -40,13 +40,12 @@ function parentEl(n: Node): Element | null {
   return p as Element;
 }
 
+/** Role, name and ancestor tags: what a re-rendered copy of the element shares with the original. */
 function signature(el: Element, role: string, name: string): string {
   let path = '';
   let e: Element | null = el;
   for (let i = 0; i < 4 && e; i++) {
-    let idx = 0;
-    for (let s = e.previousElementSibling; s; s = s.previousElementSibling) idx++;
-    path += e.localName + idx + '/';
+    path += e.localName + '/';
     e = parentEl(e);
   }
   return role + '|' + name + '|' + path;
@@ -56,9 +55,9 @@ function refFor(el: Element, role: string, name: string): number {
   let id = S.map.get(el);
   if (id !== undefined) return id;
   const sig = signature(el, role, name);
-  id = S.gone.get(sig);
-  if (id !== undefined) S.gone.delete(sig);
-  else id = S.next++;
+  // Re-rendered copies come back in document order: hand out the old refs first-come first-served.
+  id = S.gone.get(sig)?.shift();
+  if (id === undefined) id = S.next++;
   S.map.set(el, id);
   S.byId.set(id, new WeakRef(el));
   S.sigOf.set(id, sig);
@@ -80,7 +79,11 @@ function sweep() {
       const sig = S.sigOf.get(id);
       S.sigOf.delete(id);
       if (sig && el) S.map.delete(el);
-      if (sig) S.gone.set(sig, id);
+      if (sig) {
+        const q = S.gone.get(sig);
+        if (q) q.push(id);
+        else S.gone.set(sig, [id]);
+      }
     }
   }
 }
@@ -138,6 +141,7 @@ function describeCoverer(c: Element): string {
 function run(o: RunOptions): RunResult {
   const t0 = performance.now();
   sweep();
+  buildLabelMap(document);
   if (o.start > S.next) S.next = o.start;
   S.frames = [];
   const items: PageItem[] = [];
@@ -203,26 +207,27 @@ function run(o: RunOptions): RunResult {
       if (tag === 'input' && (el as HTMLInputElement).type === 'file') emitHiddenFile(el, st);
       return;
     }
-    const hidden = st.visibility !== 'visible' || st.contentVisibility === 'hidden';
+    const hidden = st.visibility !== 'visible';
+    const cursor = st.cursor;
     const r = el.getBoundingClientRect();
     // Off-canvas (left:-9999px) and 1px screen-reader-only boxes are not on screen.
     const offCanvas = r.right + sx < 0 || r.bottom + sy < 0;
     const tiny = r.width <= 1 && r.height <= 1 && (st.overflow === 'hidden' || st.position === 'absolute' || st.position === 'fixed');
+    const zeroBox = r.width === 0 && r.height === 0;
     const block = BLOCK_DISPLAY.test(display) && tag !== 'td' && tag !== 'th';
     if (block) flush();
 
     let role: string | null = null;
     let control: Element | undefined;
-    const visible = !hidden && !offCanvas && (r.width > 0 || r.height > 0) && !tiny && st.opacity !== '0';
-    const visibleBox = !hidden && !offCanvas && r.width > 0 && r.height > 0 && !tiny;
+        const visibleBox = !hidden && !offCanvas && r.width > 0 && r.height > 0 && !tiny;
     if (visibleBox || (tag === 'input' && (el as HTMLInputElement).type === 'file')) {
       const er = explicitRole(el);
       const nr = nativeRole(el);
       role = er && INTERACTIVE_ROLES.has(er) ? er : nr;
       const native = !!nr;
-      if (tag === 'input' && !visible && (el as HTMLInputElement).type !== 'file') {
+      if (tag === 'input' && (el as HTMLInputElement).type !== 'file' && st.opacity === '0') {
         // Invisible (opacity 0) checkbox/radio drawn by its label: the label gets the ref instead.
-        const labels = (el as HTMLInputElement).labels;
+        const labels = labelsOf(el);
         if (labels && labels.length && Array.from(labels).some((l) => l.getBoundingClientRect().width > 0)) role = null;
       }
       if (!role && tag === 'label') {
@@ -234,7 +239,7 @@ function run(o: RunOptions): RunResult {
       }
       if (!role && (el as HTMLElement).isContentEditable && !(parentEl(el) as HTMLElement | null)?.isContentEditable) role = 'textbox';
       const focusable = el.hasAttribute('tabindex') && (el as HTMLElement).tabIndex >= 0;
-      const pointer = st.cursor === 'pointer' && parentCursor !== 'pointer';
+      const pointer = cursor === 'pointer' && parentCursor !== 'pointer';
       const clicky = S.click.has(el) || el.hasAttribute('onclick');
       if (role && !native && isWeakRole(role) && !focusable && !clicky && !pointer) role = null;
       if (!role && !inInteractive && (focusable || pointer || clicky) && tag !== 'body' && tag !== 'html' && tag !== 'label') {
@@ -275,14 +280,13 @@ function run(o: RunOptions): RunResult {
     }
 
     const inside = inInteractive || !!role;
-    const quiet = suppressText || inside || (tag === 'label' && !!(el as HTMLLabelElement).control && isRendered((el as HTMLLabelElement).control!));
-    const textHidden = hidden || tiny || offCanvas || (r.width === 0 && r.height === 0 && display !== 'contents');
+    const quiet = suppressText || inside || (tag === 'label' && !!(el as HTMLLabelElement).control);
+    const textHidden = hidden || tiny || offCanvas || (zeroBox && display !== 'contents') || (block && !el.checkVisibility());
     if (block && !quiet) {
       if (/^h[1-6]$/.test(tag)) bufPrefix = '#'.repeat(+tag[1]) + ' ';
       else if (el.getAttribute('role') === 'heading') bufPrefix = '#'.repeat(+(el.getAttribute('aria-level') || 2)) + ' ';
       else if (tag === 'li') bufPrefix = '- ';
     }
-    const cursor = st.cursor;
     const visitChildren = (first: Node | null) => {
       for (let c = first; c; c = c.nextSibling) {
         if (c.nodeType === 1) {
@@ -324,6 +328,7 @@ function run(o: RunOptions): RunResult {
     walk(root, pc, false, false, false);
   }
   flush();
+  clearLabelMap();
   let out = items;
   if (o.viewportOnly) out = items.filter((i) => !('vp' in i) || i.vp === 1 || ('t' in i));
   return { items: out, next: S.next, frames: S.frames.length, ms: Math.round(performance.now() - t0), count, url: location.href, title: document.title };

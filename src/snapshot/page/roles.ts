@@ -115,8 +115,31 @@ function byIds(el: Element, attr: string): string {
   );
 }
 
+/**
+ * Controls → their labels, built once per run: `input.labels` searches the whole tree scope on
+ * each call, which is quadratic on big forms.
+ */
+let labelMap: Map<Element, HTMLLabelElement[]> | null = null;
+export function buildLabelMap(doc: Document) {
+  labelMap = new Map();
+  for (const l of Array.from(doc.querySelectorAll('label'))) {
+    const c = l.control;
+    if (!c) continue;
+    const list = labelMap.get(c);
+    if (list) list.push(l);
+    else labelMap.set(c, [l]);
+  }
+}
+export function clearLabelMap() {
+  labelMap = null;
+}
+export function labelsOf(el: Element): ArrayLike<HTMLLabelElement> | null {
+  if (labelMap && el.getRootNode() === document) return labelMap.get(el) ?? null;
+  return (el as HTMLInputElement).labels;
+}
+
 function labelsText(el: Element): string {
-  const labels = (el as HTMLInputElement).labels;
+  const labels = labelsOf(el);
   if (!labels || !labels.length) return '';
   const parts: string[] = [];
   for (const l of Array.from(labels)) {
@@ -209,6 +232,8 @@ export function accessibleName(el: Element, role: string): string {
   if (tag === 'img') return clean(el.getAttribute('alt')) || clean(el.getAttribute('title'));
   if (role !== 'textbox' && role !== 'searchbox' && role !== 'combobox' && role !== 'listbox' && role !== 'slider') {
     n = subtreeText(el, 120);
+    // A bare glyph ("×", "›") says less than a title: prefer the title, keep the glyph otherwise.
+    if (n && !/[\p{L}\p{N}]/u.test(n)) return clean(el.getAttribute('title')) || n;
     if (n) return n;
   }
   n = clean(el.getAttribute('title'));
