@@ -10,7 +10,7 @@ import { cssPath, xPath } from './selectors';
 const SKIP = new Set(['script', 'style', 'noscript', 'template', 'head', 'meta', 'link', 'title', 'base', 'option', 'optgroup', 'datalist', 'param', 'source', 'track']);
 const BLOCK_DISPLAY = /^(block|flex|grid|list-item|table|table-row|table-caption|flow-root)/;
 const STRONG = 'a[href],button,input:not([type=hidden]),select,textarea,[role=button],[role=link],[role=checkbox],[role=radio],[role=tab],[role=menuitem],[role=option],[role=switch],[role=textbox],[role=combobox],[contenteditable=""],[contenteditable=true]';
-const MAX_TEXT = 300;
+const MAX_TEXT = 200;
 
 interface State {
   map: WeakMap<Element, number>;
