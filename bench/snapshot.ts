@@ -125,6 +125,8 @@ async function main() {
         await s.send('Page.navigate', { url });
         await loaded;
       }
+      // A page that alert()s on load would block both tools: answer it first.
+      if (tab.dialog) await (await tab.session()).send('Page.handleJavaScriptDialog', { accept: true }).catch(() => {});
       const truth: string[] = await tab.evaluate(GROUND_TRUTH, 60_000);
       if (theirsOk) {
         const t0 = performance.now();

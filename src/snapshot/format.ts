@@ -8,6 +8,7 @@ export interface Line {
   kind: 'element' | 'text' | 'frame';
   text: string;
   ref?: string;
+  prefix?: number;
   role?: string;
   name?: string;
 }
@@ -28,7 +29,7 @@ export function flatten(r: FrameResult, out: Line[] = []): Line[] {
       const ref = refString(r.frame.prefix, it.id);
       // A coverer named by ref number in a frame needs the frame prefix too.
       const fixed = it.cov && r.frame.prefix && /^\[\d+\]$/.test(it.cov) ? { ...it, cov: `[${refString(r.frame.prefix, Number(it.cov.slice(1, -1)))}]` } : it;
-      out.push({ kind: 'element', text: elementLine(ref, fixed), ref, role: it.role, name: it.name || it.hint || '' });
+      out.push({ kind: 'element', text: elementLine(ref, fixed), ref, prefix: r.frame.prefix, role: it.role, name: it.name || it.hint || '' });
     } else if ('t' in it) {
       out.push({ kind: 'text', text: it.t });
     } else {

@@ -102,13 +102,13 @@ function watch(st: TabState, session: CdpSession) {
 }
 
 /** The isolated world of a frame with the extractor installed (created on first use and after navigations). */
-async function world(st: TabState, frame: FrameRef): Promise<number> {
+async function world(tab: Tab, st: TabState, frame: FrameRef): Promise<number> {
   watch(st, frame.session);
   const key = `${frame.session.id}|${frame.frameId}`;
   const known = st.contexts.get(key);
   if (known !== undefined) return known;
-  const { executionContextId } = await frame.session.send('Page.createIsolatedWorld', { frameId: frame.frameId, worldName: WORLD, grantUniveralAccess: false }, EXTRACT_TIMEOUT_MS);
-  const res = await frame.session.send('Runtime.evaluate', { expression: extractorSource, contextId: executionContextId, returnByValue: true }, EXTRACT_TIMEOUT_MS);
+  const { executionContextId } = await raceDialog(tab, frame.session.send('Page.createIsolatedWorld', { frameId: frame.frameId, worldName: WORLD, grantUniveralAccess: false }, EXTRACT_TIMEOUT_MS));
+  const res = await raceDialog(tab, frame.session.send('Runtime.evaluate', { expression: extractorSource, contextId: executionContextId, returnByValue: true }, EXTRACT_TIMEOUT_MS));
   if (res.exceptionDetails) throw new BrowserAgentError('CDP_ERROR', `Could not install the snapshot script: ${res.exceptionDetails.exception?.description ?? res.exceptionDetails.text}`);
   st.contexts.set(key, executionContextId);
   return executionContextId;
@@ -123,28 +123,48 @@ export async function evalInFrame<T>(tab: Tab, frame: FrameRef, expression: stri
   const st = tabState(tab);
   for (let attempt = 0; ; attempt++) {
     try {
-      const contextId = await world(st, frame);
-      const res = await frame.session.send('Runtime.evaluate', { expression, contextId, returnByValue, objectGroup: 'ba-snapshot' }, EXTRACT_TIMEOUT_MS);
+      const contextId = await world(tab, st, frame);
+      const res = await raceDialog(tab, frame.session.send('Runtime.evaluate', { expression, contextId, returnByValue, objectGroup: 'ba-snapshot' }, EXTRACT_TIMEOUT_MS));
       if (res.exceptionDetails) {
         const msg = res.exceptionDetails.exception?.description ?? res.exceptionDetails.text;
         throw new BrowserAgentError('CDP_ERROR', `Snapshot script failed: ${msg}`);
       }
       return { value: res.result.value as T, objectId: res.result.objectId, contextId };
     } catch (e) {
+      if (e instanceof BrowserAgentError && e.code === 'DIALOG_OPEN') throw e;
       st.contexts.delete(`${frame.session.id}|${frame.frameId}`);
       if (attempt >= 1 || !isContextGone(e)) throw e;
     }
   }
 }
 
+/** A dialog that opens while the page runs our script blocks it: fail at once with DIALOG_OPEN instead of timing out. */
+function raceDialog<T>(tab: Tab, call: Promise<T>): Promise<T> {
+  return new Promise<T>((resolve, reject) => {
+    const onDialog = () => {
+      try {
+        tab.assertNoDialog();
+      } catch (e) {
+        reject(e);
+      }
+    };
+    tab.on('dialog', onDialog);
+    call.then(resolve, reject).finally(() => tab.off('dialog', onDialog));
+    call.catch(() => {}); // settled after a dialog rejection: nobody is waiting any more
+    onDialog(); // already open
+
+  });
+}
+
 /**
  * Elements with JavaScript click listeners but no other sign of interactivity (a `div` with
  * addEventListener('click')) — one DOMDebugger call for the whole document, bounded resolves.
  */
-async function markListeners(frame: FrameRef, contextId: number): Promise<void> {
+async function markListeners(tab: Tab, frame: FrameRef, contextId: number): Promise<void> {
   const s = frame.session;
+  if (tab.dialog) return;
   try {
-    const doc = await s.send('Runtime.evaluate', { expression: 'document', returnByValue: false, objectGroup: 'ba-listeners' }, 5000);
+    const doc = await raceDialog(tab, s.send('Runtime.evaluate', { expression: 'document', returnByValue: false, objectGroup: 'ba-listeners' }, 5000));
     if (!doc.result.objectId) return;
     const { listeners } = await s.send('DOMDebugger.getEventListeners', { objectId: doc.result.objectId, depth: -1, pierce: false }, 5000);
     const ids = new Set<number>();
@@ -192,13 +212,18 @@ export interface ExtractOptions {
 /** Extracts one frame and, recursively, its iframes. */
 export async function extractFrame(tab: Tab, frame: FrameRef, opts: ExtractOptions, depth = 0): Promise<FrameResult> {
   const st = tabState(tab);
-  const contextId = await world(st, frame);
+  const contextId = await world(tab, st, frame);
   const isSessionMain = frame.prefix === 0 || tab.frameSession(frame.frameId) !== undefined;
-  if (opts.listeners !== false && isSessionMain) await markListeners(frame, contextId);
+  const t0 = Date.now();
+  if (opts.listeners !== false && isSessionMain) await markListeners(tab, frame, contextId);
+  const t1 = Date.now();
   const run: RunOptions = { start: st.counters.get(frame.prefix) ?? 1, viewportOnly: opts.viewportOnly, root: opts.root };
-  const { value } = await evalInFrame<RunResult>(tab, frame, `globalThis.__baSnap.run(${JSON.stringify(run)})`);
+  // One JSON string crosses CDP much faster than a 20k-object value tree.
+  const { value: json } = await evalInFrame<string>(tab, frame, `JSON.stringify(globalThis.__baSnap.run(${JSON.stringify(run)}))`);
+  const value = JSON.parse(json) as RunResult;
   if (value.missingRoot) throw new BrowserAgentError('STALE_REF', `Ref ${refString(frame.prefix, opts.root!)} is no longer on the page.`, 'Take a new snapshot without ref.');
   st.counters.set(frame.prefix, value.next);
+  if (process.env.BA_SNAPSHOT_TIMING) console.error(`[snapshot] frame f${frame.prefix}: listeners ${t1 - t0} ms, run ${Date.now() - t1} ms (in page ${value.ms} ms), ${value.items.length} items`);
   const result: FrameResult = { frame, items: value.items, children: new Map(), ms: value.ms, count: value.count, url: value.url, title: value.title };
   frame.url = value.url;
   if (value.frames && opts.frames !== false && depth < MAX_FRAME_DEPTH) {

@@ -64,8 +64,7 @@ export async function elementsFor(tab: Tab, opts: { viewportOnly?: boolean; ref?
 function remember(st: TabState, lines: Line[]) {
   for (const l of lines) {
     if (!l.ref) continue;
-    const p = parseRef(l.ref)!;
-    st.refs.set(l.ref, { role: l.role!, name: l.name!, prefix: p.prefix, line: l.text });
+    st.refs.set(l.ref, { role: l.role!, name: l.name!, prefix: l.prefix ?? 0, line: l.text });
   }
   // Bound the memory of long sessions: keep the most recent refs.
   if (st.refs.size > 200_000) {

@@ -232,4 +232,20 @@ describe('snapshot: elements layer in real Chromium', function () {
     await assert.rejects(takeSnapshot(tab), (e: any) => e.code === 'DIALOG_OPEN');
     await session.send('Page.handleJavaScriptDialog', { accept: true });
   });
+
+  it('fails fast with DIALOG_OPEN when a dialog opens during extraction', async () => {
+    await load(tab, `${srv.origin}/rerender`);
+    const session = await tab.session();
+    // The page alerts the moment our extractor reads the layout (a hostile page could do this).
+    await tab.evaluate(`Object.defineProperty(HTMLElement.prototype, 'onclick', { get() { return null; } }); setTimeout(() => alert('during'), 30)`);
+    const t = Date.now();
+    let code = '';
+    for (let i = 0; i < 20 && !code; i++) {
+      await takeSnapshot(tab).catch((e) => (code = e.code));
+    }
+    assert.equal(code, 'DIALOG_OPEN');
+    assert.ok(Date.now() - t < 10_000);
+    await session.send('Page.handleJavaScriptDialog', { accept: true });
+    assert.match(await takeSnapshot(tab), /button "Save"/);
+  });
 });
