@@ -46,6 +46,8 @@ export interface TabState {
   contexts: Map<string, number>;
   watched: Set<string>;
   offs: Array<() => void>;
+  /** Calls in flight that a JavaScript dialog must abort (one tab listener for all of them). */
+  dialogWaiters: Set<() => void>;
 }
 
 const states = new WeakMap<Tab, TabState>();
@@ -53,9 +55,12 @@ const states = new WeakMap<Tab, TabState>();
 export function tabState(tab: Tab): TabState {
   let st = states.get(tab);
   if (!st) {
-    st = { framesById: new Map(), framesByPrefix: new Map(), nextPrefix: 1, counters: new Map(), refs: new Map(), contexts: new Map(), watched: new Set(), offs: [] };
+    st = { framesById: new Map(), framesByPrefix: new Map(), nextPrefix: 1, counters: new Map(), refs: new Map(), contexts: new Map(), watched: new Set(), offs: [], dialogWaiters: new Set() };
     states.set(tab, st);
     const s = st;
+    const onDialog = () => [...s.dialogWaiters].forEach((w) => w());
+    tab.on('dialog', onDialog);
+    s.offs.push(() => tab.off('dialog', onDialog));
     tab.once('closed', () => s.offs.splice(0).forEach((off) => off()));
   }
   return st;
@@ -140,6 +145,7 @@ export async function evalInFrame<T>(tab: Tab, frame: FrameRef, expression: stri
 
 /** A dialog that opens while the page runs our script blocks it: fail at once with DIALOG_OPEN instead of timing out. */
 function raceDialog<T>(tab: Tab, call: Promise<T>): Promise<T> {
+  const st = tabState(tab);
   return new Promise<T>((resolve, reject) => {
     const onDialog = () => {
       try {
@@ -148,11 +154,10 @@ function raceDialog<T>(tab: Tab, call: Promise<T>): Promise<T> {
         reject(e);
       }
     };
-    tab.on('dialog', onDialog);
-    call.then(resolve, reject).finally(() => tab.off('dialog', onDialog));
+    st.dialogWaiters.add(onDialog);
+    call.then(resolve, reject).finally(() => st.dialogWaiters.delete(onDialog));
     call.catch(() => {}); // settled after a dialog rejection: nobody is waiting any more
     onDialog(); // already open
-
   });
 }
 

@@ -15,6 +15,8 @@ export interface ElementItem {
 }
 export interface TextItem {
   t: string;
+  /** 1 when some of the text is inside the viewport. */
+  vp?: 0 | 1;
 }
 export interface FrameItem {
   /** Index into the extractor's list of iframe elements of this run. */

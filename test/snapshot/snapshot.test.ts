@@ -93,6 +93,7 @@ describe('snapshot: elements layer in real Chromium', function () {
   it('viewport-only and subtree scopes', async () => {
     const vp = await takeSnapshot(tab, { viewportOnly: true });
     assert.ok(!vp.includes('Far below'));
+    assert.match(vp, /# Account settings/);
     assert.match(vp, /in the viewport/);
     const country = refOf(line(snap, 'Country'));
     const sub = await takeSnapshot(tab, { ref: country });

@@ -152,6 +152,8 @@ function run(o: RunOptions): RunResult {
   const active = deepActive();
   let buf = '';
   let bufPrefix = '';
+  /** Whether any text in `buf` comes from an element inside the viewport. */
+  let bufVp = false;
   let lastText = '';
   let count = 0;
   let hitTests = 0;
@@ -160,11 +162,12 @@ function run(o: RunOptions): RunResult {
     const t = clean(buf);
     if (t) {
       const full = t.length > MAX_TEXT ? `${t.slice(0, MAX_TEXT).trimEnd()}…(+${t.length - MAX_TEXT})` : t;
-      items.push({ t: bufPrefix + full });
+      items.push({ t: bufPrefix + full, vp: bufVp ? 1 : 0 });
       lastText = t.slice(-40);
     }
     buf = '';
     bufPrefix = '';
+    bufVp = false;
   };
 
   const emit = (el: Element, role: string, st: CSSStyleDeclaration, r: DOMRect, control?: Element) => {
@@ -287,6 +290,7 @@ function run(o: RunOptions): RunResult {
       else if (el.getAttribute('role') === 'heading') bufPrefix = '#'.repeat(+(el.getAttribute('aria-level') || 2)) + ' ';
       else if (tag === 'li') bufPrefix = '- ';
     }
+    const elInVp = r.bottom > 0 && r.right > 0 && r.top < vh && r.left < vw;
     const visitChildren = (first: Node | null) => {
       for (let c = first; c; c = c.nextSibling) {
         if (c.nodeType === 1) {
@@ -296,12 +300,16 @@ function run(o: RunOptions): RunResult {
           } else walk(c as Element, cursor, inside, quiet, textHidden);
         } else if (c.nodeType === 3 && !quiet && !textHidden) {
           buf += c.nodeValue;
+          if (elInVp) bufVp = true;
         }
       }
     };
     const visitNode = (n: Node) => {
       if (n.nodeType === 1) walk(n as Element, cursor, inside, quiet, textHidden);
-      else if (n.nodeType === 3 && !quiet && !textHidden) buf += n.nodeValue;
+      else if (n.nodeType === 3 && !quiet && !textHidden) {
+        buf += n.nodeValue;
+        if (elInVp) bufVp = true;
+      }
     };
     if (el.shadowRoot) visitChildren(el.shadowRoot.firstChild);
     else visitChildren(el.firstChild);
@@ -330,7 +338,7 @@ function run(o: RunOptions): RunResult {
   flush();
   clearLabelMap();
   let out = items;
-  if (o.viewportOnly) out = items.filter((i) => !('vp' in i) || i.vp === 1 || ('t' in i));
+  if (o.viewportOnly) out = items.filter((i) => !('vp' in i) || i.vp === 1);
   return { items: out, next: S.next, frames: S.frames.length, ms: Math.round(performance.now() - t0), count, url: location.href, title: document.title };
 }
 
