@@ -64,13 +64,18 @@ export function cap(s: string, n: number): string {
   return s.length > n ? s.slice(0, n - 1).trimEnd() + '…' : s;
 }
 
+/** Tags whose text a browser separates from its neighbours (no layout needed to know it). */
+const BLOCKISH = /^(?:br|p|div|li|ul|ol|h[1-6]|section|article|header|footer|nav|aside|main|figure|figcaption|blockquote|pre|table|tr|td|th|dt|dd|dl|hr|form|fieldset|legend|address|details|summary)$/;
+
 /** Visible-ish text of a subtree without layout work (skips script/style and aria-hidden icon glyphs). */
 export function subtreeText(el: Element, limit = 200): string {
   let out = '';
   const walk = (n: Node) => {
     if (out.length > limit) return;
     if (n.nodeType === 3) {
-      out += n.nodeValue;
+      // Collapse as we go: indentation whitespace must not eat the length limit.
+      const t = n.nodeValue!.replace(/\s+/g, ' ');
+      out += t === ' ' && out.endsWith(' ') ? '' : t;
       return;
     }
     if (n.nodeType !== 1) return;
@@ -92,9 +97,10 @@ export function subtreeText(el: Element, limit = 200): string {
       out += ' ' + label + ' ';
       return;
     }
+    if (BLOCKISH.test(tag)) out += ' ';
     if (e.shadowRoot) for (let c = e.shadowRoot.firstChild; c; c = c.nextSibling) walk(c);
     for (let c = e.firstChild; c; c = c.nextSibling) walk(c);
-    if (tag === 'br' || tag === 'p' || tag === 'div' || tag === 'li') out += ' ';
+    if (BLOCKISH.test(tag)) out += ' ';
   };
   walk(el);
   return clean(out);
