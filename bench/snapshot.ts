@@ -1,6 +1,7 @@
 // npm run bench:snapshot — our elements layer against Playwright MCP's browser_snapshot, same run,
 // same Chromium: time, characters, o200k tokens and recall of rendered interactive elements.
-import { readdirSync, readFileSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
@@ -87,9 +88,11 @@ async function main() {
   const srv = await startServer(routes);
   const browser = await BrowserSession.launch({ ...TEST_LAUNCH, cdpTimeoutMs: 120_000 });
   const port = new URL(browser.endpoint).port;
+  const outDir = mkdtempSync(join(tmpdir(), 'ba-bench-pwmcp-'));
   const transport = new StdioClientTransport({
     command: process.execPath,
-    args: [join(ROOT, 'node_modules/@playwright/mcp/cli.js'), '--cdp-endpoint', `http://127.0.0.1:${port}`],
+    // Its snapshot files go to a temp folder, not into the repository.
+    args: [join(ROOT, 'node_modules/@playwright/mcp/cli.js'), '--cdp-endpoint', `http://127.0.0.1:${port}`, '--output-dir', outDir],
     stderr: 'ignore',
   });
   const mcp = new Client({ name: 'snapshot-bench', version: '1.0.0' });
@@ -170,6 +173,7 @@ async function main() {
   await mcp.close().catch(() => {});
   await browser.close();
   await srv.close();
+  rmSync(outDir, { recursive: true, force: true });
 }
 
 main().then(
