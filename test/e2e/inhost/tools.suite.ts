@@ -1,0 +1,101 @@
+// Every tool the manifest declares is known to VS Code's tool service, and a model's path through it —
+// navigate → snapshot → type → click — changes a real page. Runs as soon as package.json declares
+// contributes.languageModelTools; until then it is skipped with the reason.
+import * as assert from 'node:assert/strict';
+import * as vscode from 'vscode';
+import { startServer, type TestServer } from '../../helpers/servers';
+import { api, log, manifest } from './extension';
+import { refFor, resultText } from './toolResults';
+
+const PAGE = `<!doctype html><html><head><title>Shopping list</title></head><body>
+<h1>Shopping list</h1>
+<label for="item">Item name</label> <input id="item" type="text">
+<button id="add" type="button" onclick="
+  const li = document.createElement('li');
+  li.textContent = document.getElementById('item').value;
+  document.getElementById('list').append(li);
+  document.title = 'Shopping list (' + document.querySelectorAll('#list li').length + ')';
+">Add item</button>
+<ul id="list"></ul>
+</body></html>`;
+
+const declaredTools = () => manifest().contributes.languageModelTools ?? [];
+
+function invoke(name: string, input: object): Thenable<vscode.LanguageModelToolResult> {
+  return vscode.lm.invokeTool(name, { input, toolInvocationToken: undefined });
+}
+
+describe('Language-model tools through vscode.lm', () => {
+  let server: TestServer | undefined;
+
+  before(function () {
+    if (declaredTools().length === 0) {
+      log('    SKIPPED: package.json declares no contributes.languageModelTools yet (the tools and Copilot work has not landed).');
+      this.skip();
+    }
+  });
+  after(async () => {
+    await vscode.commands.executeCommand('browserAgent.closeBrowser');
+    await server?.close();
+  });
+
+  it('every tool in contributes.languageModelTools is in vscode.lm.tools', async () => {
+    await api();
+    const declared = declaredTools().map((t) => t.name);
+    const known = new Set(vscode.lm.tools.map((t) => t.name));
+    const missing = declared.filter((n) => !known.has(n));
+    assert.deepEqual(missing, [], `declared but not in vscode.lm.tools: ${missing.join(', ')}`);
+    for (const t of vscode.lm.tools.filter((t) => declared.includes(t.name))) {
+      assert.ok(t.description.length > 20, `${t.name} has a description for the model`);
+      assert.ok(t.inputSchema && typeof t.inputSchema === 'object', `${t.name} has an input schema`);
+    }
+  });
+
+  it('every declared tool has an implementation registered, which rejects bad input with a clear error', async () => {
+    // vscode.lm.tools lists what package.json declares even when nothing called registerTool; only an
+    // invocation reaches the implementation. Input that is not an object fails every schema before any
+    // handler runs, so this has no side effects.
+    await api();
+    const problems: string[] = [];
+    for (const { name } of declaredTools()) {
+      try {
+        const text = resultText(await invoke(name, 'e2e: deliberately not an object' as unknown as object));
+        if (!/INVALID_INPUT|invalid/i.test(text)) problems.push(`${name}: accepted bad input: ${text.slice(0, 200)}`);
+      } catch (e) {
+        problems.push(`${name}: ${(e as Error).message}`);
+      }
+    }
+    assert.deepEqual(problems, []);
+  });
+
+  it('navigate → snapshot → type → click changes the page', async function () {
+    for (const needed of ['browser_navigate', 'browser_snapshot', 'browser_click', 'browser_type']) {
+      if (!declaredTools().some((t) => t.name === needed)) {
+        log(`    SKIPPED: ${needed} is not declared yet.`);
+        this.skip();
+      }
+    }
+    const { sessions } = await api();
+    server = await startServer({ '/list': PAGE });
+    const url = `${server.origin}/list`;
+
+    const nav = resultText(await invoke('browser_navigate', { url }));
+    assert.match(nav, /Shopping list/, `navigate result names the page: ${nav}`);
+
+    const snapshot = resultText(await invoke('browser_snapshot', {}));
+    const box = refFor(snapshot, 'Item name');
+    const button = refFor(snapshot, 'Add item');
+
+    const typed = resultText(await invoke('browser_type', { ref: box, text: 'Oat milk' }));
+    assert.doesNotMatch(typed, /error|not found|stale/i, typed);
+    const clicked = resultText(await invoke('browser_click', { ref: button }));
+    assert.doesNotMatch(clicked, /error|not found|stale/i, clicked);
+
+    // Check the page itself, not what the tools said about it.
+    const tab = await sessions.current!.activeTab();
+    assert.equal(await tab.evaluate('location.href'), url);
+    assert.equal(await tab.evaluate('document.getElementById("item").value'), 'Oat milk');
+    assert.deepEqual(await tab.evaluate('[...document.querySelectorAll("#list li")].map((li) => li.textContent)'), ['Oat milk']);
+    assert.equal(await tab.evaluate('document.title'), 'Shopping list (1)');
+  });
+});

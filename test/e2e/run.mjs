@@ -1,0 +1,166 @@
+#!/usr/bin/env node
+// `npm run test:e2e`: Browser Agent in a real VS Code extension host (code-server), installed from its .vsix.
+//   1. build; install/cache Node 24 + code-server outside the repo (host/install.mjs)
+//   2. package the extension and the test-helper extension with vsce; install both with --install-extension
+//   3. start code-server on 127.0.0.1 in its own process group
+//   4. in-host suite: mocha inside the extension host (inhost/*.suite.ts)
+//   5. UI suite: a person's path through the workbench in headless Chromium (ui/*.suite.ts)
+//   6. stop everything by process group and assert that no process of this run is left
+// Options: --only inhost|ui, --grep <text>, --keep (keep the temporary folders). See docs/e2e.md.
+import { execFileSync } from 'node:child_process';
+import { mkdirSync, mkdtempSync, rmSync, readdirSync, cpSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { tmpdir } from 'node:os';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { ensureHost } from './host/install.mjs';
+import { installExtension, startCodeServer, writeServerConfig, writeUserSettings } from './host/codeServer.mjs';
+import { runInHostSuite } from './host/inHostRunner.mjs';
+import { MARK_VAR, markedProcesses, killGroup, sleep } from './host/processes.mjs';
+
+const require = createRequire(import.meta.url);
+const repo = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
+const argv = process.argv.slice(2);
+const opt = (name) => {
+  const i = argv.indexOf(name);
+  return i >= 0 ? argv[i + 1] : undefined;
+};
+const only = opt('--only');
+const grep = opt('--grep');
+const keep = argv.includes('--keep');
+
+const t0 = Date.now();
+const secs = () => `${((Date.now() - t0) / 1000).toFixed(1)}s`;
+const step = (msg) => process.stdout.write(`[e2e ${secs()}] ${msg}\n`);
+
+const runId = `${process.pid}-${Date.now().toString(36)}`;
+// Every process this run starts (code-server, extension host, each Chromium) inherits the mark; the leak
+// check at the end finds them by it.
+process.env[MARK_VAR] = runId;
+
+const artifactsDir = join(repo, 'test-artifacts', 'e2e');
+const work = mkdtempSync(join(tmpdir(), 'ba-e2e-'));
+const dirs = {
+  userDataDir: join(work, 'user-data'),
+  extensionsDir: join(work, 'extensions'),
+  configFile: join(work, 'code-server.yaml'),
+};
+const workspace = join(work, 'workspace');
+const resultsDir = join(work, 'results');
+
+let server;
+let browser;
+const failures = [];
+
+async function main() {
+  rmSync(artifactsDir, { recursive: true, force: true });
+  for (const d of [artifactsDir, dirs.userDataDir, dirs.extensionsDir, workspace, resultsDir]) mkdirSync(d, { recursive: true });
+
+  step('building');
+  execFileSync(process.execPath, ['esbuild.mjs'], { cwd: repo, stdio: 'inherit' });
+
+  step('ensuring the host (Node 24 + code-server) is installed');
+  const host = await ensureHost({ log: (s) => step(s.trim()) });
+
+  step('packaging the extension with vsce');
+  const vsix = join(work, 'browser-agent.vsix');
+  const helperVsix = join(work, 'browser-agent-e2e-helper.vsix');
+  const vsce = join(repo, 'node_modules', '@vscode', 'vsce', 'vsce');
+  execFileSync(process.execPath, [vsce, 'package', '--no-dependencies', '-o', vsix], { cwd: repo, stdio: ['ignore', 'inherit', 'inherit'] });
+  const helperDir = join(work, 'test-extension');
+  cpSync(join(repo, 'test', 'e2e', 'fixtures', 'test-extension'), helperDir, { recursive: true });
+  execFileSync(process.execPath, [vsce, 'package', '--no-dependencies', '--skip-license', '--allow-missing-repository', '-o', helperVsix], { cwd: helperDir, stdio: ['ignore', 'inherit', 'inherit'] });
+
+  writeServerConfig(dirs);
+  writeUserSettings(dirs.userDataDir);
+  const env = { ...process.env, BA_E2E_RESULTS: resultsDir, ...(grep ? { BA_E2E_GREP: grep } : {}) };
+  step('installing both .vsix files with code-server --install-extension');
+  for (const v of [vsix, helperVsix]) step(await installExtension(host, dirs, v, env));
+
+  step('starting code-server');
+  server = await startCodeServer(host, dirs, { env, workspace, logFile: join(artifactsDir, 'code-server.log') });
+  step(`code-server up at ${server.origin} (pid/pgid ${server.pid})`);
+
+  const { chromium } = require('playwright-core');
+  browser = await chromium.launch({ executablePath: process.env.BA_E2E_CHROMIUM || '/usr/bin/chromium', headless: true, args: ['--no-sandbox'] });
+
+  if (!only || only === 'inhost') {
+    step('in-host suite (mocha inside the extension host)');
+    const r = await runInHostSuite({
+      browser,
+      server,
+      testExtensionDir: helperDir,
+      testsIndex: join(repo, 'out', 'test', 'e2e', 'inhost', 'inhost.index.js'),
+      artifactsDir,
+      print: (s) => process.stdout.write(s),
+    });
+    step(`in-host suite ${r.ok ? 'passed' : `FAILED: ${r.reason}`} in ${(r.ms / 1000).toFixed(1)}s`);
+    if (!r.ok) failures.push(`in-host suite: ${r.reason}`);
+  }
+
+  if (!only || only === 'ui') {
+    step('UI suite (the workbench in headless Chromium)');
+    Object.assign(process.env, {
+      BA_E2E_WORKBENCH_URL: server.url(),
+      BA_E2E_RESULTS: resultsDir,
+      BA_E2E_ARTIFACTS: artifactsDir,
+      BA_E2E_USER_DATA: dirs.userDataDir,
+    });
+    const mochaModule = require('mocha');
+    const Mocha = mochaModule.default ?? mochaModule.Mocha ?? mochaModule;
+    const mocha = new Mocha({ ui: 'bdd', reporter: 'spec', timeout: 120_000, slow: 10_000 });
+    if (grep) mocha.grep(grep);
+    const uiDir = join(repo, 'out', 'test', 'e2e', 'ui');
+    for (const f of readdirSync(uiDir).filter((n) => n.endsWith('.suite.js')).sort()) mocha.addFile(join(uiDir, f));
+    globalThis.__baE2eBrowser = browser;
+    const failed = await new Promise((r) => mocha.run(r));
+    step(`UI suite ${failed ? `FAILED (${failed})` : 'passed'}`);
+    if (failed) failures.push(`UI suite: ${failed} test(s) failed`);
+  }
+}
+
+async function shutdown() {
+  step('shutting down');
+  await browser?.close().catch(() => {});
+  if (server) step(`code-server process group: ${await server.stop()}`);
+  // Give exiting children a moment, then look for anything of this run that survived.
+  let left = markedProcesses(runId);
+  for (let i = 0; i < 40 && left.length; i++) {
+    await sleep(100);
+    left = markedProcesses(runId);
+  }
+  if (left.length) {
+    failures.push(`${left.length} process(es) of this run outlived the shutdown:\n${left.map((p) => `  ${p.pid} ${p.cmd}`).join('\n')}`);
+    for (const p of left) {
+      killGroup(p.pid, 'SIGKILL');
+      try { process.kill(p.pid, 'SIGKILL'); } catch {}
+    }
+  } else {
+    step('no code-server, extension host or Chromium process of this run is left');
+  }
+  if (keep) step(`kept ${work}`);
+  else rmSync(work, { recursive: true, force: true, maxRetries: 5, retryDelay: 200 });
+}
+
+// Ctrl-C must not leave code-server or a browser behind.
+for (const sig of ['SIGINT', 'SIGTERM']) {
+  process.once(sig, () => {
+    failures.push(`interrupted by ${sig}`);
+    shutdown().finally(() => process.exit(130));
+  });
+}
+
+try {
+  await main();
+} catch (e) {
+  failures.push(`runner: ${e?.stack ?? e}`);
+} finally {
+  await shutdown();
+}
+step(`artifacts in ${artifactsDir}`);
+if (failures.length) {
+  process.stderr.write(`\nE2E FAILED:\n- ${failures.join('\n- ')}\n`);
+  process.exit(1);
+}
+step('E2E passed');
+process.exit(0);

@@ -1,0 +1,131 @@
+// Drives the code-server workbench in headless Chromium the way a person does: keyboard, command palette,
+// status bar, modal dialogs. Screenshots go to test-artifacts/e2e/.
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import type { Browser, BrowserContext, Locator, Page } from 'playwright-core';
+
+export const env = {
+  url: () => required('BA_E2E_WORKBENCH_URL'),
+  results: () => required('BA_E2E_RESULTS'),
+  artifacts: () => required('BA_E2E_ARTIFACTS'),
+};
+
+function required(name: string): string {
+  const v = process.env[name];
+  if (!v) throw new Error(`${name} is not set: run the UI suite through \`npm run test:e2e\``);
+  return v;
+}
+
+export class Workbench {
+  private shot = 0;
+  private constructor(
+    readonly context: BrowserContext,
+    readonly page: Page,
+    private readonly prefix: string,
+  ) {}
+
+  /** Opens the workbench and waits until it is ready and Browser Agent's status bar item shows. */
+  static async open(prefix: string): Promise<Workbench> {
+    const browser = (globalThis as { __baE2eBrowser?: Browser }).__baE2eBrowser;
+    if (!browser) throw new Error('no browser: run the UI suite through `npm run test:e2e`');
+    const context = await browser.newContext({ viewport: { width: 1400, height: 900 } });
+    const page = await context.newPage();
+    const wb = new Workbench(context, page, prefix);
+    await page.goto(env.url(), { waitUntil: 'domcontentloaded', timeout: 60_000 });
+    await page.locator('.monaco-workbench').waitFor({ state: 'visible', timeout: 60_000 });
+    await wb.statusItem(/Browser: none/).waitFor({ state: 'visible', timeout: 60_000 });
+    return wb;
+  }
+
+  async close(): Promise<void> {
+    await this.context.close();
+  }
+
+  /** Browser Agent's status bar entry whose label matches. */
+  statusItem(text: RegExp): Locator {
+    return this.page.locator('.statusbar-item').filter({ hasText: text }).first();
+  }
+
+  async statusText(): Promise<string> {
+    const items = await this.page.locator('.statusbar-item').allInnerTexts();
+    return items.find((t) => /Browser|launched|attached/.test(t))?.trim() ?? '';
+  }
+
+  /** F1, type the command's full title, Enter — exactly what a person does. */
+  async runCommand(title: string): Promise<void> {
+    await this.page.locator('.monaco-workbench').click({ position: { x: 700, y: 400 } }).catch(() => {});
+    await this.page.keyboard.press('F1');
+    const input = this.page.locator('.quick-input-widget input.input');
+    await input.waitFor({ state: 'visible', timeout: 15_000 });
+    await input.fill(`>${title}`);
+    // Wait until the palette lists exactly this command before pressing Enter.
+    await this.page
+      .locator('.quick-input-widget .monaco-list-row')
+      .filter({ hasText: title })
+      .first()
+      .waitFor({ state: 'visible', timeout: 15_000 });
+    await this.page.keyboard.press('Enter');
+    await input.waitFor({ state: 'hidden', timeout: 15_000 });
+  }
+
+  /** The modal dialog VS Code shows for `showWarningMessage(…, { modal: true })`, once it is up. */
+  async modal(timeoutMs = 30_000): Promise<Locator> {
+    const box = this.page.locator('.monaco-dialog-box');
+    await box.waitFor({ state: 'visible', timeout: timeoutMs });
+    return box;
+  }
+
+  async screenshot(name: string): Promise<string> {
+    const file = join(env.artifacts(), `${this.prefix}-${String(++this.shot).padStart(2, '0')}-${name}.png`);
+    await this.page.screenshot({ path: file });
+    return file;
+  }
+}
+
+export interface HelperOutcome {
+  id: string;
+  tool?: string;
+  status: 'ok' | 'cancelled' | 'error';
+  code?: string;
+  text?: string;
+  value?: unknown;
+  url?: string;
+}
+
+/** A tool call (through vscode.lm.invokeTool, or `via: 'command'` through browserAgent.runTool), or a probe. */
+export type HelperRequest = { tool: string; input: object; via?: 'lm' | 'command' } | { probe: string };
+
+let nextId = 0;
+
+/**
+ * Asks the test-helper extension to run one tool call (or a probe of the page through Browser Agent's API)
+ * from the command palette; returns a function that waits for its outcome.
+ */
+export async function requestHelper(wb: Workbench, request: HelperRequest): Promise<() => Promise<HelperOutcome>> {
+  const id = `${Date.now().toString(36)}-${++nextId}`;
+  writeFileSync(join(env.results(), 'request.json'), JSON.stringify({ id, ...request }));
+  await wb.runCommand('Browser Agent E2E: Run Pending Tool Call');
+  const file = join(env.results(), `result-${id}.json`);
+  return async () => {
+    const deadline = Date.now() + 60_000;
+    while (!existsSync(file)) {
+      if (Date.now() > deadline) throw new Error(`no outcome for ${JSON.stringify(request)} within 60 s`);
+      await new Promise((r) => setTimeout(r, 100));
+    }
+    return JSON.parse(readFileSync(file, 'utf8')) as HelperOutcome;
+  };
+}
+
+export async function helper(wb: Workbench, request: HelperRequest): Promise<HelperOutcome> {
+  return (await requestHelper(wb, request))();
+}
+
+/** package.json of the extension under test, as packaged. */
+export function manifest(): {
+  contributes: {
+    commands: { command: string; title: string; category?: string }[];
+    languageModelTools?: { name: string; inputSchema?: { properties?: Record<string, unknown>; required?: string[] } }[];
+  };
+} {
+  return JSON.parse(readFileSync(join(__dirname, '..', '..', '..', '..', 'package.json'), 'utf8'));
+}
