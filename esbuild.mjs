@@ -55,6 +55,8 @@ function testEntries(dir) {
 const builds = [
   { ...common, entryPoints: ['src/extension.ts'], outfile: 'dist/extension.js', external: ['vscode'] },
   { ...common, entryPoints: ['src/mcp/cli.ts'], outfile: 'dist/mcp.js', banner: { js: '#!/usr/bin/env node' } },
+  // The snapshot benchmark (npm run bench:snapshot) runs the shipped extractor, so it is bundled like the tests.
+  { ...common, entryPoints: ['bench/snapshot.ts'], outfile: 'out/bench/snapshot.js', packages: 'external' },
   {
     ...common,
     entryPoints: testEntries('test'),

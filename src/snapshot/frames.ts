@@ -1,0 +1,270 @@
+// The CDP side of extraction: per-tab ref state, one isolated world per frame with the extractor
+// installed, click-listener detection, and the walk into same-process and out-of-process iframes.
+import type { CdpSession } from '../session/cdp';
+import type { Tab } from '../session/tab';
+import { BrowserAgentError, errorMessage } from '../errors';
+import extractorSource from './page/extractor.ts?inpage';
+import type { PageItem, RunOptions, RunResult } from './protocol';
+
+const WORLD = 'browser-agent';
+const CLICK_EVENTS = new Set(['click', 'mousedown', 'mouseup', 'pointerdown', 'pointerup', 'touchstart']);
+/** Listener nodes resolved per frame and snapshot: enough for icon buttons, bounded on listener-heavy pages. */
+const MAX_LISTENER_NODES = 300;
+const EXTRACT_TIMEOUT_MS = 15_000;
+const MAX_FRAME_DEPTH = 4;
+
+export interface FrameRef {
+  /** 0 for the main frame, n for `fn:` refs. */
+  prefix: number;
+  frameId: string;
+  session: CdpSession;
+  url?: string;
+}
+
+export interface RefRecord {
+  role: string;
+  name: string;
+  prefix: number;
+  line: string;
+}
+
+export interface LastSnapshot {
+  url: string;
+  title: string;
+  lines: Map<string, string>;
+}
+
+/** Everything we remember about a tab between snapshots. */
+export interface TabState {
+  framesById: Map<string, FrameRef>;
+  framesByPrefix: Map<number, FrameRef>;
+  nextPrefix: number;
+  /** Next ref number per frame prefix: counting never restarts, so refs of a previous page never alias. */
+  counters: Map<number, number>;
+  refs: Map<string, RefRecord>;
+  last?: LastSnapshot;
+  contexts: Map<string, number>;
+  watched: Set<string>;
+  offs: Array<() => void>;
+  /** Calls in flight that a JavaScript dialog must abort (one tab listener for all of them). */
+  dialogWaiters: Set<() => void>;
+}
+
+const states = new WeakMap<Tab, TabState>();
+
+export function tabState(tab: Tab): TabState {
+  let st = states.get(tab);
+  if (!st) {
+    st = { framesById: new Map(), framesByPrefix: new Map(), nextPrefix: 1, counters: new Map(), refs: new Map(), contexts: new Map(), watched: new Set(), offs: [], dialogWaiters: new Set() };
+    states.set(tab, st);
+    const s = st;
+    const onDialog = () => [...s.dialogWaiters].forEach((w) => w());
+    tab.on('dialog', onDialog);
+    s.offs.push(() => tab.off('dialog', onDialog));
+    tab.once('closed', () => s.offs.splice(0).forEach((off) => off()));
+  }
+  return st;
+}
+
+export function refString(prefix: number, id: number): string {
+  return prefix ? `f${prefix}:${id}` : String(id);
+}
+
+export function parseRef(ref: string): { prefix: number; id: number } | null {
+  const m = /^\s*\[?(?:f(\d+):)?(\d+)\]?\s*$/.exec(ref);
+  return m ? { prefix: m[1] ? Number(m[1]) : 0, id: Number(m[2]) } : null;
+}
+
+export async function mainFrame(tab: Tab): Promise<FrameRef> {
+  const session = await tab.session();
+  return frameRef(tabState(tab), tab.targetId, session, 0);
+}
+
+function frameRef(st: TabState, frameId: string, session: CdpSession, prefix?: number): FrameRef {
+  let f = st.framesById.get(frameId);
+  if (!f) {
+    f = { prefix: prefix ?? st.nextPrefix++, frameId, session };
+    st.framesById.set(frameId, f);
+    st.framesByPrefix.set(f.prefix, f);
+  }
+  f.session = session; // an iframe can move to another process
+  return f;
+}
+
+function watch(st: TabState, session: CdpSession) {
+  if (st.watched.has(session.id)) return;
+  st.watched.add(session.id);
+  const dropSession = () => {
+    for (const k of [...st.contexts.keys()]) if (k.startsWith(session.id + '|')) st.contexts.delete(k);
+  };
+  st.offs.push(
+    session.on('Runtime.executionContextDestroyed', (p) => {
+      for (const [k, v] of st.contexts) if (v === p.executionContextId && k.startsWith(session.id + '|')) st.contexts.delete(k);
+    }),
+    session.on('Runtime.executionContextsCleared', dropSession),
+    session.on('Page.frameNavigated', (p) => st.contexts.delete(`${session.id}|${p.frame.id}`)),
+  );
+}
+
+/** The isolated world of a frame with the extractor installed (created on first use and after navigations). */
+async function world(tab: Tab, st: TabState, frame: FrameRef): Promise<number> {
+  watch(st, frame.session);
+  const key = `${frame.session.id}|${frame.frameId}`;
+  const known = st.contexts.get(key);
+  if (known !== undefined) return known;
+  const { executionContextId } = await raceDialog(tab, frame.session.send('Page.createIsolatedWorld', { frameId: frame.frameId, worldName: WORLD, grantUniveralAccess: false }, EXTRACT_TIMEOUT_MS));
+  const res = await raceDialog(tab, frame.session.send('Runtime.evaluate', { expression: extractorSource, contextId: executionContextId, returnByValue: true }, EXTRACT_TIMEOUT_MS));
+  if (res.exceptionDetails) throw new BrowserAgentError('CDP_ERROR', `Could not install the snapshot script: ${res.exceptionDetails.exception?.description ?? res.exceptionDetails.text}`);
+  st.contexts.set(key, executionContextId);
+  return executionContextId;
+}
+
+function isContextGone(e: unknown): boolean {
+  return /context|frame.*(not found|detached)|No frame|Execution context was destroyed|__baSnap/i.test(errorMessage(e));
+}
+
+/** Evaluates `expression` (which may use `__baSnap`) in the frame's isolated world, recreating the world once if it went away. */
+export async function evalInFrame<T>(tab: Tab, frame: FrameRef, expression: string, returnByValue = true): Promise<{ value: T; objectId?: string; contextId: number }> {
+  const st = tabState(tab);
+  for (let attempt = 0; ; attempt++) {
+    try {
+      const contextId = await world(tab, st, frame);
+      const res = await raceDialog(tab, frame.session.send('Runtime.evaluate', { expression, contextId, returnByValue, objectGroup: 'ba-snapshot' }, EXTRACT_TIMEOUT_MS));
+      if (res.exceptionDetails) {
+        const msg = res.exceptionDetails.exception?.description ?? res.exceptionDetails.text;
+        throw new BrowserAgentError('CDP_ERROR', `Snapshot script failed: ${msg}`);
+      }
+      return { value: res.result.value as T, objectId: res.result.objectId, contextId };
+    } catch (e) {
+      if (e instanceof BrowserAgentError && e.code === 'DIALOG_OPEN') throw e;
+      st.contexts.delete(`${frame.session.id}|${frame.frameId}`);
+      if (attempt >= 1 || !isContextGone(e)) throw e;
+    }
+  }
+}
+
+/** A dialog that opens while the page runs our script blocks it: fail at once with DIALOG_OPEN instead of timing out. */
+function raceDialog<T>(tab: Tab, call: Promise<T>): Promise<T> {
+  const st = tabState(tab);
+  return new Promise<T>((resolve, reject) => {
+    const onDialog = () => {
+      try {
+        tab.assertNoDialog();
+      } catch (e) {
+        reject(e);
+      }
+    };
+    st.dialogWaiters.add(onDialog);
+    call.then(resolve, reject).finally(() => st.dialogWaiters.delete(onDialog));
+    call.catch(() => {}); // settled after a dialog rejection: nobody is waiting any more
+    onDialog(); // already open
+  });
+}
+
+/**
+ * Elements with JavaScript click listeners but no other sign of interactivity (a `div` with
+ * addEventListener('click')) — one DOMDebugger call for the whole document, bounded resolves.
+ */
+async function markListeners(tab: Tab, frame: FrameRef, contextId: number): Promise<void> {
+  const s = frame.session;
+  if (tab.dialog) return;
+  try {
+    const doc = await raceDialog(tab, s.send('Runtime.evaluate', { expression: 'document', returnByValue: false, objectGroup: 'ba-listeners' }, 5000));
+    if (!doc.result.objectId) return;
+    const { listeners } = await s.send('DOMDebugger.getEventListeners', { objectId: doc.result.objectId, depth: -1, pierce: false }, 5000);
+    const ids = new Set<number>();
+    for (const l of listeners) {
+      if (l.backendNodeId && CLICK_EVENTS.has(l.type)) ids.add(l.backendNodeId);
+      if (ids.size >= MAX_LISTENER_NODES) break;
+    }
+    if (!ids.size) return;
+    const resolved = await Promise.all(
+      [...ids].map((backendNodeId) =>
+        s.send('DOM.resolveNode', { backendNodeId, executionContextId: contextId, objectGroup: 'ba-listeners' }, 5000).then((r) => r.object.objectId, () => undefined),
+      ),
+    );
+    const args = resolved.filter((x): x is string => !!x).map((objectId) => ({ objectId }));
+    if (args.length) {
+      await s.send('Runtime.callFunctionOn', { functionDeclaration: 'function(...els){ return globalThis.__baSnap.markClickable(...els); }', executionContextId: contextId, arguments: args, returnByValue: true }, 5000);
+    }
+  } catch {
+    // Listener detection is a bonus signal; the other signals still apply.
+  } finally {
+    s.send('Runtime.releaseObjectGroup', { objectGroup: 'ba-listeners' }).catch(() => {});
+  }
+}
+
+export interface FrameResult {
+  frame: FrameRef;
+  items: PageItem[];
+  /** Results of the iframes, by the index in the FrameItem. */
+  children: Map<number, FrameResult | { frameError: string; prefix?: number }>;
+  ms: number;
+  count: number;
+  url: string;
+  title: string;
+}
+
+export interface ExtractOptions {
+  viewportOnly?: boolean;
+  /** Subtree: a ref number inside `frame`. */
+  root?: number;
+  /** Walk into iframes (not for subtree snapshots of a non-frame element). */
+  frames?: boolean;
+  listeners?: boolean;
+}
+
+/** Extracts one frame and, recursively, its iframes. */
+export async function extractFrame(tab: Tab, frame: FrameRef, opts: ExtractOptions, depth = 0): Promise<FrameResult> {
+  const st = tabState(tab);
+  const contextId = await world(tab, st, frame);
+  const isSessionMain = frame.prefix === 0 || tab.frameSession(frame.frameId) !== undefined;
+  const t0 = Date.now();
+  if (opts.listeners !== false && isSessionMain) await markListeners(tab, frame, contextId);
+  const t1 = Date.now();
+  const run: RunOptions = { start: st.counters.get(frame.prefix) ?? 1, viewportOnly: opts.viewportOnly, root: opts.root };
+  // One JSON string crosses CDP much faster than a 20k-object value tree.
+  const { value: json } = await evalInFrame<string>(tab, frame, `JSON.stringify(globalThis.__baSnap.run(${JSON.stringify(run)}))`);
+  const value = JSON.parse(json) as RunResult;
+  if (value.missingRoot) throw new BrowserAgentError('STALE_REF', `Ref ${refString(frame.prefix, opts.root!)} is no longer on the page.`, 'Take a new snapshot without ref.');
+  st.counters.set(frame.prefix, value.next);
+  if (process.env.BA_SNAPSHOT_TIMING) console.error(`[snapshot] frame f${frame.prefix}: listeners ${t1 - t0} ms, run ${Date.now() - t1} ms (in page ${value.ms} ms), ${value.items.length} items`);
+  const result: FrameResult = { frame, items: value.items, children: new Map(), ms: value.ms, count: value.count, url: value.url, title: value.title };
+  frame.url = value.url;
+  if (value.frames && opts.frames !== false && depth < MAX_FRAME_DEPTH) {
+    const childIds = await iframeIds(frame, tab);
+    await Promise.all(
+      childIds.map(async (frameId, index) => {
+        if (!frameId) return result.children.set(index, { frameError: 'frame not loaded' });
+        const child = tab.frameSession(frameId);
+        const ref = frameRef(st, frameId, child ? child.session : frame.session);
+        try {
+          result.children.set(index, await extractFrame(tab, ref, { ...opts, root: undefined }, depth + 1));
+        } catch (e) {
+          result.children.set(index, { frameError: errorMessage(e).slice(0, 120), prefix: ref.prefix });
+        }
+      }),
+    );
+  }
+  return result;
+}
+
+/** Frame ids of the iframe elements the last run found, in its order. */
+async function iframeIds(frame: FrameRef, tab: Tab): Promise<Array<string | undefined>> {
+  const { objectId } = await evalInFrame<unknown>(tab, frame, 'globalThis.__baSnap.frames()', false);
+  if (!objectId) return [];
+  try {
+    const { result } = await frame.session.send('Runtime.getProperties', { objectId, ownProperties: true });
+    const els = result.filter((p) => /^\d+$/.test(p.name) && p.value?.objectId).sort((a, b) => Number(a.name) - Number(b.name));
+    const out: Array<string | undefined> = [];
+    await Promise.all(
+      els.map(async (p) => {
+        const { node } = await frame.session.send('DOM.describeNode', { objectId: p.value!.objectId! }).catch(() => ({ node: undefined }));
+        out[Number(p.name)] = node?.frameId;
+      }),
+    );
+    return out;
+  } finally {
+    frame.session.send('Runtime.releaseObjectGroup', { objectGroup: 'ba-snapshot' }).catch(() => {});
+  }
+}

@@ -1,0 +1,4 @@
+// The page snapshot: the smallest text that still lets a model act on every element.
+export { takeSnapshot, elementDetails, findInPage, snapshotDelta, type SnapshotOptions } from './snapshot';
+export { resolveRef, fingerprint, describeElement } from './refs';
+export type { ElementHandle } from './types';

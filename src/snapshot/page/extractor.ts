@@ -1,0 +1,431 @@
+// The in-page extractor: one pass over a frame's DOM (open shadow roots included) that finds every
+// interactive element, names it, reads its state, hit-tests it and interleaves the readable text.
+// Runs in an isolated world (the page cannot see or tamper with it) and keeps refs stable in a
+// WeakMap for as long as the document lives. Installed once per world as `globalThis.__baSnap`.
+import type { PageItem, RunOptions, RunResult, SummaryResult, DetailsResult } from '../protocol';
+import { INTERACTIVE_ROLES, buildLabelMap, clearLabelMap, labelsOf, accessibleName, cap, clean, describeSvg, explicitRole, iconHint, isWeakRole, nativeRole } from './roles';
+import { elementStates } from './states';
+import { cssPath, xPath } from './selectors';
+
+const SKIP = new Set(['script', 'style', 'noscript', 'template', 'head', 'meta', 'link', 'title', 'base', 'option', 'optgroup', 'datalist', 'param', 'source', 'track']);
+const BLOCK_DISPLAY = /^(block|flex|grid|list-item|table|table-row|table-caption|flow-root)/;
+const STRONG = 'a[href],button,input:not([type=hidden]),select,textarea,[role=button],[role=link],[role=checkbox],[role=radio],[role=tab],[role=menuitem],[role=option],[role=switch],[role=textbox],[role=combobox],[contenteditable=""],[contenteditable=true]';
+const MAX_TEXT = 200;
+
+interface State {
+  map: WeakMap<Element, number>;
+  byId: Map<number, WeakRef<Element>>;
+  sigOf: Map<number, string>;
+  /** Signatures of elements that disappeared since the last run: a re-render gets its ref back. */
+  gone: Map<string, number[]>;
+  next: number;
+  click: WeakSet<Element>;
+  frames: Element[];
+}
+
+const S: State = {
+  map: new WeakMap(),
+  byId: new Map(),
+  sigOf: new Map(),
+  gone: new Map(),
+  next: 1,
+  click: new WeakSet(),
+  frames: [],
+};
+
+function parentEl(n: Node): Element | null {
+  const p = n.parentNode;
+  if (!p) return null;
+  if (p.nodeType === 11) return (p as ShadowRoot).host ?? null;
+  return p as Element;
+}
+
+/** Role, name and ancestor tags: what a re-rendered copy of the element shares with the original. */
+function signature(el: Element, role: string, name: string): string {
+  let path = '';
+  let e: Element | null = el;
+  for (let i = 0; i < 4 && e; i++) {
+    path += e.localName + '/';
+    e = parentEl(e);
+  }
+  return role + '|' + name + '|' + path;
+}
+
+function refFor(el: Element, role: string, name: string): number {
+  let id = S.map.get(el);
+  if (id !== undefined) return id;
+  const sig = signature(el, role, name);
+  // Re-rendered copies come back in document order: hand out the old refs first-come first-served.
+  id = S.gone.get(sig)?.shift();
+  if (id === undefined) id = S.next++;
+  S.map.set(el, id);
+  S.byId.set(id, new WeakRef(el));
+  S.sigOf.set(id, sig);
+  return id;
+}
+
+function get(id: number): Element | null {
+  const el = S.byId.get(id)?.deref();
+  return el && el.isConnected ? el : null;
+}
+
+/** Forgets elements that left the document, keeping their signatures for one run (re-renders). */
+function sweep() {
+  S.gone.clear();
+  for (const [id, ref] of S.byId) {
+    const el = ref.deref();
+    if (!el || !el.isConnected) {
+      S.byId.delete(id);
+      const sig = S.sigOf.get(id);
+      S.sigOf.delete(id);
+      if (sig && el) S.map.delete(el);
+      if (sig) {
+        const q = S.gone.get(sig);
+        if (q) q.push(id);
+        else S.gone.set(sig, [id]);
+      }
+    }
+  }
+}
+
+function deepActive(): Element | null {
+  let a: Element | null = document.activeElement;
+  while (a?.shadowRoot?.activeElement) a = a.shadowRoot.activeElement;
+  return a;
+}
+
+function composedContains(outer: Element, inner: Element | null): boolean {
+  for (let e: Element | null = inner; e; e = parentEl(e)) if (e === outer) return true;
+  return false;
+}
+
+function hitAt(x: number, y: number): Element | null {
+  let h = document.elementFromPoint(x, y);
+  while (h?.shadowRoot) {
+    const inner = h.shadowRoot.elementFromPoint(x, y);
+    if (!inner || inner === h) break;
+    h = inner;
+  }
+  return h;
+}
+
+/** Covered when every probe point inside the viewport hits something that is neither the element nor its ancestor. */
+function coveredBy(el: Element, r: DOMRect, vw: number, vh: number): Element | null {
+  const pts: Array<[number, number]> = [
+    [r.left + r.width / 2, r.top + r.height / 2],
+    [r.left + r.width * 0.2, r.top + r.height * 0.2],
+    [r.left + r.width * 0.8, r.top + r.height * 0.8],
+    [r.left + r.width * 0.8, r.top + r.height * 0.2],
+    [r.left + r.width * 0.2, r.top + r.height * 0.8],
+  ];
+  let tested = 0;
+  let first: Element | null = null;
+  for (const [x, y] of pts) {
+    if (x < 0 || y < 0 || x >= vw || y >= vh) continue;
+    const h = hitAt(x, y);
+    if (!h) continue; // outside the visual viewport after all
+    tested++;
+    if (composedContains(el, h) || composedContains(h, el)) return null;
+    first ??= h;
+  }
+  return tested ? first : null;
+}
+
+function describeCoverer(c: Element): string {
+  const id = S.map.get(c);
+  if (id !== undefined) return `[${id}]`;
+  const label = clean(c.getAttribute('aria-label')) || clean(c.textContent).slice(0, 30);
+  return label ? `${c.localName} "${cap(label, 30)}"` : c.localName;
+}
+
+function run(o: RunOptions): RunResult {
+  const t0 = performance.now();
+  sweep();
+  buildLabelMap(document);
+  if (o.start > S.next) S.next = o.start;
+  S.frames = [];
+  const items: PageItem[] = [];
+  const vw = innerWidth;
+  const vh = innerHeight;
+  const sx = scrollX;
+  const sy = scrollY;
+  const active = deepActive();
+  let buf = '';
+  let bufPrefix = '';
+  /** Whether any text in `buf` comes from an element inside the viewport. */
+  let bufVp = false;
+  let lastText = '';
+  let count = 0;
+  let hitTests = 0;
+
+  const flush = () => {
+    const t = clean(buf);
+    if (t) {
+      const full = t.length > MAX_TEXT ? `${t.slice(0, MAX_TEXT).trimEnd()}…(+${t.length - MAX_TEXT})` : t;
+      items.push({ t: bufPrefix + full, vp: bufVp ? 1 : 0 });
+      lastText = t.slice(-40);
+    }
+    buf = '';
+    bufPrefix = '';
+    bufVp = false;
+  };
+
+  const emit = (el: Element, role: string, st: CSSStyleDeclaration, r: DOMRect, control?: Element) => {
+    const target = control ?? el;
+    let name = accessibleName(el, role);
+    if (!name && control) name = accessibleName(control, role);
+    let hint = '';
+    if (!name) {
+      if (el.localName === 'svg' || (!clean(el.textContent) && el.querySelector('svg'))) {
+        const svg = el.localName === 'svg' ? el : el.querySelector('svg')!;
+        const d = describeSvg(svg);
+        if (d) hint = `svg: ${d}`;
+      }
+      const ih = iconHint(el);
+      if (ih) hint = hint ? `${ih}; ${hint}` : `${ih} icon`;
+    }
+    if (!name && !hint && lastText) hint = `after "${cap(lastText, 30)}"`;
+    const id = refFor(el, role, name || hint);
+    const inVp = r.bottom > 0 && r.right > 0 && r.top < vh && r.left < vw;
+    const states = elementStates(target, role, target === active || el === active);
+    let cov = '';
+    if (inVp && hitTests < 2000 && r.width > 1 && r.height > 1) {
+      hitTests++;
+      const c = coveredBy(el, r, vw, vh);
+      if (c) cov = describeCoverer(c);
+    }
+    flush();
+    items.push({ id, role, name: cap(name, 80), hint: hint || undefined, st: states || undefined, cov: cov || undefined, vp: inVp ? 1 : 0 });
+    if (name) lastText = name.slice(-40);
+    count++;
+  };
+
+  const walk = (el: Element, parentCursor: string, inInteractive: boolean, suppressText: boolean, parentHidden: boolean) => {
+    const tag = el.localName;
+    if (SKIP.has(tag)) return;
+    const st = getComputedStyle(el);
+    const display = st.display;
+    if (display === 'none') {
+      // File inputs stay reachable even when hidden behind a styled button.
+      if (tag === 'input' && (el as HTMLInputElement).type === 'file') emitHiddenFile(el, st);
+      return;
+    }
+    const hidden = st.visibility !== 'visible';
+    const cursor = st.cursor;
+    const r = el.getBoundingClientRect();
+    // Off-canvas (left:-9999px) and 1px screen-reader-only boxes are not on screen.
+    const offCanvas = r.right + sx < 0 || r.bottom + sy < 0;
+    const tiny = r.width <= 1 && r.height <= 1 && (st.overflow === 'hidden' || st.position === 'absolute' || st.position === 'fixed');
+    const zeroBox = r.width === 0 && r.height === 0;
+    const block = BLOCK_DISPLAY.test(display) && tag !== 'td' && tag !== 'th';
+    if (block) flush();
+
+    let role: string | null = null;
+    let control: Element | undefined;
+        const visibleBox = !hidden && !offCanvas && r.width > 0 && r.height > 0 && !tiny;
+    if (visibleBox || (tag === 'input' && (el as HTMLInputElement).type === 'file')) {
+      const er = explicitRole(el);
+      const nr = nativeRole(el);
+      role = er && INTERACTIVE_ROLES.has(er) ? er : nr;
+      const native = !!nr;
+      if (tag === 'input' && (el as HTMLInputElement).type !== 'file' && st.opacity === '0') {
+        // Invisible (opacity 0) checkbox/radio drawn by its label: the label gets the ref instead.
+        const labels = labelsOf(el);
+        if (labels && labels.length && Array.from(labels).some((l) => l.getBoundingClientRect().width > 0)) role = null;
+      }
+      if (!role && tag === 'label') {
+        const c = (el as HTMLLabelElement).control;
+        if (c && !isRendered(c)) {
+          role = nativeRole(c);
+          control = c;
+        }
+      }
+      if (!role && (el as HTMLElement).isContentEditable && !(parentEl(el) as HTMLElement | null)?.isContentEditable) role = 'textbox';
+      const focusable = el.hasAttribute('tabindex') && (el as HTMLElement).tabIndex >= 0;
+      const pointer = cursor === 'pointer' && parentCursor !== 'pointer';
+      const clicky = S.click.has(el) || el.hasAttribute('onclick');
+      if (role && !native && isWeakRole(role) && !focusable && !clicky && !pointer) role = null;
+      if (!role && !inInteractive && (focusable || pointer || clicky) && tag !== 'body' && tag !== 'html' && tag !== 'label') {
+        // Weak signals: only a leaf-ish control, not a card or wrapper that holds real controls.
+        const big = r.width * r.height > vw * vh * 0.5;
+        if (!big && !el.querySelector(STRONG) && !(el.shadowRoot && el.shadowRoot.querySelector(STRONG))) {
+          role = tag === 'img' ? 'image' : tag === 'svg' ? 'graphic' : clicky || pointer ? 'clickable' : 'focusable';
+        }
+      }
+      if (role && inInteractive && !native && !(er && INTERACTIVE_ROLES.has(er))) role = null;
+    }
+
+    if (role) {
+      emit(el, role, st, r, control);
+      if (tag === 'select' || tag === 'textarea' || tag === 'input') return;
+    } else if (tag === 'iframe' || tag === 'frame') {
+      if (visibleBox) {
+        flush();
+        items.push({ frame: S.frames.length, vp: r.bottom > 0 && r.top < vh ? 1 : 0 });
+        S.frames.push(el);
+      }
+      return;
+    } else if (tag === 'svg' && visibleBox && !inInteractive) {
+      const label = clean(el.getAttribute('aria-label')) || clean(el.querySelector(':scope > title')?.textContent);
+      if (label || el.getAttribute('role') === 'img') {
+        const d = describeSvg(el);
+        buf += ` [svg${label ? ` "${cap(label, 60)}"` : ''}${d ? `: ${d}` : ''}] `;
+      }
+      return;
+    } else if (tag === 'img' && visibleBox && !inInteractive && r.width >= 32 && r.height >= 32) {
+      const alt = clean(el.getAttribute('alt'));
+      if (alt) buf += ` [img "${cap(alt, 60)}"] `;
+      return;
+    } else if (tag === 'br') {
+      buf += ' ';
+    } else if (tag === 'td' || tag === 'th') {
+      buf += ' | ';
+    }
+
+    const inside = inInteractive || !!role;
+    const quiet = suppressText || inside || (tag === 'label' && !!(el as HTMLLabelElement).control);
+    const textHidden = hidden || tiny || offCanvas || (zeroBox && display !== 'contents') || (block && !el.checkVisibility());
+    if (block && !quiet) {
+      if (/^h[1-6]$/.test(tag)) bufPrefix = '#'.repeat(+tag[1]) + ' ';
+      else if (el.getAttribute('role') === 'heading') bufPrefix = '#'.repeat(+(el.getAttribute('aria-level') || 2)) + ' ';
+      else if (tag === 'li') bufPrefix = '- ';
+    }
+    const elInVp = r.bottom > 0 && r.right > 0 && r.top < vh && r.left < vw;
+    const visitChildren = (first: Node | null) => {
+      for (let c = first; c; c = c.nextSibling) {
+        if (c.nodeType === 1) {
+          if ((c as Element).localName === 'slot') {
+            for (const a of (c as HTMLSlotElement).assignedNodes({ flatten: true })) visitNode(a);
+            if (!(c as HTMLSlotElement).assignedNodes().length) visitChildren(c.firstChild);
+          } else walk(c as Element, cursor, inside, quiet, textHidden);
+        } else if (c.nodeType === 3 && !quiet && !textHidden) {
+          buf += c.nodeValue;
+          if (elInVp) bufVp = true;
+        }
+      }
+    };
+    const visitNode = (n: Node) => {
+      if (n.nodeType === 1) walk(n as Element, cursor, inside, quiet, textHidden);
+      else if (n.nodeType === 3 && !quiet && !textHidden) {
+        buf += n.nodeValue;
+        if (elInVp) bufVp = true;
+      }
+    };
+    if (el.shadowRoot) visitChildren(el.shadowRoot.firstChild);
+    else visitChildren(el.firstChild);
+    if (block) {
+      if (!quiet) flush();
+      else if (bufPrefix) bufPrefix = '';
+    }
+    void parentHidden;
+  };
+
+  const emitHiddenFile = (el: Element, st: CSSStyleDeclaration) => {
+    emit(el, 'file', st, new DOMRect(0, 0, 0, 0));
+    const last = items[items.length - 1];
+    if ('id' in last) last.st = [last.st, 'hidden'].filter(Boolean).join(' ');
+  };
+
+  let root: Element | null = document.documentElement;
+  if (o.root !== undefined) {
+    root = get(o.root);
+    if (!root) return { items: [], next: S.next, frames: 0, ms: 0, missingRoot: true, count: 0, url: location.href, title: document.title };
+  }
+  if (root) {
+    const pc = o.root !== undefined && parentEl(root) ? getComputedStyle(parentEl(root)!).cursor : 'auto';
+    walk(root, pc, false, false, false);
+  }
+  flush();
+  clearLabelMap();
+  let out = items;
+  if (o.viewportOnly) out = items.filter((i) => !('vp' in i) || i.vp === 1);
+  return { items: out, next: S.next, frames: S.frames.length, ms: Math.round(performance.now() - t0), count, url: location.href, title: document.title };
+}
+
+function isRendered(el: Element): boolean {
+  const r = el.getBoundingClientRect();
+  if (r.width <= 1 || r.height <= 1) return false;
+  const st = getComputedStyle(el);
+  return st.visibility === 'visible' && st.opacity !== '0';
+}
+
+function markClickable(...els: unknown[]) {
+  for (const e of els) if (e instanceof Element) S.click.add(e);
+  return els.length;
+}
+
+function summary(): SummaryResult {
+  const q = (s: string) => document.querySelectorAll(s).length;
+  const active = deepActive();
+  const dialogs = Array.from(document.querySelectorAll('dialog[open], [role=dialog], [role=alertdialog], [aria-modal=true]')).filter(isRendered);
+  const dialog = dialogs[0];
+  const body = document.body;
+  const text = body ? clean(body.innerText.slice(0, 1500)).slice(0, 400) : '';
+  return {
+    url: location.href,
+    title: document.title,
+    viewport: [innerWidth, innerHeight],
+    scroll: [Math.round(scrollX), Math.round(scrollY)],
+    size: [document.documentElement.scrollWidth, document.documentElement.scrollHeight],
+    counts: {
+      links: q('a[href]'),
+      buttons: q('button, [role=button], input[type=submit], input[type=button], input[type=reset]'),
+      inputs: q('input:not([type=hidden]):not([type=submit]):not([type=button]):not([type=reset]), textarea, [contenteditable=""], [contenteditable=true]'),
+      selects: q('select, [role=combobox], [role=listbox]'),
+      forms: q('form'),
+      images: q('img, svg[role=img]'),
+      iframes: q('iframe, frame'),
+    },
+    focused: active && active !== body && active !== document.documentElement ? describeShort(active) : '',
+    dialog: dialog ? cap(clean(dialog.getAttribute('aria-label')) || subtreeTextShort(dialog), 120) : '',
+    text,
+  };
+}
+
+function subtreeTextShort(el: Element): string {
+  return clean((el as HTMLElement).innerText ?? el.textContent).slice(0, 120);
+}
+
+function describeShort(el: Element): string {
+  const role = explicitRole(el) ?? nativeRole(el) ?? el.localName;
+  const id = S.map.get(el);
+  return `${id !== undefined ? `[${id}] ` : ''}${role} "${cap(accessibleName(el, role), 60)}"`;
+}
+
+function details(ids: number[]): DetailsResult[] {
+  return ids.map((id) => {
+    const el = get(id);
+    if (!el) return { id, missing: true };
+    const attrs: Record<string, string> = {};
+    for (const a of Array.from(el.attributes)) {
+      if (a.name === 'value' && (el as HTMLInputElement).type === 'password') continue;
+      attrs[a.name] = cap(a.value, 200);
+    }
+    const r = el.getBoundingClientRect();
+    const parent = parentEl(el);
+    const root = el.getRootNode();
+    return {
+      id,
+      tag: el.localName,
+      attrs,
+      selector: cssPath(el),
+      xpath: xPath(el),
+      shadowHost: root instanceof ShadowRoot ? cssPath(root.host) : undefined,
+      bbox: [Math.round(r.left + scrollX), Math.round(r.top + scrollY), Math.round(r.width), Math.round(r.height)],
+      parentText: parent ? cap(clean((parent as HTMLElement).innerText ?? parent.textContent), 160) : '',
+      children: el.children.length,
+      href: (el as HTMLAnchorElement).href && typeof (el as HTMLAnchorElement).href === 'string' ? (el as HTMLAnchorElement).href : undefined,
+      text: cap(clean((el as HTMLElement).innerText ?? el.textContent), 200),
+    };
+  });
+}
+
+/** Current role/name/selector of a ref, for fingerprints and stale-ref messages. */
+function fingerprint(id: number) {
+  const el = get(id);
+  if (!el) return null;
+  const root = el.getRootNode();
+  return { selector: (root instanceof ShadowRoot ? cssPath(root.host) + ' >>> ' : '') + cssPath(el), xpath: xPath(el) };
+}
+
+(globalThis as any).__baSnap = { run, get, markClickable, summary, details, fingerprint, frames: () => S.frames, version: 1 };

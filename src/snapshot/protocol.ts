@@ -1,0 +1,72 @@
+// Shapes exchanged between the in-page extractor and the CDP side.
+
+export interface ElementItem {
+  id: number;
+  role: string;
+  name: string;
+  /** Name substitute when nothing names the element: icon hint, SVG description, position. */
+  hint?: string;
+  /** State words: `checked`, `value="…"`, … */
+  st?: string;
+  /** What covers the element at its hit-test points, if anything. */
+  cov?: string;
+  /** 1 when the element intersects the viewport. */
+  vp: 0 | 1;
+}
+export interface TextItem {
+  t: string;
+  /** 1 when some of the text is inside the viewport. */
+  vp?: 0 | 1;
+}
+export interface FrameItem {
+  /** Index into the extractor's list of iframe elements of this run. */
+  frame: number;
+  vp: 0 | 1;
+}
+export type PageItem = ElementItem | TextItem | FrameItem;
+
+export interface RunOptions {
+  /** Lowest ref number for new elements (the tab keeps counting across navigations). */
+  start: number;
+  viewportOnly?: boolean;
+  /** Subtree root (a ref number of this frame). */
+  root?: number;
+}
+
+export interface RunResult {
+  items: PageItem[];
+  next: number;
+  frames: number;
+  ms: number;
+  count: number;
+  url: string;
+  title: string;
+  missingRoot?: boolean;
+}
+
+export interface SummaryResult {
+  url: string;
+  title: string;
+  viewport: [number, number];
+  scroll: [number, number];
+  size: [number, number];
+  counts: Record<string, number>;
+  focused: string;
+  dialog: string;
+  text: string;
+}
+
+export interface DetailsResult {
+  id: number;
+  missing?: boolean;
+  tag?: string;
+  attrs?: Record<string, string>;
+  selector?: string;
+  xpath?: string;
+  shadowHost?: string;
+  bbox?: [number, number, number, number];
+  parentText?: string;
+  children?: number;
+  href?: string;
+  text?: string;
+}

@@ -1,0 +1,218 @@
+// The public snapshot layers: summary, elements (with scope and budget), details, find, delta.
+import type { Tab } from '../session/tab';
+import { BrowserAgentError } from '../errors';
+import { extractFrame, evalInFrame, mainFrame, parseRef, refString, tabState, type FrameRef, type FrameResult, type TabState } from './frames';
+import { applyBudget, estimateTokens, flatten, untrusted, type Line } from './format';
+import type { DetailsResult, SummaryResult } from './protocol';
+
+export interface SnapshotOptions {
+  layer?: 'summary' | 'elements';
+  viewportOnly?: boolean;
+  /** Subtree: only this element and what it contains. */
+  ref?: string;
+  /** Token budget for the whole result (o200k estimate). */
+  maxTokens?: number;
+}
+
+const LEGEND = 'Lines: [ref] role "name" state. Use refs with actions. Other lines are page text; "…(+N)" = N more chars (browser_find reads them).';
+
+export async function takeSnapshot(tab: Tab, opts: SnapshotOptions = {}): Promise<string> {
+  tab.assertNoDialog();
+  if (opts.maxTokens !== undefined && (!Number.isFinite(opts.maxTokens) || opts.maxTokens < 50)) {
+    throw new BrowserAgentError('INVALID_INPUT', `maxTokens must be a number of at least 50 (got ${opts.maxTokens}).`, 'Omit maxTokens for the whole page, or give e.g. 4000.');
+  }
+  if (opts.layer === 'summary') return summaryLayer(tab);
+  if (opts.layer !== undefined && opts.layer !== 'elements') {
+    throw new BrowserAgentError('INVALID_INPUT', `Unknown snapshot layer "${opts.layer}".`, 'Use "summary" or "elements"; details come from browser_element_details.');
+  }
+  const { result, lines } = await elementsFor(tab, opts);
+  const header = [`URL: ${result.url}`];
+  const scope = opts.ref ? ` inside [${opts.ref}]` : opts.viewportOnly ? ' in the viewport' : '';
+  const count = lines.filter((l) => l.kind === 'element').length;
+  header.push(`${count} interactive elements${scope}. ${LEGEND}`);
+  const title = `Title: ${result.title}`;
+  const reserve = estimateTokens(header.join('\n') + title) + 30;
+  const { body, note } = applyBudget(lines, opts.maxTokens, reserve);
+  const out = [...header, untrusted(title + (body ? '\n' + body : ''))];
+  if (note) out.push(note);
+  return out.join('\n');
+}
+
+/** Runs the extractor over the requested scope and remembers refs (and, for full snapshots, the delta baseline). */
+export async function elementsFor(tab: Tab, opts: { viewportOnly?: boolean; ref?: string } = {}): Promise<{ result: FrameResult; lines: Line[] }> {
+  const st = tabState(tab);
+  let frame: FrameRef = await mainFrame(tab);
+  let root: number | undefined;
+  if (opts.ref) {
+    const p = parseRef(opts.ref);
+    const rec = p && st.refs.get(refString(p.prefix, p.id));
+    if (!p || !rec) throw notIssued(opts.ref);
+    const f = st.framesByPrefix.get(p.prefix);
+    if (!f) throw new BrowserAgentError('STALE_REF', `Ref ${opts.ref} (${rec.role} "${rec.name}") belonged to a frame that is gone.`, 'Take a new snapshot.');
+    frame = f;
+    root = p.id;
+  }
+  const result = await extractFrame(tab, frame, { viewportOnly: opts.viewportOnly, root });
+  const lines = flatten(result);
+  remember(st, lines);
+  if (!opts.ref && !opts.viewportOnly) {
+    st.last = { url: result.url, title: result.title, lines: new Map(lines.filter((l) => l.ref).map((l) => [l.ref!, l.text])) };
+  }
+  return { result, lines };
+}
+
+function remember(st: TabState, lines: Line[]) {
+  for (const l of lines) {
+    if (!l.ref) continue;
+    st.refs.set(l.ref, { role: l.role!, name: l.name!, prefix: l.prefix ?? 0, line: l.text });
+  }
+  // Bound the memory of long sessions: keep the most recent refs.
+  if (st.refs.size > 200_000) {
+    const drop = st.refs.size - 150_000;
+    let i = 0;
+    for (const k of st.refs.keys()) {
+      if (i++ >= drop) break;
+      st.refs.delete(k);
+    }
+  }
+}
+
+export function notIssued(ref: string): BrowserAgentError {
+  return new BrowserAgentError('TARGET_NOT_FOUND', `No element with ref "${ref}" was ever shown on this tab.`, 'Refs look like 12 or f2:5 and come from browser_snapshot or browser_find on this tab; take a snapshot and use a ref from it.');
+}
+
+async function summaryLayer(tab: Tab): Promise<string> {
+  const frame = await mainFrame(tab);
+  const { value: s } = await evalInFrame<SummaryResult>(tab, frame, 'globalThis.__baSnap.summary()');
+  const c = s.counts;
+  const lines = [
+    `URL: ${s.url}`,
+    `Viewport ${s.viewport[0]}x${s.viewport[1]}, scrolled to ${s.scroll[0]},${s.scroll[1]} of ${s.size[0]}x${s.size[1]}`,
+    `Counts: ${c.links} links, ${c.buttons} buttons, ${c.inputs} inputs, ${c.selects} selects, ${c.forms} forms, ${c.images} images, ${c.iframes} iframes`,
+  ];
+  const inside = [`Title: ${s.title}`];
+  if (s.focused) inside.push(`Focused: ${s.focused}`);
+  if (s.dialog) inside.push(`Open dialog: ${s.dialog}`);
+  if (s.text) inside.push(`Text: ${s.text}${s.text.length >= 400 ? '…' : ''}`);
+  lines.push(untrusted(inside.join('\n')));
+  lines.push('For every element with refs: browser_snapshot with layer "elements".');
+  return lines.join('\n');
+}
+
+/** Matching element lines and text lines, with the nearest ref for text. */
+export async function findInPage(tab: Tab, query: string, opts: { regex?: boolean; limit?: number } = {}): Promise<string> {
+  tab.assertNoDialog();
+  if (!query || !query.trim()) throw new BrowserAgentError('INVALID_INPUT', 'The search query is empty.', 'Give words to look for, or a regular expression with regex: true.');
+  let test: (s: string) => boolean;
+  if (opts.regex) {
+    let re: RegExp;
+    try {
+      re = new RegExp(query, 'i');
+    } catch (e) {
+      throw new BrowserAgentError('INVALID_INPUT', `Invalid regular expression: ${(e as Error).message}`, 'Escape special characters or search by words without regex.');
+    }
+    test = (s) => re.test(s);
+  } else {
+    const words = query.toLowerCase().split(/\s+/).filter(Boolean);
+    test = (s) => {
+      const l = s.toLowerCase();
+      return words.every((w) => l.includes(w));
+    };
+  }
+  const limit = Math.max(1, Math.min(opts.limit ?? 30, 500));
+  const { lines } = await elementsFor(tab);
+  const hits: string[] = [];
+  let total = 0;
+  let lastRef: string | undefined;
+  for (const l of lines) {
+    if (l.ref) lastRef = l.ref;
+    if (l.kind === 'frame' || !test(l.text)) continue;
+    total++;
+    if (hits.length < limit) hits.push(l.kind === 'text' && lastRef ? `${l.text} (after [${lastRef}])` : l.text);
+  }
+  if (!total) return `No element or text matches ${JSON.stringify(query)}. Try fewer words, or browser_snapshot.`;
+  const more = total > hits.length ? `\n${total - hits.length} more matches; raise limit or refine the query.` : '';
+  return `${total} match${total === 1 ? '' : 'es'} for ${JSON.stringify(query)}:\n${untrusted(hits.join('\n'))}${more}`;
+}
+
+/** Attributes, unique selector, XPath, box, parent text, child count and href of each ref. */
+export async function elementDetails(tab: Tab, refs: string[]): Promise<string> {
+  tab.assertNoDialog();
+  if (!refs.length) throw new BrowserAgentError('INVALID_INPUT', 'No refs given.', 'Pass one or more refs from a snapshot, e.g. ["12", "f2:5"].');
+  const st = tabState(tab);
+  const byFrame = new Map<number, number[]>();
+  for (const r of refs) {
+    const p = parseRef(r);
+    if (!p || !st.refs.has(refString(p.prefix, p.id))) throw notIssued(r);
+    byFrame.set(p.prefix, [...(byFrame.get(p.prefix) ?? []), p.id]);
+  }
+  const found = new Map<string, DetailsResult | undefined>();
+  for (const [prefix, ids] of byFrame) {
+    const frame = prefix === 0 ? await mainFrame(tab) : st.framesByPrefix.get(prefix);
+    let res: DetailsResult[] = [];
+    if (frame) res = (await evalInFrame<DetailsResult[]>(tab, frame, `globalThis.__baSnap.details(${JSON.stringify(ids)})`).catch(() => ({ value: [] as DetailsResult[] }))).value;
+    for (const id of ids) found.set(refString(prefix, id), res.find((d) => d.id === id));
+  }
+  const out: string[] = [];
+  for (const r of refs) {
+    const p = parseRef(r)!;
+    const key = refString(p.prefix, p.id);
+    const rec = st.refs.get(key)!;
+    const d = found.get(key);
+    if (!d || d.missing) {
+      out.push(`[${key}] ${rec.role} ${JSON.stringify(rec.name)}: gone from the page (STALE_REF); take a new snapshot.`);
+      continue;
+    }
+    const attrs = Object.entries(d.attrs ?? {}).map(([k, v]) => `${k}=${JSON.stringify(v)}`).join(' ');
+    out.push(
+      [
+        rec.line,
+        `  tag: ${d.tag}${d.shadowHost ? ` (in the shadow root of ${d.shadowHost})` : ''}`,
+        `  selector: ${d.selector}`,
+        `  xpath: ${d.xpath}`,
+        `  bbox: x=${d.bbox![0]} y=${d.bbox![1]} w=${d.bbox![2]} h=${d.bbox![3]} (page coordinates, CSS px)`,
+        attrs ? `  attributes: ${attrs}` : '  attributes: none',
+        d.href ? `  href: ${d.href}` : '',
+        d.text ? `  text: ${JSON.stringify(d.text)}` : '',
+        `  parent text: ${JSON.stringify(d.parentText ?? '')}`,
+        `  children: ${d.children}`,
+      ].filter(Boolean).join('\n'),
+    );
+  }
+  return untrusted(out.join('\n'));
+}
+
+const MAX_DELTA_LINES = 25;
+
+/** What changed since the last full snapshot: URL/title, elements added, removed, changed. Becomes the new baseline. */
+export async function snapshotDelta(tab: Tab): Promise<string> {
+  tab.assertNoDialog();
+  const st = tabState(tab);
+  const before = st.last;
+  const { result, lines } = await elementsFor(tab);
+  const now = st.last!;
+  const count = lines.filter((l) => l.kind === 'element').length;
+  if (!before) return `Page: ${result.url} (${count} interactive elements; browser_snapshot shows them).`;
+  const out: string[] = [];
+  const page: string[] = [];
+  if (before.url !== now.url) out.push(`URL: ${before.url} → ${now.url}`);
+  if (before.title !== now.title) page.push(`Title: ${JSON.stringify(before.title)} → ${JSON.stringify(now.title)}`);
+  const added: string[] = [];
+  const changed: string[] = [];
+  const removed: string[] = [];
+  for (const [ref, line] of now.lines) {
+    const old = before.lines.get(ref);
+    if (old === undefined) added.push(`+ ${line}`);
+    else if (old !== line) changed.push(`~ ${line} (was: ${old.replace(/^\[[^\]]+\]\s*/, '')})`);
+  }
+  for (const [ref, line] of before.lines) if (!now.lines.has(ref)) removed.push(`- ${line}`);
+  if (!added.length && !changed.length && !removed.length && !out.length && !page.length) return 'No change on the page since the last snapshot.';
+  const navigated = before.url !== now.url && removed.length > 0 && added.length > 0 && !changed.length;
+  const list = [...changed, ...added, ...removed];
+  const shown = list.slice(0, MAX_DELTA_LINES);
+  page.push(...shown);
+  if (list.length > shown.length) page.push(`… ${list.length - shown.length} more changes (browser_snapshot for the full page)`);
+  out.push(`${navigated ? 'New page' : 'Changes'}: ${added.length} added, ${removed.length} removed, ${changed.length} changed; ${count} elements now.`);
+  out.push(untrusted(page.join('\n')));
+  return out.join('\n');
+}

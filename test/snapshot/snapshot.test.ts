@@ -1,0 +1,252 @@
+import assert from 'node:assert/strict';
+import { BrowserSession } from '../../src/session/browserSession';
+import type { Tab } from '../../src/session/tab';
+import { takeSnapshot, elementDetails, findInPage, snapshotDelta, resolveRef, fingerprint, describeElement } from '../../src/snapshot';
+import { TEST_LAUNCH, crossSite } from '../helpers/chromium';
+import { startServer, type TestServer } from '../helpers/servers';
+import { BASICS, FRAME_INNER, RERENDER, SHADOW, bigPage, framesPage, load } from './fixtures';
+
+/** The line of the element whose quoted name is `name`. */
+function line(snap: string, name: string): string {
+  const l = snap.split('\n').find((x) => x.includes(`"${name}"`) && x.startsWith('['));
+  assert.ok(l, `no line for "${name}" in:\n${snap}`);
+  return l;
+}
+const refOf = (l: string) => /^\[([^\]]+)\]/.exec(l)![1];
+
+describe('snapshot: elements layer in real Chromium', function () {
+  this.timeout(60_000);
+  let s: BrowserSession;
+  let srv: TestServer;
+  let tab: Tab;
+  let snap: string;
+  before(async () => {
+    srv = await startServer({ '/': BASICS, '/inner': FRAME_INNER, '/shadow': SHADOW, '/rerender': RERENDER, '/big': bigPage(20_000) });
+    srv.route('/frames', framesPage(crossSite(srv.origin)));
+    s = await BrowserSession.launch(TEST_LAUNCH);
+    tab = await s.activeTab();
+    await load(tab, srv.url);
+    snap = await takeSnapshot(tab);
+  });
+  after(async () => {
+    await s?.close();
+    await srv?.close();
+  });
+
+  it('wraps page content in a delimited untrusted block', () => {
+    assert.match(snap, /^URL: http:\/\/127\.0\.0\.1:\d+\/\n\d+ interactive elements/);
+    const m = /<page-content id=(\w+)>[\s\S]*<\/page-content id=(\w+)>/.exec(snap);
+    assert.ok(m && m[1] === m[2]);
+    assert.match(snap, /Title: Basics/);
+  });
+
+  it('names inputs from labels, shows every state, never a password', () => {
+    assert.match(line(snap, 'Email'), /^\[\d+\] textbox "Email" required type=email value="a@b.c"$/);
+    assert.match(line(snap, 'Password'), /textbox "Password" password filled$/);
+    assert.doesNotMatch(snap, /hunter2/);
+    assert.match(line(snap, 'Bio'), /textbox "Bio" multiline value="Hello there"/);
+    assert.doesNotMatch(line(snap, 'Nickname'), /multiline/);
+    assert.match(line(snap, 'Nickname'), /readonly invalid/);
+    assert.match(line(snap, 'Remember me'), /checkbox "Remember me" checked$/);
+    assert.match(line(snap, 'Select all'), /checkbox "Select all" mixed$/);
+    assert.match(line(snap, 'Two'), /radio "Two" checked$/);
+    assert.match(line(snap, 'One'), /radio "One"$/);
+    assert.match(line(snap, 'Save'), /button "Save" disabled/);
+    assert.match(line(snap, 'More options'), /collapsed/);
+    assert.match(line(snap, 'Bold'), /pressed/);
+    assert.match(line(snap, 'General'), /tab "General" selected/);
+    assert.match(line(snap, 'Focused field'), /focused/);
+    assert.match(line(snap, 'Show more'), /button "Show more" collapsed/);
+  });
+
+  it('lists native select options (capped), multi-selects, sliders, contenteditable', () => {
+    assert.match(line(snap, 'Country'), /combobox "Country" value="Country 3" options=\["Country 0",.*"Country 7",\+12 more\]/);
+    assert.match(line(snap, 'Toppings'), /listbox "Toppings" selected="Cheese, Olives"/);
+    assert.match(line(snap, 'Volume'), /slider "Volume" value=30 min=0 max=100/);
+    assert.match(line(snap, 'Notes'), /textbox "Notes" value="Draft text"/);
+  });
+
+  it('finds icon-only, pointer and listener-only controls and names them', () => {
+    assert.match(snap, /\] button \(search icon\)/); // background-image file name
+    assert.match(line(snap, 'Close dialog'), /button "Close dialog"/);
+    assert.match(line(snap, 'Open menu'), /button "Open menu"/);
+    assert.match(snap, /clickable \([^)]*svg: red circle\)/);
+    assert.match(snap, /clickable \(listener icon\)/); // only an addEventListener('click')
+    assert.match(snap, /Read the\n\[\d+\] clickable "terms"\nfirst\./); // inline span gets its own ref
+  });
+
+  it('skips hidden, off-canvas and zero-size elements; keeps aria-hidden visible menus and hidden file inputs', () => {
+    for (const hidden of ['Hidden link', 'Invisible link', 'Offscreen link', 'Skip to content', 'Zero', 'Hidden body']) {
+      assert.ok(!snap.includes(hidden), `${hidden} should not be listed`);
+    }
+    assert.match(line(snap, 'Menu one'), /link "Menu one"/);
+    assert.match(snap, /\] file "Choose file" hidden/);
+    assert.match(line(snap, 'Dark mode'), /checkbox "Dark mode"/); // label drawn over an invisible input
+  });
+
+  it('marks elements covered by an overlay and keeps offscreen ones', () => {
+    assert.match(line(snap, 'Covered button'), /covered-by div "cookie banner"/);
+    assert.match(line(snap, 'Far below'), /^\[\d+\] button "Far below"$/);
+    assert.doesNotMatch(line(snap, 'Docs'), /covered/);
+  });
+
+  it('viewport-only and subtree scopes', async () => {
+    const vp = await takeSnapshot(tab, { viewportOnly: true });
+    assert.ok(!vp.includes('Far below'));
+    assert.match(vp, /# Account settings/);
+    assert.match(vp, /in the viewport/);
+    const country = refOf(line(snap, 'Country'));
+    const sub = await takeSnapshot(tab, { ref: country });
+    assert.match(sub, /^URL: .*\n1 interactive elements inside/);
+    assert.equal(refOf(line(sub, 'Country')), country);
+  });
+
+  it('truncates to a token budget and says what was left out', async () => {
+    const small = await takeSnapshot(tab, { maxTokens: 200 });
+    assert.ok(small.length / 3.6 < 260, `too long: ${small.length}`);
+    assert.match(small, /Over the 200-token budget: showing \d+ of \d+ elements/);
+    const full = await takeSnapshot(tab);
+    const mid = await takeSnapshot(tab, { maxTokens: Math.ceil(full.length / 3.6) - 40 });
+    assert.match(mid, /Over the \d+-token budget: (page text left out|showing)/);
+    await assert.rejects(takeSnapshot(tab, { maxTokens: 5 }), (e: any) => e.code === 'INVALID_INPUT');
+  });
+
+  it('summary layer is short and informative', async () => {
+    const sum = await takeSnapshot(tab, { layer: 'summary' });
+    assert.match(sum, /Viewport \d+x\d+, scrolled to 0,0/);
+    assert.match(sum, /Counts: \d+ links, \d+ buttons/);
+    assert.match(sum, /Focused: \[\d+\] textbox "Focused field"/);
+    assert.ok(sum.length < 1500);
+  });
+
+  it('details, find, fingerprint and resolveRef', async () => {
+    const terms = refOf(line(snap, 'terms'));
+    const d = await elementDetails(tab, [terms]);
+    assert.match(d, /selector: #terms/);
+    assert.match(d, /xpath: \/html\/body\/p\/span/);
+    assert.match(d, /bbox: x=\d+ y=\d+ w=\d+ h=\d+/);
+    assert.match(d, /parent text: "Please fill in the form below/);
+    const docs = refOf(line(snap, 'Docs'));
+    assert.match(await elementDetails(tab, [docs]), /href: http:\/\/127\.0\.0\.1:\d+\/docs/);
+    const f = await findInPage(tab, 'country');
+    assert.match(f, /combobox "Country"/);
+    const fr = await findInPage(tab, '^Read the', { regex: true });
+    assert.match(fr, /Read the/);
+    await assert.rejects(findInPage(tab, '(', { regex: true }), (e: any) => e.code === 'INVALID_INPUT');
+    const h = await resolveRef(tab, docs);
+    assert.equal(h.role, 'link');
+    assert.equal(h.name, 'Docs');
+    assert.ok(h.backendNodeId > 0);
+    const { node } = await h.session.send('DOM.describeNode', { backendNodeId: h.backendNodeId });
+    assert.equal(node.localName, 'a');
+    assert.equal(describeElement(h), 'link "Docs"');
+    const fp = await fingerprint(tab, docs);
+    assert.equal(fp.frame, 'main');
+    assert.ok(fp.selector && fp.xpath);
+    await assert.rejects(resolveRef(tab, '99999'), (e: any) => e.code === 'TARGET_NOT_FOUND');
+    await assert.rejects(resolveRef(tab, 'button.submit'), (e: any) => e.code === 'TARGET_NOT_FOUND');
+  });
+
+  it('delta after a DOM change', async () => {
+    await takeSnapshot(tab);
+    await tab.evaluate(`document.querySelector('a[href="/docs"]').textContent = 'Documentation';
+      document.getElementById('far').remove();
+      const b = document.createElement('button'); b.textContent = 'Brand new'; document.body.append(b);
+      document.querySelector('#fancy').checked = true;`);
+    const delta = await snapshotDelta(tab);
+    assert.match(delta, /Changes: 1 added, 1 removed, \d+ changed/);
+    assert.match(delta, /~ \[\d+\] link "Documentation" \(was: link "Docs"\)/);
+    assert.match(delta, /~ \[\d+\] checkbox "Dark mode" checked \(was: checkbox "Dark mode"\)/);
+    assert.match(delta, /\+ \[\d+\] button "Brand new"/);
+    assert.match(delta, /- \[\d+\] button "Far below"/);
+    assert.equal(await snapshotDelta(tab), 'No change on the page since the last snapshot.');
+  });
+
+  it('same-origin and cross-origin (OOPIF) iframes get frame refs that resolve', async () => {
+    await load(tab, `${srv.origin}/frames`);
+    for (let i = 0; i < 50 && tab.frameSessions().length < 1; i++) await new Promise((r) => setTimeout(r, 50));
+    const fs = await takeSnapshot(tab);
+    const pays = fs.split('\n').filter((l) => l.includes('"Pay now"'));
+    assert.equal(pays.length, 2, fs);
+    const prefixes = pays.map((l) => /^\[f(\d+):\d+\]/.exec(l)?.[1]);
+    assert.ok(prefixes[0] && prefixes[1] && prefixes[0] !== prefixes[1], fs);
+    assert.match(fs, /\[frame f\d+\]\nInside the frame/);
+    assert.match(fs, /\[\/frame f\d+\]\nAfter frames/);
+    for (const l of pays) {
+      const h = await resolveRef(tab, refOf(l));
+      assert.equal(h.name, 'Pay now');
+      const { node } = await h.session.send('DOM.describeNode', { backendNodeId: h.backendNodeId });
+      assert.equal(node.localName, 'button');
+    }
+    assert.ok(tab.frameSessions().length >= 1, 'the cross-site frame should be out of process');
+    const d = await elementDetails(tab, [refOf(pays[1])]);
+    assert.match(d, /tag: button/);
+  });
+
+  it('open shadow roots, with slotted light DOM in rendered order', async () => {
+    await load(tab, `${srv.origin}/shadow`);
+    const sh = await takeSnapshot(tab);
+    assert.match(sh, /## Card title text\n\[\d+\] button "Shadow action"\n\[\d+\] textbox "Shadow input"/);
+    const h = await resolveRef(tab, refOf(line(sh, 'Shadow action')));
+    assert.ok(h.backendNodeId > 0);
+    assert.match(await elementDetails(tab, [h.ref]), /in the shadow root of my-card/);
+  });
+
+  it('keeps refs stable across snapshots and re-renders; stale refs name the element and the closest match', async () => {
+    await load(tab, `${srv.origin}/rerender`);
+    const a = await takeSnapshot(tab);
+    const b = await takeSnapshot(tab);
+    assert.equal(refOf(line(a, 'Save')), refOf(line(b, 'Save')));
+    await tab.evaluate('rerender()'); // replaces every node
+    const c = await takeSnapshot(tab);
+    assert.equal(refOf(line(c, 'Save')), refOf(line(a, 'Save')), 're-rendered button keeps its ref');
+    const oldLink = refOf(line(a, 'Link 0'));
+    assert.notEqual(refOf(line(c, 'Link 1')), oldLink, 'a changed element gets a new ref');
+    await assert.rejects(resolveRef(tab, oldLink), (e: any) => e.code === 'STALE_REF' && /link "Link 0"/.test(e.message) && /Closest current match: \[\d+\] link "Link 1"/.test(e.message));
+    const del = refOf(line(c, 'Delete'));
+    await tab.evaluate('dropDelete()');
+    await assert.rejects(resolveRef(tab, del), (e: any) => e.code === 'STALE_REF' && /button "Delete"/.test(e.message));
+    // After a navigation, old refs are stale and never alias new elements.
+    await load(tab, `${srv.origin}/rerender`);
+    await assert.rejects(resolveRef(tab, refOf(line(c, 'Save'))), (e: any) => e.code === 'STALE_REF');
+    const d = await takeSnapshot(tab);
+    assert.ok(Number(refOf(line(d, 'Save'))) > Number(refOf(line(c, 'Delete'))));
+  });
+
+  it('handles a 20k-element page quickly', async () => {
+    await load(tab, `${srv.origin}/big`, 30_000);
+    const t = Date.now();
+    const big = await takeSnapshot(tab);
+    const ms = Date.now() - t;
+    const count = Number(/(\d+) interactive elements/.exec(big)![1]);
+    assert.equal(count, 20_000);
+    assert.ok(big.length / count < 40, `chars per element ${big.length / count}`);
+    assert.ok(ms < 10_000, `took ${ms} ms`);
+  });
+
+  it('refuses to snapshot behind a JavaScript dialog with DIALOG_OPEN', async () => {
+    await load(tab, `${srv.origin}/rerender`);
+    const session = await tab.session();
+    const opened = new Promise((r) => tab.once('dialog', r));
+    void session.send('Runtime.evaluate', { expression: 'setTimeout(() => alert("hi"), 0)' });
+    await opened;
+    await assert.rejects(takeSnapshot(tab), (e: any) => e.code === 'DIALOG_OPEN');
+    await session.send('Page.handleJavaScriptDialog', { accept: true });
+  });
+
+  it('fails fast with DIALOG_OPEN when a dialog opens during extraction', async () => {
+    await load(tab, `${srv.origin}/rerender`);
+    const session = await tab.session();
+    // The page alerts the moment our extractor reads the layout (a hostile page could do this).
+    await tab.evaluate(`Object.defineProperty(HTMLElement.prototype, 'onclick', { get() { return null; } }); setTimeout(() => alert('during'), 30)`);
+    const t = Date.now();
+    let code = '';
+    for (let i = 0; i < 20 && !code; i++) {
+      await takeSnapshot(tab).catch((e) => (code = e.code));
+    }
+    assert.equal(code, 'DIALOG_OPEN');
+    assert.ok(Date.now() - t < 10_000);
+    await session.send('Page.handleJavaScriptDialog', { accept: true });
+    assert.match(await takeSnapshot(tab), /button "Save"/);
+  });
+});
