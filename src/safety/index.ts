@@ -7,3 +7,5 @@ export * from './guard';
 export * from './secrets';
 export * from './secureTool';
 export * from './untrusted';
+export * from './messages';
+export * from './mcp';
