@@ -46,6 +46,8 @@ export interface DeciderOptions {
   allowances?: SiteAllowances;
   /** Page text for sensitive-page phrases; default reads the active tab's innerText (read-only, capped). */
   pageFacts?(ctx: ToolContext, preview: ActionPreview | undefined): Promise<PageFacts | undefined>;
+  /** URL of a frame by id; default asks the tab over CDP (out-of-process frames and in-process ones). */
+  frameUrl?(ctx: ToolContext, frameId: string): Promise<string | undefined>;
 }
 
 const PAGE_TEXT_LIMIT = 20_000;
@@ -56,6 +58,38 @@ export async function readPageFacts(ctx: ToolContext): Promise<PageFacts | undef
     const tab = await ctx.tab();
     const text = await tab.evaluate<string>(`(document.body && document.body.innerText || '').slice(0, ${PAGE_TEXT_LIMIT})`, 2000);
     return { text };
+  } catch {
+    return undefined;
+  }
+}
+
+interface FrameTreeNode {
+  frame: { id: string; url: string; urlFragment?: string };
+  childFrames?: FrameTreeNode[];
+}
+
+function findFrame(node: FrameTreeNode | undefined, id: string): string | undefined {
+  if (!node) return undefined;
+  if (node.frame.id === id) return node.frame.url + (node.frame.urlFragment ?? '');
+  for (const child of node.childFrames ?? []) {
+    const hit = findFrame(child, id);
+    if (hit) return hit;
+  }
+  return undefined;
+}
+
+/** The current URL of a frame of the active tab (main page, in-process iframe, or out-of-process iframe). */
+export async function resolveFrameUrl(ctx: ToolContext, frameId: string): Promise<string | undefined> {
+  try {
+    const tab = await ctx.tab();
+    if (frameId === tab.targetId) return undefined; // the main frame: already checked as the page
+    const sessions = [await tab.session(), ...tab.frameSessions().map((f) => f.session)];
+    for (const session of sessions) {
+      const tree = await session.send('Page.getFrameTree', undefined, 2000).catch(() => undefined);
+      const hit = findFrame(tree?.frameTree as FrameTreeNode | undefined, frameId);
+      if (hit) return hit;
+    }
+    return tab.frameSession(frameId)?.url;
   } catch {
     return undefined;
   }
@@ -87,10 +121,13 @@ export function createDecider(settings: () => PolicySettings, confirmer: Confirm
 
   async function rate(tool: ToolDefinition, input: unknown, preview: ActionPreview | undefined, ctx: ToolContext): Promise<Rating> {
     const s = settings();
-    const first = ratePolicy(tool.name, tool.risk, input, preview, s);
+    // Previews name a frame by id; the origin lists need its URL.
+    const frame = preview?.target?.frame;
+    const base: PageFacts = frame && !/^[a-z][a-z0-9+.-]*:/i.test(frame) ? { frameUrl: await (options.frameUrl ?? resolveFrameUrl)(ctx, frame) } : {};
+    const first = ratePolicy(tool.name, tool.risk, input, preview, s, base);
     // Page text only matters when it could raise the level (a sensitive target on a page whose URL looks harmless).
     if (first.level === 'block' || !needsPageText(tool) || first.rule === 'sensitive-target-on-sensitive-page') return first;
-    return ratePolicy(tool.name, tool.risk, input, preview, s, await facts(ctx, preview));
+    return ratePolicy(tool.name, tool.risk, input, preview, s, { ...base, ...(await facts(ctx, preview)) });
   }
 
   function request(tool: string, toolTitle: string, rating: Rating, preview: ActionPreview | undefined): ConfirmRequest {

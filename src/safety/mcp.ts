@@ -25,11 +25,12 @@ const CHOICES: Record<string, ConfirmAnswer> = { allow: 'allow', 'allow-site': '
  * Asks through MCP elicitation when the client supports it; otherwise `confirm` means `block`
  * unless the server was started with --allow-confirm-actions.
  */
-export function createMcpConfirmer(server: ElicitingServer, opts: McpSafetyOptions): Confirmer {
+export function createMcpConfirmer(serverRef: ElicitingServer | (() => ElicitingServer | undefined), opts: McpSafetyOptions): Confirmer {
   const log = opts.log ?? ((m: string) => process.stderr.write(`${m}\n`));
   return async (req) => {
     const { title, lines } = confirmationText(req);
-    if (server.getClientCapabilities()?.elicitation) {
+    const server = typeof serverRef === 'function' ? serverRef() : serverRef;
+    if (server?.getClientCapabilities()?.elicitation) {
       try {
         const res = await server.elicitInput(
           {
@@ -67,11 +68,13 @@ export interface McpSafety {
 }
 
 /**
- * Everything the MCP server needs, from its argv and env:
- *   const safety = createMcpSafety(mcp.server, process.argv, process.env);
- *   runTool(secureTool(tool, safety.vault), args, ctx, { decide: safety.decider.decide })
+ * Everything the MCP server needs, from its argv and env. The server may be passed lazily, since
+ * it is usually created with the hooks:
+ *   let server: Server | undefined;
+ *   const safety = createMcpSafety(() => server, process.argv.slice(2), process.env);
+ *   server = createMcpServer(allTools.map((t) => secureTool(t, safety.vault)), ctx, { decide: safety.decider.decide });
  */
-export function createMcpSafety(server: ElicitingServer, argv: string[] = process.argv, env: NodeJS.ProcessEnv = process.env): McpSafety {
+export function createMcpSafety(server: ElicitingServer | (() => ElicitingServer | undefined), argv: string[] = process.argv, env: NodeJS.ProcessEnv = process.env): McpSafety {
   const args = parseSafetyArgs(argv, env);
   const log = (m: string) => process.stderr.write(`${m}\n`);
   const notifier: Notifier = (message) => log(`Browser Agent: ${message}`);
@@ -90,10 +93,10 @@ function flagValue(argv: string[], name: string): string | undefined {
   return argv[i].includes('=') ? argv[i].slice(name.length + 1) : argv[i + 1];
 }
 
-const list = (v: string | undefined) => (v ? v.split(',').map((s) => s.trim()).filter(Boolean) : undefined);
+const list = (v: string | undefined) => (v ? v.split(/[,;]/).map((s) => s.trim()).filter(Boolean) : undefined);
 
 /**
- * Safety flags: --allowed-origins a,b --blocked-origins c --allowed-schemes file --allow-confirm-actions
+ * Safety flags: --allowed-origins a,b --blocked-origins c --allow-schemes (or --allowed-schemes) file --allow-confirm-actions
  * --secrets-file path; plus BROWSER_AGENT_SAFETY (JSON PolicySettings) and BROWSER_AGENT_SECRETS (JSON map).
  */
 export function parseSafetyArgs(argv: string[], env: NodeJS.ProcessEnv = {}): { settings: PolicySettings; allowConfirmActions: boolean; vault: SecretVault } {
@@ -109,7 +112,7 @@ export function parseSafetyArgs(argv: string[], env: NodeJS.ProcessEnv = {}): { 
     ...base,
     ...(list(flagValue(argv, '--allowed-origins')) && { allowedOrigins: list(flagValue(argv, '--allowed-origins')) }),
     ...(list(flagValue(argv, '--blocked-origins')) && { blockedOrigins: list(flagValue(argv, '--blocked-origins')) }),
-    ...(list(flagValue(argv, '--allowed-schemes')) && { allowedSchemes: list(flagValue(argv, '--allowed-schemes')) }),
+    ...(list(flagValue(argv, '--allowed-schemes') ?? flagValue(argv, '--allow-schemes')) && { allowedSchemes: list(flagValue(argv, '--allowed-schemes') ?? flagValue(argv, '--allow-schemes')) }),
   });
   let stored: Record<string, string> = {};
   try {

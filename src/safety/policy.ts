@@ -9,6 +9,8 @@ import type { Rating, RiskLevel } from './types';
 export interface PageFacts {
   /** Visible text of the page (truncated), for sensitive-page phrases in any language. */
   text?: string;
+  /** URL of the frame holding the target when the preview names the frame by id (resolved over CDP). */
+  frameUrl?: string;
 }
 
 const ORDER: RiskLevel[] = ['auto', 'notify', 'confirm', 'block'];
@@ -102,7 +104,7 @@ export function ratePolicy(toolName: string, risk: RiskCategory, input: unknown,
   // 2. Where it acts: the page and the frame receiving the action (history, tabs and closing stay possible to get away).
   const actsOnPage = risk !== 'navigate' && risk !== 'session';
   if (actsOnPage) {
-    for (const [what, url] of [['The page', preview?.url], ['The frame', frameUrl(preview)]] as const) {
+    for (const [what, url] of [['The page', preview?.url], ['The frame', frameUrl(preview) ?? page?.frameUrl]] as const) {
       if (!url) continue;
       const v = checkUrl(url, settings);
       if (!v.allowed) return { level: 'block', rule: v.rule, reason: `${what} ${url} is not allowed: ${v.reason}.` };

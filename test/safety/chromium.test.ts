@@ -46,14 +46,17 @@ const navigate = defineTool({
 });
 
 /** Clicks a button by its text in the page or in its (cross-site) iframe; the preview names the frame URL. */
+let clicksRun = 0;
 const click = defineTool({
-  name: 'browser_click', title: 'Click', description: 'Click a button by text.', schema: z.object({ text: z.string(), inFrame: z.boolean().optional() }), risk: 'input',
+  name: 'browser_click', title: 'Click', description: 'Click a button by text.', schema: z.object({ text: z.string(), inFrame: z.boolean().optional(), frameId: z.string().optional() }), risk: 'input',
   async preview(i, ctx) {
     const tab = await ctx.tab();
     const frame = i.inFrame ? tab.frameSessions()[0] : undefined;
-    return { message: `Clicking button "${i.text}"`, url: tab.url, title: tab.title, target: { role: 'button', name: i.text, tag: 'button', frame: frame?.url } };
+    // Like the actions' previews: the frame named by URL here, or by frame id (resolved by the decider).
+    return { message: `Clicking button "${i.text}"`, url: tab.url, title: tab.title, target: { role: 'button', name: i.text, tag: 'button', frame: i.frameId ?? frame?.url } };
   },
   async handler(i, ctx) {
+    clicksRun++;
     const tab = await ctx.tab();
     const frame = i.inFrame ? tab.frameSessions()[0] : undefined;
     const expr = `[...document.querySelectorAll('button')].find(b => b.textContent.trim() === ${JSON.stringify(i.text)})?.click() ?? 'clicked'`;
@@ -158,6 +161,30 @@ describe('safety in real Chromium', function () {
     assert.equal(frameTitle.result.value, 'ad', 'nothing happened in the blocked frame');
     const main = await runTool(click, { text: 'Main' }, ctx, { decide: d.decide });
     assert.equal(main.isError, undefined);
+  });
+
+  it('frames named by id (OOPIF and in-process cross-origin iframe) are resolved to their URL and blocked', async () => {
+    site.route('/inproc', `<title>inproc</title><iframe src="${other.origin}/frame"></iframe>`);
+    const d = createDecider(() => normalizePolicy({ blockedOrigins: [`127.0.0.1:${other.port}`, `localhost:${other.port}`] }), async () => 'allow');
+    // Out-of-process: the frame id is the iframe target's id.
+    await runTool(navigate, { url: `${site.origin}/framed` }, ctx, { decide: d.decide });
+    const tab = await browser.activeTab();
+    for (let i = 0; i < 100 && !tab.frameSessions().length; i++) await sleep(50);
+    const before = clicksRun;
+    const oopif = await runTool(click, { text: 'Like', frameId: tab.frameSessions()[0].targetId }, ctx, { decide: d.decide });
+    assert.equal(oopif.code, 'BLOCKED_BY_POLICY', JSON.stringify(oopif));
+    // In-process: same site (127.0.0.1), other origin (port): only the page's frame tree knows its URL.
+    await runTool(navigate, { url: `${site.origin}/inproc` }, ctx, { decide: d.decide });
+    const { frameTree } = await (await tab.session()).send('Page.getFrameTree');
+    const child = frameTree.childFrames?.[0]?.frame;
+    assert.ok(child && child.url.startsWith(other.origin), 'an in-process cross-origin iframe');
+    const inproc = await runTool(click, { text: 'Like', frameId: child.id }, ctx, { decide: d.decide });
+    assert.equal(inproc.code, 'BLOCKED_BY_POLICY', JSON.stringify(inproc));
+    assert.match((inproc.content[0] as { text: string }).text, new RegExp(`frame ${other.origin}/frame`));
+    assert.equal(clicksRun, before, 'no handler ran');
+    // The main frame by its id is the page itself: allowed.
+    const main = await runTool(click, { text: 'x', frameId: frameTree.frame.id }, ctx, { decide: d.decide });
+    assert.equal(main.isError, undefined, JSON.stringify(main));
   });
 
   it('a password typed into a real password field appears in no result, step event, question or later output', async () => {
