@@ -52,12 +52,26 @@ export interface DeciderOptions {
 
 const PAGE_TEXT_LIMIT = 20_000;
 
-/** Visible text of the active tab; failures (no browser yet, dialog open) mean "no facts". */
+/** Read-only page script: visible text, and the focused element's kind and name (never its value). */
+const FACTS_SCRIPT = `(() => {
+  let e = document.activeElement;
+  while (e && e.shadowRoot && e.shadowRoot.activeElement) e = e.shadowRoot.activeElement;
+  let focused;
+  if (e && e !== document.body && e !== document.documentElement) {
+    const label = (e.labels && e.labels[0] && e.labels[0].innerText) || e.getAttribute('aria-label') || e.getAttribute('placeholder') || e.getAttribute('name') || e.getAttribute('title') || '';
+    const isField = /^(input|textarea|select)$/i.test(e.tagName);
+    focused = { tag: e.tagName.toLowerCase(), role: e.getAttribute('role') || undefined, type: e.getAttribute('type') || undefined, inputType: isField ? e.type : undefined,
+      autocomplete: e.getAttribute('autocomplete') || undefined, inForm: !!(e.form || e.closest('form')),
+      name: String(label || (isField ? '' : e.innerText || '')).trim().slice(0, 200) || undefined };
+  }
+  return { text: (document.body && document.body.innerText || '').slice(0, ${PAGE_TEXT_LIMIT}), focused };
+})()`;
+
+/** Visible text and focused element of the active tab; failures (no browser yet, dialog open) mean "no facts". */
 export async function readPageFacts(ctx: ToolContext): Promise<PageFacts | undefined> {
   try {
     const tab = await ctx.tab();
-    const text = await tab.evaluate<string>(`(document.body && document.body.innerText || '').slice(0, ${PAGE_TEXT_LIMIT})`, 2000);
-    return { text };
+    return await tab.evaluate<PageFacts>(FACTS_SCRIPT, 2000);
   } catch {
     return undefined;
   }

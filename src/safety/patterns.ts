@@ -28,7 +28,8 @@ function phraseSource(entry: string): string | null {
 export function compilePhrases(entries: readonly string[]): RegExp | null {
   const key = entries.join('\u0000');
   if (cache.has(key)) return cache.get(key)!;
-  const sources = entries.map(phraseSource).filter((s): s is string => !!s);
+  // Longest first, so a reason quotes "pay now" rather than "pay".
+  const sources = [...entries].sort((a, b) => b.length - a.length).map(phraseSource).filter((s): s is string => !!s);
   const re = sources.length ? new RegExp(sources.join('|'), 'iu') : null;
   if (cache.size > 64) cache.clear();
   cache.set(key, re);

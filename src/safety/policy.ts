@@ -11,6 +11,12 @@ export interface PageFacts {
   text?: string;
   /** URL of the frame holding the target when the preview names the frame by id (resolved over CDP). */
   frameUrl?: string;
+  /** The focused element, for calls without a target (typing into / pressing Enter on whatever has focus). */
+  focused?: NonNullable<ActionPreview['target']>;
+}
+
+function knowsTarget(t: ActionPreview['target']): boolean {
+  return !!(t && (t.role || t.name || t.tag || t.inputType || t.type));
 }
 
 const ORDER: RiskLevel[] = ['auto', 'notify', 'confirm', 'block'];
@@ -93,6 +99,8 @@ function executableName(url: string | undefined, settings: PolicySettings): stri
  */
 export function ratePolicy(toolName: string, risk: RiskCategory, input: unknown, preview: ActionPreview | undefined, settings: PolicySettings, page?: PageFacts): Rating {
   const args = (input && typeof input === 'object' ? input : {}) as Record<string, unknown>;
+  // Without a described target, the call acts on the focused element.
+  if (page?.focused && !knowsTarget(preview?.target)) preview = { ...(preview ?? { message: toolName }), target: { ...preview?.target, ...page.focused } };
 
   // 1. Where it goes: dangerous schemes and origin lists, before navigating.
   const dest = destinationOf(args, preview);

@@ -83,6 +83,22 @@ const type = defineTool({
   },
 });
 
+/** Types into whatever has focus, and presses Enter: previews without a target, like the real tools without a ref. */
+const typeFocused = defineTool({
+  name: 'browser_type', title: 'Type', description: 'Type into the focused element.', schema: z.object({ text: z.string() }), risk: 'input',
+  preview: async (i, ctx) => ({ message: `Typing "${i.text}"`, url: (await ctx.tab()).url }),
+  async handler(i, ctx) {
+    const tab = await ctx.tab();
+    await (await tab.session()).send('Input.insertText', { text: i.text });
+    return text(`Typed ${JSON.stringify(i.text)}`);
+  },
+});
+const pressEnter = defineTool({
+  name: 'browser_press_key', title: 'Press key', description: 'Press a key.', schema: z.object({ key: z.string() }), risk: 'input',
+  preview: async (i, ctx) => ({ message: `Pressing ${i.key}`, url: (await ctx.tab()).url, title: (await ctx.tab()).title }),
+  handler: async () => text('pressed'),
+});
+
 /** Reads any expression: later outputs must not leak an earlier password either. */
 const read = defineTool({
   name: 'browser_read', title: 'Read', description: 'Read.', schema: z.object({ expression: z.string() }), risk: 'read',
@@ -185,6 +201,27 @@ describe('safety in real Chromium', function () {
     // The main frame by its id is the page itself: allowed.
     const main = await runTool(click, { text: 'x', frameId: frameTree.frame.id }, ctx, { decide: d.decide });
     assert.equal(main.isError, undefined, JSON.stringify(main));
+  });
+
+  it('calls without a target are rated from the focused element (password field, Pay button)', async () => {
+    site.route('/checkout', '<title>Checkout</title><label for=p>PIN</label><input id=p type=password><button id=pay>Pay now</button>');
+    const vault = new SecretVault();
+    const asked: ConfirmRequest[] = [];
+    const d = createDecider(() => policy, async (req) => (asked.push(req), 'allow'), undefined, { vault });
+    await runTool(navigate, { url: `${site.origin}/checkout` }, ctx, { decide: d.decide });
+    const tab = await browser.activeTab();
+    await tab.evaluate(`document.getElementById('p').focus()`);
+    const typed = await runTool(secureTool(typeFocused, vault), { text: 'focus-secret-77' }, ctx, { decide: d.decide });
+    assert.equal(asked.at(-1)?.rating.rule, 'sensitive-field');
+    assert.ok(!JSON.stringify({ typed, asked }).includes('focus-secret-77'));
+    assert.equal(await tab.evaluate(`document.getElementById('p').value`), 'focus-secret-77');
+    await tab.evaluate(`document.getElementById('pay').focus()`);
+    await runTool(pressEnter, { key: 'Enter' }, ctx, { decide: d.decide });
+    assert.equal(asked.at(-1)?.rating.rule, 'sensitive-target-on-sensitive-page');
+    assert.match(asked.at(-1)!.rating.reason!, /Pay now/);
+    const n = asked.length;
+    await runTool(pressEnter, { key: 'Tab' }, ctx, { decide: d.decide });
+    assert.equal(asked.length, n, 'Tab is harmless');
   });
 
   it('a password typed into a real password field appears in no result, step event, question or later output', async () => {

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import type { ActionPreview, RiskCategory } from '../../src/tools/types';
-import { ratePolicy } from '../../src/safety/policy';
+import { ratePolicy, type PageFacts } from '../../src/safety/policy';
 import { DEFAULT_POLICY, normalizePolicy, type PolicySettings } from '../../src/safety/settings';
 import type { RiskLevel } from '../../src/safety/types';
 
@@ -11,6 +11,7 @@ interface Row {
   input?: Record<string, unknown>;
   preview?: Partial<ActionPreview>;
   text?: string;
+  page?: PageFacts;
   settings?: Partial<PolicySettings>;
   level: RiskLevel;
   rule?: string;
@@ -76,6 +77,10 @@ const rows: Row[] = [
   { name: 'fill_form with a password field', tool: 'browser_fill_form', risk: 'input', input: { fields: [{ ref: 'e2', value: 'pw' }] }, preview: { url: shop, secret: true }, level: 'confirm' },
   { name: 'typing into a search box', tool: 'browser_type', risk: 'input', input: { ref: 'e2', text: 'shoes' }, preview: { url: shop, target: { role: 'searchbox', name: 'Search', inputType: 'search' } }, level: 'auto' },
   { name: 'sensitive field level configurable', tool: 'browser_type', risk: 'input', input: { ref: 'e2', text: 'pw' }, preview: { url: shop, target: { role: 'textbox', name: 'Password', inputType: 'password' } }, settings: { sensitiveFieldInput: 'notify' }, level: 'notify' },
+  // no target in the preview: the focused element counts
+  { name: 'typing without a ref into a focused password field', tool: 'browser_type', risk: 'input', input: { text: 'pw12345' }, preview: { url: shop }, page: { focused: { tag: 'input', inputType: 'password', name: 'Password' } }, level: 'confirm', rule: 'sensitive-field' },
+  { name: 'Enter on a focused Pay button on a checkout page', tool: 'browser_press_key', risk: 'input', input: { key: 'Enter' }, preview: { url: 'https://shop.example.com/checkout' }, page: { focused: { tag: 'button', name: 'Pay now' } }, level: 'confirm' },
+  { name: 'a described target wins over focus', tool: 'browser_type', risk: 'input', input: { ref: 'e1', text: 'x' }, preview: { url: shop, target: { role: 'searchbox', name: 'Search', inputType: 'search' } }, page: { focused: { tag: 'input', inputType: 'password' } }, level: 'auto' },
   // sensitive URLs
   { name: 'navigating to a checkout URL: notify', tool: 'browser_navigate', risk: 'navigate', input: { url: 'https://shop.example.com/checkout?step=2' }, level: 'notify', rule: 'sensitive-url' },
   { name: 'navigating to an ordinary URL: auto', tool: 'browser_navigate', risk: 'navigate', input: { url: 'https://news.example.com/articles/1' }, level: 'auto' },
@@ -87,7 +92,7 @@ describe('safety policy: ratePolicy', () => {
     it(`${row.name} → ${row.level}`, () => {
       const preview = row.preview ? ({ message: 'x', ...row.preview } as ActionPreview) : undefined;
       const settings = normalizePolicy({ ...DEFAULT_POLICY, ...row.settings });
-      const r = ratePolicy(row.tool, row.risk, row.input ?? {}, preview, settings, row.text ? { text: row.text } : undefined);
+      const r = ratePolicy(row.tool, row.risk, row.input ?? {}, preview, settings, row.text || row.page ? { ...row.page, text: row.text } : undefined);
       assert.equal(r.level, row.level, `rule=${r.rule} reason=${r.reason}`);
       if (row.rule) assert.equal(r.rule, row.rule);
       if (r.level !== 'auto') assert.ok(r.reason && r.reason.length > 10, 'a flagged action says why');
