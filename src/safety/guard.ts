@@ -50,3 +50,20 @@ export async function confirmDownload(ctx: ToolContext, fileName: string, url?: 
   const d = await guard.confirm(rating, { message: `Downloading "${fileName}"`, url });
   if (d.outcome === 'refused' || d.outcome === 'blocked') throw new BrowserAgentError('BLOCKED_BY_POLICY', `The download of "${fileName}" was declined.`, 'Do not retry the download; continue another way or ask the user.');
 }
+
+/**
+ * For the action executor, after an action settled: reads where the page is now (only when a
+ * policy is active, so bare tool runs pay nothing) and, if that page is not allowed, leaves it
+ * (`leave`, e.g. navigate to about:blank) and throws BLOCKED_BY_POLICY.
+ */
+export async function enforceLandedPage(ctx: ToolContext, currentUrl: () => Promise<string>, leave: () => Promise<unknown>): Promise<void> {
+  if (!guards.has(ctx)) return;
+  const url = await currentUrl().catch(() => undefined);
+  if (!url) return;
+  try {
+    assertLandedAllowed(ctx, url, 'The action ended on');
+  } catch (e) {
+    await leave().catch(() => undefined);
+    throw e;
+  }
+}
