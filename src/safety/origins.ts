@@ -67,7 +67,7 @@ export function checkUrl(url: string, settings: Pick<PolicySettings, 'allowedOri
   if (scheme === 'about') return { allowed: true };
   const allowedSchemes = settings.allowedSchemes.map((s) => s.toLowerCase().replace(/:$/, ''));
   if (DANGEROUS_SCHEMES.includes(scheme) && !allowedSchemes.includes(scheme)) {
-    return { allowed: false, rule: 'scheme', reason: `${scheme}: URLs are blocked (they reach local files, run code or open browser internals); enable the scheme in browserAgent.safety.allowedSchemes to allow it` };
+    return { allowed: false, rule: 'scheme', reason: `${scheme}: URLs are not allowed (they reach local files, run code or open browser internals; the user can enable the scheme in browserAgent.safety.allowedSchemes, or --allow-schemes for the MCP server)` };
   }
   if (!/^(https?|wss?)$/.test(scheme)) return { allowed: true };
   const blocked = settings.blockedOrigins.find((g) => originMatches(g, url));

@@ -106,7 +106,7 @@ export function ratePolicy(toolName: string, risk: RiskCategory, input: unknown,
   const dest = destinationOf(args, preview);
   if (dest) {
     const v = checkUrl(dest, settings);
-    if (!v.allowed) return { level: 'block', rule: v.rule, reason: `Navigation to ${dest} is not allowed: ${v.reason}.` };
+    if (!v.allowed) return { level: 'block', rule: v.rule, reason: v.rule === 'scheme' ? `Navigation to ${v.reason}` : `Navigation to ${dest} is not allowed: ${v.reason}` };
   }
 
   // 2. Where it acts: the page and the frame receiving the action (history, tabs and closing stay possible to get away).
@@ -115,7 +115,7 @@ export function ratePolicy(toolName: string, risk: RiskCategory, input: unknown,
     for (const [what, url] of [['The page', preview?.url], ['The frame', frameUrl(preview) ?? page?.frameUrl]] as const) {
       if (!url) continue;
       const v = checkUrl(url, settings);
-      if (!v.allowed) return { level: 'block', rule: v.rule, reason: `${what} ${url} is not allowed: ${v.reason}.` };
+      if (!v.allowed) return { level: 'block', rule: v.rule, reason: `${what} ${url} is not allowed: ${v.reason}` };
     }
   }
 
@@ -123,18 +123,18 @@ export function ratePolicy(toolName: string, risk: RiskCategory, input: unknown,
 
   // 3. Tools that always ask.
   if (settings.alwaysConfirmTools.includes(toolName)) {
-    rating = stronger(rating, { level: 'confirm', rule: `always-confirm:${toolName}`, reason: `${toolName} is always confirmed: it ${toolName === 'browser_evaluate' ? 'runs arbitrary JavaScript in the page' : toolName === 'browser_upload_file' ? 'sends local files to the website' : 'is listed in browserAgent.safety.alwaysConfirmTools'}.` });
+    rating = stronger(rating, { level: 'confirm', rule: `always-confirm:${toolName}`, reason: `${toolName} is always confirmed: it ${toolName === 'browser_evaluate' ? 'runs arbitrary JavaScript in the page' : toolName === 'browser_upload_file' ? 'sends local files to the website' : 'is listed in browserAgent.safety.alwaysConfirmTools'}` });
   }
 
   // 4. Downloads of executables (a link or navigation straight to one).
   const exe = executableName(dest, settings) ?? executableName((preview?.target as { href?: string } | undefined)?.href, settings);
-  if (exe) rating = stronger(rating, { level: 'confirm', rule: 'executable-download', reason: `It would download the executable file "${exe}".` });
+  if (exe) rating = stronger(rating, { level: 'confirm', rule: 'executable-download', reason: `It would download the executable file "${exe}"` });
 
   if (risk === 'input') {
     // 5. Typing into password, payment-card and one-time-code fields.
     if (typesText(toolName, args)) {
       const field = sensitiveField(preview, settings) ?? (JSON.stringify(args).match(SECRET_PLACEHOLDER) ? 'a field, with a secret placeholder' : undefined);
-      if (field) rating = stronger(rating, { level: settings.sensitiveFieldInput, rule: 'sensitive-field', reason: `It types into ${field}; the value is never logged.` });
+      if (field) rating = stronger(rating, { level: settings.sensitiveFieldInput, rule: 'sensitive-field', reason: `It types into ${field}; the value is never logged` });
     }
     // 6. Activating submit/pay/delete… targets: confirm on sensitive pages, notify elsewhere.
     if (activates(toolName, args)) {
@@ -144,8 +144,8 @@ export function ratePolicy(toolName: string, risk: RiskCategory, input: unknown,
         rating = stronger(
           rating,
           pageWhy
-            ? { level: settings.sensitiveTargetOnSensitivePage, rule: 'sensitive-target-on-sensitive-page', reason: `The element is consequential (${target}) and the page is sensitive (${pageWhy}).` }
-            : { level: settings.sensitiveTargetElsewhere, rule: 'sensitive-target', reason: `The element is consequential (${target}).` },
+            ? { level: settings.sensitiveTargetOnSensitivePage, rule: 'sensitive-target-on-sensitive-page', reason: `The element is consequential (${target}) and the page is sensitive (${pageWhy})` }
+            : { level: settings.sensitiveTargetElsewhere, rule: 'sensitive-target', reason: `The element is consequential (${target})` },
         );
       }
     }
@@ -154,7 +154,7 @@ export function ratePolicy(toolName: string, risk: RiskCategory, input: unknown,
   // 7. Going to a sensitive page is worth telling.
   if (risk === 'navigate' && dest && rating.level === 'auto') {
     const why = findUrlWord(dest, settings.sensitiveUrlPatterns);
-    if (why) rating = { level: 'notify', rule: 'sensitive-url', reason: `The destination URL mentions "${why}".` };
+    if (why) rating = { level: 'notify', rule: 'sensitive-url', reason: `The destination URL mentions "${why}"` };
   }
   return rating;
 }
