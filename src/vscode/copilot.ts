@@ -14,7 +14,7 @@ import { registerSafety, type SafetyApi } from './safety';
 export function registerCopilotTools(context: vscode.ExtensionContext, sessions: SessionManager, channel: vscode.LogOutputChannel, onStep?: RunHooks['onStep']): SafetyApi {
   const safety = registerSafety(context);
   context.subscriptions.push(
-    ...registerLanguageModelTools({ sessions, safety, tools: allTools, onStep }),
+    ...registerLanguageModelTools({ sessions, safety, tools: allTools, onStep, log: (m) => channel.warn(m) }),
     ...registerMcpServerProvider(context, sessions, context.secrets),
     registerRunToolCommand(sessions, safety, allTools, channel, onStep),
   );

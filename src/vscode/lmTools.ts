@@ -13,6 +13,7 @@ export interface LmToolDeps {
   tools: readonly ToolDefinition[];
   /** Audit log / chat panel observer; receives events with secrets scrubbed. */
   onStep?: RunHooks['onStep'];
+  log?(message: string): void;
 }
 
 function toLmResult(result: ToolResult): vscode.LanguageModelToolResult {
@@ -53,5 +54,14 @@ function lmTool(definition: ToolDefinition, deps: LmToolDeps, pending: PendingCo
 export function registerLanguageModelTools(deps: LmToolDeps): vscode.Disposable[] {
   if (typeof vscode.lm?.registerTool !== 'function') return [];
   const pending = new PendingConfirmations();
-  return deps.tools.map((t) => vscode.lm.registerTool(t.name, lmTool(t, deps, pending)));
+  const out: vscode.Disposable[] = [];
+  for (const t of deps.tools) {
+    try {
+      out.push(vscode.lm.registerTool(t.name, lmTool(t, deps, pending)));
+    } catch (e) {
+      // A tool missing from package.json (gen:manifest not run) must not break activation.
+      deps.log?.(`Could not register Copilot tool ${t.name}: ${e instanceof Error ? e.message : e}`);
+    }
+  }
+  return out;
 }
