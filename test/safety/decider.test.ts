@@ -12,6 +12,7 @@ import { isWrappedUntrusted, wrapUntrusted } from '../../src/safety/untrusted';
 import { runTool, type StepEvent } from '../../src/tools/runner';
 import { defineTool, text, type ToolContext } from '../../src/tools/types';
 import { isAgentError } from '../../src/errors';
+import { assertLandedAllowed, confirmDownload } from '../../src/safety/guard';
 
 /** A context without a browser: these tools never touch one. */
 const ctx = (): ToolContext => ({ sessions: undefined as never, browser: () => Promise.reject(new Error('no browser')), tab: () => Promise.reject(new Error('no browser')), settings: { allowedSchemes: [], downloadsDir: tmpdir(), maxWaitMs: 1000 } });
@@ -148,6 +149,42 @@ describe('safety decider', () => {
     assert.equal(asks, 0);
   });
 });
+
+describe('execution-time checks (guard)', () => {
+  it('confirmDownload asks for executables only, and a refusal throws BLOCKED_BY_POLICY', async () => {
+    const asked: ConfirmRequest[] = [];
+    let answer: 'allow' | 'refuse' = 'refuse';
+    const d = createDecider(() => normalizePolicy({}), async (req) => (asked.push(req), answer), undefined, { pageFacts: async () => undefined });
+    const c = ctx();
+    const downloader = defineTool({
+      name: 'browser_click', title: 'Click', description: 'clicks', schema: z.object({ file: z.string() }), risk: 'read',
+      handler: async (i, hctx) => {
+        await confirmDownload(hctx, i.file, `https://dl.example.com/${i.file}`);
+        return text(`saved ${i.file}`);
+      },
+    });
+    assert.equal(textOfResult(await runTool(downloader, { file: 'report.pdf' }, c, { decide: d.decide })), 'saved report.pdf');
+    assert.equal(asked.length, 0);
+    const refused = await runTool(downloader, { file: 'setup.exe' }, c, { decide: d.decide });
+    assert.equal(refused.code, 'BLOCKED_BY_POLICY');
+    assert.equal(asked[0].rating.rule, 'executable-download');
+    assert.match(asked[0].rating.reason!, /setup\.exe.*dl\.example\.com/);
+    answer = 'allow';
+    assert.equal(textOfResult(await runTool(downloader, { file: 'setup.exe' }, c, { decide: d.decide })), 'saved setup.exe');
+  });
+
+  it('assertLandedAllowed uses the policy of the call; without a decider it does nothing', () => {
+    const c = ctx();
+    assertLandedAllowed(c, 'https://x.evil.test/'); // no guard: bare tool run
+    const d = createDecider(() => normalizePolicy({ blockedOrigins: ['*.evil.test'] }), async () => 'allow');
+    return d.decide(defineTool({ name: 't', title: 't', description: 't', schema: z.object({}), risk: 'read', handler: async () => text('') }), {}, undefined, c).then(() => {
+      assert.throws(() => assertLandedAllowed(c, 'https://x.evil.test/'), (e) => isAgentError(e, 'BLOCKED_BY_POLICY'));
+      assertLandedAllowed(c, 'https://fine.test/');
+    });
+  });
+});
+
+const textOfResult = (r: { content: { type: string; text?: string }[] }) => r.content.map((p) => p.text ?? '').join('');
 
 describe('safety helpers', () => {
   it('origin globs', () => {
