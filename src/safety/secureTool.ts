@@ -1,5 +1,5 @@
-import type { RunHooks, StepEvent } from '../tools/runner';
-import type { ToolDefinition } from '../tools/types';
+import { runTool, type RunHooks, type StepEvent } from '../tools/runner';
+import type { ToolContext, ToolDefinition, ToolResult } from '../tools/types';
 import type { SecretVault } from './secrets';
 
 /**
@@ -19,4 +19,13 @@ export function secureTool<T extends ToolDefinition>(tool: T, vault: SecretVault
 export function redactingStepHook(vault: SecretVault, next?: RunHooks['onStep']): RunHooks['onStep'] {
   if (!next) return undefined;
   return (event: StepEvent) => next({ ...event, input: vault.redactDeep(event.input), preview: vault.redactDeep(event.preview), result: vault.redactResult(event.result) });
+}
+
+/**
+ * The one way front doors (Copilot, chat panel, replay) run a tool: secrets resolved for the
+ * handler only, the safety gate, and step events and results scrubbed of secret values.
+ */
+export function guardedRunner(decide: NonNullable<RunHooks['decide']>, vault: SecretVault) {
+  return (tool: ToolDefinition, input: unknown, ctx: ToolContext, onStep?: RunHooks['onStep']): Promise<ToolResult> =>
+    runTool(secureTool(tool, vault), input, ctx, { decide, onStep: redactingStepHook(vault, onStep) });
 }

@@ -1,7 +1,6 @@
 import * as vscode from 'vscode';
-import { redactingStepHook, secureTool } from '../safety/secureTool';
 import type { SessionManager } from '../session/manager';
-import { runTool, type RunHooks } from '../tools/runner';
+import type { RunHooks } from '../tools/runner';
 import type { ToolDefinition, ToolResult } from '../tools/types';
 import type { SafetyApi } from './safety';
 import { createToolContext } from './toolContext';
@@ -28,7 +27,7 @@ export function registerRunToolCommand(sessions: SessionManager, safety: SafetyA
         return undefined;
       }
     }
-    const result = await runTool(secureTool(tool, safety.vault), input, createToolContext(sessions), { decide: safety.decider.decide, onStep: redactingStepHook(safety.vault, onStep) });
+    const result = await safety.run(tool, input, createToolContext(sessions), onStep);
     channel.info(`${tool.name}: ${result.content.map((p) => (p.type === 'text' ? p.text : `[${p.mimeType} image]`)).join('\n')}`);
     return result;
   });

@@ -1,5 +1,6 @@
 import * as vscode from 'vscode';
 import { createDecider, type Confirmer, type Decider } from '../safety/decider';
+import { guardedRunner } from '../safety/secureTool';
 import { chainSecretSources, envFileSecretSource, SecretVault, type SecretSource } from '../safety/secrets';
 import { vscodeModalConfirmer, windowNotifier } from './confirm';
 import { readPolicySettings, readSecretSettings } from './safetySettings';
@@ -30,6 +31,8 @@ export interface SafetyApi {
   vault: SecretVault;
   /** Replaces the modal (e.g. by an e2e suite); undefined restores the modal. */
   setConfirmer(confirmer?: Confirmer): void;
+  /** Runs a tool through the gate with secrets handled: for the chat panel and other front doors. */
+  run: ReturnType<typeof guardedRunner>;
 }
 
 /** The session's safety gate and secret vault, plus the secret commands. */
@@ -60,5 +63,5 @@ export function registerSafety(context: vscode.ExtensionContext): SafetyApi {
     }),
     vscode.commands.registerCommand('browserAgent.resetSiteAllowances', () => decider.allowances.clear()),
   );
-  return { decider, vault, setConfirmer: (c) => (confirmer = c ?? modal) };
+  return { decider, vault, setConfirmer: (c) => (confirmer = c ?? modal), run: guardedRunner(decider.decide, vault) };
 }
