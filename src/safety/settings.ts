@@ -60,7 +60,7 @@ export const DEFAULT_POLICY: PolicySettings = {
   ],
   sensitiveTargetPatterns: [
     'submit', 'pay', 'pay now', 'purchase', 'buy', 'buy now', 'order', 'place order', 'checkout', 'check out', 'delete', 'remove', 'send',
-    'publish', 'post', 'confirm', 'transfer', 'unsubscribe', 'deactivate', 'destroy', 'erase', 'sign', 'approve', 'authorize', 'merge', 'deploy',
+    'publish', 'post', 'confirm', 'transfer', 'unsubscribe', 'deactivate', 'destroy', 'erase', 'approve', 'authorize', 'merge', 'deploy',
     '提交', '支付', '付款', '购买', '下单', '删除', '移除', '发送', '发布', '确认', '转账',
     'enviar', 'pagar', 'comprar', 'eliminar', 'borrar', 'publicar', 'confirmar', 'excluir',
     'envoyer', 'payer', 'acheter', 'commander', 'supprimer', 'publier', 'valider', 'confirmer',
