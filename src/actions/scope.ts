@@ -1,3 +1,4 @@
+import { enforceLandedPage } from '../safety/guard';
 import type { BrowserSession } from '../session/browserSession';
 import type { CdpSession } from '../session/cdp';
 import type { Tab } from '../session/tab';
@@ -78,5 +79,11 @@ export async function perform(ctx: ToolContext, opts: PerformOptions, action: (s
     const cap = opts.settleCapMs ?? Math.min(ctx.settings.maxWaitMs, 10_000);
     settle = await watch.settle({ capMs: cap, signal: ctx.signal });
   }
+  // Safety: wherever the action led (redirects included) must still be allowed; otherwise leave it.
+  await enforceLandedPage(
+    ctx,
+    async () => (await scope.page.send('Runtime.evaluate', { expression: 'location.href', returnByValue: true })).result.value as string,
+    () => scope.page.send('Page.navigate', { url: 'about:blank' }),
+  );
   return composeResult(scope, before, outcome, settle);
 }

@@ -3,7 +3,8 @@ import { parseArgs } from 'node:util';
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
 import { allTools } from '../tools/registry';
 import { createMcpContext, type McpOptions } from './context';
-import { mcpDecide } from './policy';
+import { createMcpSafety } from '../safety/mcp';
+import { secureTool } from '../safety/secureTool';
 import { createMcpServer, SERVER_VERSION } from './server';
 
 const HELP = `browser-agent-mcp — Browser Agent's MCP server (stdio)
@@ -20,6 +21,9 @@ Options:
   --downloads-dir <dir>    where downloads are saved (default: <tmp>/browser-agent-downloads)
   --allow-schemes <list>   extra URL schemes browser_navigate may open (e.g. file)
   --max-wait-ms <ms>       cap for any wait (default 30000)
+  --allow-confirm-actions  run actions the safety policy would confirm when the client cannot be asked
+                           (no MCP elicitation); without it they are blocked
+  --secrets-file <path>    .env-style file of secrets the model may type as {{secret:NAME}}
   --help, --version`;
 
 function list(v?: string): string[] {
@@ -40,6 +44,8 @@ export function parseCli(argv: string[]): McpOptions & { help?: boolean; version
       'downloads-dir': { type: 'string' },
       'allow-schemes': { type: 'string' },
       'max-wait-ms': { type: 'string' },
+      'allow-confirm-actions': { type: 'boolean' },
+      'secrets-file': { type: 'string' },
       help: { type: 'boolean', short: 'h' },
       version: { type: 'boolean', short: 'v' },
     },
@@ -79,7 +85,9 @@ async function main() {
     error: (m: string) => process.stderr.write(`[browser-agent] error: ${m}\n`),
   };
   const { ctx, sessions } = createMcpContext(opts, log);
-  const server = createMcpServer(allTools, ctx, { decide: mcpDecide(opts) });
+  let server: ReturnType<typeof createMcpServer> | undefined;
+  const safety = createMcpSafety(() => server, process.argv.slice(2), process.env);
+  server = createMcpServer(allTools.map((t) => secureTool(t, safety.vault)), ctx, { decide: safety.decider.decide });
   let closing = false;
   const shutdown = async () => {
     if (closing) return;

@@ -1,7 +1,6 @@
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { CallToolRequestSchema, ListToolsRequestSchema, type CallToolResult, type Tool } from '@modelcontextprotocol/sdk/types.js';
 import { z } from 'zod';
-import { findTool } from '../tools/registry';
 import { runTool, type RunHooks } from '../tools/runner';
 import type { ToolContext, ToolDefinition, ToolResult } from '../tools/types';
 
@@ -44,7 +43,7 @@ export function createMcpServer(tools: ToolDefinition[], ctx: ToolContext, hooks
   let queue: Promise<unknown> = Promise.resolve();
   server.setRequestHandler(ListToolsRequestSchema, async () => ({ tools: entries }));
   server.setRequestHandler(CallToolRequestSchema, async (req, extra) => {
-    const tool = tools.includes(findTool(req.params.name)!) ? findTool(req.params.name) : undefined;
+    const tool = tools.find((t) => t.name === req.params.name);
     if (!tool) {
       return { content: [{ type: 'text', text: `INVALID_INPUT: Unknown tool ${req.params.name}.\nHint: Available: ${tools.map((t) => t.name).join(', ')}` }], isError: true };
     }

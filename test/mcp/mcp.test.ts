@@ -120,10 +120,10 @@ describe('mcp: the stdio server through a real MCP client', function () {
     const unknown = await mcp.call('browser_fly');
     assert.equal(unknown.isError, true);
     assert.match(unknown.text, /Unknown tool browser_fly/);
-    assert.match((await mcp.call('browser_navigate', { url: 'file:///etc/passwd' })).text, /BLOCKED_BY_POLICY: Navigation to file: URLs is not allowed/);
+    assert.match((await mcp.call('browser_navigate', { url: 'file:///etc/passwd' })).text, /BLOCKED_BY_POLICY: .*Navigation to file: URLs are not allowed/);
     const blocked = await mcp.call('browser_navigate', { url: crossSite(srv.url) });
     assert.equal(blocked.isError, true);
-    assert.match(blocked.text, /BLOCKED_BY_POLICY: .*--blocked-origins/);
+    assert.match(blocked.text, /BLOCKED_BY_POLICY: .*blocked origin "localhost"/);
   });
 
   describe('attached with --cdp-url', () => {
@@ -140,8 +140,8 @@ describe('mcp: the stdio server through a real MCP client', function () {
     });
 
     it('two MCP processes on one browser each work in their own tab', async () => {
-      a = await spawnMcp(['--cdp-url', `http://127.0.0.1:${ext.port}`]);
-      b = await spawnMcp(['--cdp-url', `http://127.0.0.1:${ext.port}`]);
+      a = await spawnMcp(['--cdp-url', `http://127.0.0.1:${ext.port}`, '--allow-confirm-actions']);
+      b = await spawnMcp(['--cdp-url', `http://127.0.0.1:${ext.port}`, '--allow-confirm-actions']);
       assert.match((await a.call('browser_navigate', { url: `${srv.origin}/pricing` })).text, /Title: (?:.* → )?"Pricing"/);
       assert.match((await b.call('browser_navigate', { url: `${srv.origin}/search` })).text, /Title: (?:.* → )?"Search"/);
       assert.match((await a.call('browser_evaluate', { script: 'location.pathname' })).text, /"\/pricing"/);

@@ -1,0 +1,209 @@
+import type { RunHooks } from '../tools/runner';
+import type { ActionPreview, ToolContext, ToolDefinition } from '../tools/types';
+import { originOf } from './origins';
+import { ratePolicy, type PageFacts } from './policy';
+import type { SecretVault } from './secrets';
+import type { PolicySettings } from './settings';
+import type { Decision, Rating } from './types';
+import { registerGuard } from './guard';
+
+/** What a person is asked. Everything needed to name the action, element, page and rule. */
+export interface ConfirmRequest {
+  tool: string;
+  toolTitle: string;
+  rating: Rating;
+  preview?: ActionPreview;
+  /** Origin (or URL) of the page the action happens on. */
+  origin?: string;
+  pageTitle?: string;
+}
+
+export type ConfirmAnswer = 'allow' | 'allow-site' | 'refuse';
+/** Asks a person (VS Code modal, MCP elicitation, a test). Must resolve; a dismissed dialog is 'refuse'. */
+export type Confirmer = (req: ConfirmRequest) => Promise<ConfirmAnswer>;
+/** Tells a person about a `notify` action; never blocks it. */
+export type Notifier = (message: string, req: ConfirmRequest) => void;
+
+/** "Allow for this site in this session": per origin and rule, forgotten when the session ends. */
+export class SiteAllowances {
+  private readonly allowed = new Set<string>();
+  private key(origin: string | undefined, rule: string | undefined): string {
+    return `${origin ?? '?'}\u0000${rule ?? '?'}`;
+  }
+  allow(origin: string | undefined, rule: string | undefined): void {
+    this.allowed.add(this.key(origin, rule));
+  }
+  has(origin: string | undefined, rule: string | undefined): boolean {
+    return this.allowed.has(this.key(origin, rule));
+  }
+  clear(): void {
+    this.allowed.clear();
+  }
+}
+
+export interface DeciderOptions {
+  vault?: SecretVault;
+  allowances?: SiteAllowances;
+  /** Page text for sensitive-page phrases; default reads the active tab's innerText (read-only, capped). */
+  pageFacts?(ctx: ToolContext, preview: ActionPreview | undefined): Promise<PageFacts | undefined>;
+  /** URL of a frame by id; default asks the tab over CDP (out-of-process frames and in-process ones). */
+  frameUrl?(ctx: ToolContext, frameId: string): Promise<string | undefined>;
+}
+
+const PAGE_TEXT_LIMIT = 20_000;
+
+/** Read-only page script: visible text, and the focused element's kind and name (never its value). */
+const FACTS_SCRIPT = `(() => {
+  let e = document.activeElement;
+  while (e && e.shadowRoot && e.shadowRoot.activeElement) e = e.shadowRoot.activeElement;
+  let focused;
+  if (e && e !== document.body && e !== document.documentElement) {
+    const label = (e.labels && e.labels[0] && e.labels[0].innerText) || e.getAttribute('aria-label') || e.getAttribute('placeholder') || e.getAttribute('name') || e.getAttribute('title') || '';
+    const isField = /^(input|textarea|select)$/i.test(e.tagName);
+    focused = { tag: e.tagName.toLowerCase(), role: e.getAttribute('role') || undefined, type: e.getAttribute('type') || undefined, inputType: isField ? e.type : undefined,
+      autocomplete: e.getAttribute('autocomplete') || undefined, inForm: !!(e.form || e.closest('form')),
+      name: String(label || (isField ? '' : e.innerText || '')).trim().slice(0, 200) || undefined };
+  }
+  return { text: (document.body && document.body.innerText || '').slice(0, ${PAGE_TEXT_LIMIT}), focused };
+})()`;
+
+/** Visible text and focused element of the active tab; failures (no browser yet, dialog open) mean "no facts". */
+export async function readPageFacts(ctx: ToolContext): Promise<PageFacts | undefined> {
+  try {
+    const tab = await ctx.tab();
+    return await tab.evaluate<PageFacts>(FACTS_SCRIPT, 2000);
+  } catch {
+    return undefined;
+  }
+}
+
+interface FrameTreeNode {
+  frame: { id: string; url: string; urlFragment?: string };
+  childFrames?: FrameTreeNode[];
+}
+
+function findFrame(node: FrameTreeNode | undefined, id: string): string | undefined {
+  if (!node) return undefined;
+  if (node.frame.id === id) return node.frame.url + (node.frame.urlFragment ?? '');
+  for (const child of node.childFrames ?? []) {
+    const hit = findFrame(child, id);
+    if (hit) return hit;
+  }
+  return undefined;
+}
+
+/** The current URL of a frame of the active tab (main page, in-process iframe, or out-of-process iframe). */
+export async function resolveFrameUrl(ctx: ToolContext, frameId: string): Promise<string | undefined> {
+  try {
+    const tab = await ctx.tab();
+    if (frameId === tab.targetId) return undefined; // the main frame: already checked as the page
+    const sessions = [await tab.session(), ...tab.frameSessions().map((f) => f.session)];
+    for (const session of sessions) {
+      const tree = await session.send('Page.getFrameTree', undefined, 2000).catch(() => undefined);
+      const hit = findFrame(tree?.frameTree as FrameTreeNode | undefined, frameId);
+      if (hit) return hit;
+    }
+    return tab.frameSession(frameId)?.url;
+  } catch {
+    return undefined;
+  }
+}
+
+export interface Decider {
+  /** The `decide` hook for runTool. */
+  decide: NonNullable<RunHooks['decide']>;
+  /** Rates without asking (prepareInvocation, previews). */
+  rate(tool: ToolDefinition, input: unknown, preview: ActionPreview | undefined, ctx: ToolContext): Promise<Rating>;
+  /** A decide hook that treats `preconfirmed` (already asked by Copilot's confirmation) as answered yes. */
+  decideWith(preconfirmed?: Rating): NonNullable<RunHooks['decide']>;
+  allowances: SiteAllowances;
+  /** Asks (or applies an allowance) for a rating known only while the handler runs. */
+  confirmRating(tool: string, rating: Rating, preview: ActionPreview | undefined): Promise<Decision>;
+}
+
+function needsPageText(tool: ToolDefinition): boolean {
+  return tool.risk === 'input';
+}
+
+/**
+ * Builds the safety gate every front door plugs into runTool. Settings are read at each call so a
+ * settings change applies at once.
+ */
+export function createDecider(settings: () => PolicySettings, confirmer: Confirmer, notifier?: Notifier, options: DeciderOptions = {}): Decider {
+  const allowances = options.allowances ?? new SiteAllowances();
+  const facts = options.pageFacts ?? ((ctx: ToolContext) => readPageFacts(ctx));
+
+  async function rate(tool: ToolDefinition, input: unknown, preview: ActionPreview | undefined, ctx: ToolContext): Promise<Rating> {
+    const s = settings();
+    // Previews name a frame by id; the origin lists need its URL.
+    const frame = preview?.target?.frame;
+    const base: PageFacts = frame && !/^[a-z][a-z0-9+.-]*:/i.test(frame) ? { frameUrl: await (options.frameUrl ?? resolveFrameUrl)(ctx, frame) } : {};
+    const first = ratePolicy(tool.name, tool.risk, input, preview, s, base);
+    // Page text only matters when it could raise the level (a sensitive target on a page whose URL looks harmless).
+    if (first.level === 'block' || !needsPageText(tool) || first.rule === 'sensitive-target-on-sensitive-page') return first;
+    return ratePolicy(tool.name, tool.risk, input, preview, s, { ...base, ...(await facts(ctx, preview)) });
+  }
+
+  function request(tool: string, toolTitle: string, rating: Rating, preview: ActionPreview | undefined): ConfirmRequest {
+    const page = preview?.url;
+    return { tool, toolTitle, rating, preview, origin: originOf(page) ?? page, pageTitle: preview?.title };
+  }
+
+  async function settle(tool: string, toolTitle: string, rating: Rating, preview: ActionPreview | undefined, preconfirmed?: Rating): Promise<Decision> {
+    const req = request(tool, toolTitle, rating, preview);
+    switch (rating.level) {
+      case 'auto':
+        return { rating, outcome: 'auto' };
+      case 'block':
+        return { rating, outcome: 'blocked' };
+      case 'notify':
+        try {
+          notifier?.(`${preview?.message ?? tool}: ${rating.reason ?? 'flagged by the safety policy'}`, req);
+        } catch {
+          /* a failing notification never stops the action */
+        }
+        return { rating, outcome: 'notified' };
+      case 'confirm': {
+        if (preconfirmed && preconfirmed.level === 'confirm' && preconfirmed.rule === rating.rule) return { rating, outcome: 'allowed' };
+        if (allowances.has(req.origin, rating.rule)) return { rating, outcome: 'allowed' };
+        let answer: ConfirmAnswer;
+        try {
+          answer = await confirmer(req);
+        } catch {
+          answer = 'refuse';
+        }
+        if (answer === 'allow-site') allowances.allow(req.origin, rating.rule);
+        return { rating, outcome: answer === 'refuse' ? 'refused' : 'allowed' };
+      }
+    }
+  }
+
+  function decideWith(preconfirmed?: Rating): NonNullable<RunHooks['decide']> {
+    return async (tool, input, preview, ctx) => {
+      registerGuard(ctx, { settings, confirm: (rating, p) => settle(tool.name, tool.title, rating, p ?? preview) });
+      const rating = await rate(tool, input, preview, ctx);
+      // Text typed into a password/card/OTP field is a secret from now on: scrubbed everywhere, the question included.
+      if (options.vault && rating.rule === 'sensitive-field') rememberTyped(options.vault, input);
+      return settle(tool.name, tool.title, rating, options.vault ? options.vault.redactDeep(preview) : preview, preconfirmed);
+    };
+  }
+
+  return {
+    decide: decideWith(),
+    decideWith,
+    rate,
+    allowances,
+    confirmRating: (tool, rating, preview) => settle(tool, tool, rating, preview),
+  };
+}
+
+/** Every string typed by a tool input (text, value, fields[].value) goes into the vault. */
+export function rememberTyped(vault: SecretVault, input: unknown): void {
+  const visit = (v: unknown, key?: string) => {
+    if (typeof v === 'string') {
+      if (key === 'text' || key === 'value' || key === 'values') vault.remember(v);
+    } else if (Array.isArray(v)) v.forEach((x) => visit(x, key));
+    else if (v && typeof v === 'object') for (const [k, x] of Object.entries(v)) visit(x, k);
+  };
+  visit(input);
+}

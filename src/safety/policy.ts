@@ -1,0 +1,171 @@
+import type { ActionPreview, RiskCategory } from '../tools/types';
+import { checkUrl, originOf } from './origins';
+import { findPhrase, findUrlWord } from './patterns';
+import { SECRET_PLACEHOLDER } from './secrets';
+import type { PolicySettings } from './settings';
+import type { Rating, RiskLevel } from './types';
+
+/** What the policy may know about the page beyond the preview (read side-effect free). */
+export interface PageFacts {
+  /** Visible text of the page (truncated), for sensitive-page phrases in any language. */
+  text?: string;
+  /** URL of the frame holding the target when the preview names the frame by id (resolved over CDP). */
+  frameUrl?: string;
+  /** The focused element, for calls without a target (typing into / pressing Enter on whatever has focus). */
+  focused?: NonNullable<ActionPreview['target']>;
+}
+
+function knowsTarget(t: ActionPreview['target']): boolean {
+  return !!(t && (t.role || t.name || t.tag || t.inputType || t.type));
+}
+
+const ORDER: RiskLevel[] = ['auto', 'notify', 'confirm', 'block'];
+const stronger = (a: Rating, b: Rating): Rating => (ORDER.indexOf(b.level) > ORDER.indexOf(a.level) ? b : a);
+
+/** Keys that carry a navigation target in tool inputs (browser_navigate url, browser_tabs open url). */
+function destinationOf(input: unknown, preview?: ActionPreview): string | undefined {
+  if (preview?.destination) return preview.destination;
+  const rec = input as Record<string, unknown> | undefined;
+  return typeof rec?.url === 'string' ? rec.url : undefined;
+}
+
+function pressesEnter(toolName: string, input: Record<string, unknown>): boolean {
+  if (toolName === 'browser_press_key') return typeof input.key === 'string' && /(^|\+)(Enter|NumpadEnter|Return)$/i.test(input.key);
+  if (toolName === 'browser_type') return input.submit === true || input.pressEnter === true;
+  return false;
+}
+
+function activates(toolName: string, input: Record<string, unknown>): boolean {
+  return toolName === 'browser_click' || pressesEnter(toolName, input);
+}
+
+function typesText(toolName: string, input: Record<string, unknown>): boolean {
+  return toolName === 'browser_type' || toolName === 'browser_fill_form' || (toolName !== 'browser_press_key' && typeof input.text === 'string');
+}
+
+/** Is this element a password, payment-card or one-time-code field? Returns what gave it away. */
+export function sensitiveField(preview: ActionPreview | undefined, settings: PolicySettings): string | undefined {
+  const t = preview?.target;
+  if (preview?.secret) return 'a secret value';
+  if (!t) return undefined;
+  if ((t.inputType ?? t.type)?.toLowerCase() === 'password') return 'a password field';
+  const ac = t.autocomplete?.toLowerCase() ?? '';
+  if (/\b(current-password|new-password)\b/.test(ac)) return 'a password field';
+  if (/\bcc-(number|csc|exp|exp-month|exp-year|name|type)\b/.test(ac)) return 'a payment-card field';
+  if (/\bone-time-code\b/.test(ac)) return 'a one-time-code field';
+  const word = findPhrase(t.name, settings.sensitiveFieldPatterns);
+  return word ? `a sensitive field ("${word}")` : undefined;
+}
+
+/** Why a target is consequential to activate (submit/pay/delete…), or undefined. */
+export function sensitiveTarget(preview: ActionPreview | undefined, settings: PolicySettings): string | undefined {
+  const t = preview?.target;
+  if (!t) return undefined;
+  const word = findPhrase(t.name, settings.sensitiveTargetPatterns);
+  if (word) return `its name says "${word}"`;
+  const type = (t.type ?? t.inputType)?.toLowerCase();
+  if (type === 'submit' || type === 'image') return 'it submits a form (type=submit)';
+  // A <button> without a type inside a form submits it.
+  if (t.inForm && t.tag?.toLowerCase() === 'button' && !type) return 'it is a button inside a form (submits it)';
+  return undefined;
+}
+
+/** Why the page is sensitive (URL words, title, page text), or undefined. */
+export function sensitivePage(preview: ActionPreview | undefined, page: PageFacts | undefined, settings: PolicySettings): string | undefined {
+  const urlWord = findUrlWord(preview?.url, settings.sensitiveUrlPatterns);
+  if (urlWord) return `the page URL mentions "${urlWord}"`;
+  const titleWord = findPhrase(preview?.title, settings.sensitiveTextPatterns);
+  if (titleWord) return `the page title says "${titleWord}"`;
+  const textWord = findPhrase(page?.text, settings.sensitiveTextPatterns);
+  if (textWord) return `the page says "${textWord}"`;
+  return undefined;
+}
+
+function executableName(url: string | undefined, settings: PolicySettings): string | undefined {
+  if (!url) return undefined;
+  let path = url;
+  try {
+    path = new URL(url).pathname;
+  } catch {
+    /* a bare file name */
+  }
+  const ext = /\.([a-z0-9]+)$/i.exec(path)?.[1]?.toLowerCase();
+  return ext && settings.executableExtensions.includes(ext) ? path.split('/').pop() : undefined;
+}
+
+/**
+ * Rates one tool call: pure, from the tool, its input, the side-effect-free preview and page facts.
+ * The strongest rule wins; block rules are checked first.
+ */
+export function ratePolicy(toolName: string, risk: RiskCategory, input: unknown, preview: ActionPreview | undefined, settings: PolicySettings, page?: PageFacts): Rating {
+  const args = (input && typeof input === 'object' ? input : {}) as Record<string, unknown>;
+  // Without a described target, the call acts on the focused element.
+  if (page?.focused && !knowsTarget(preview?.target)) preview = { ...(preview ?? { message: toolName }), target: { ...preview?.target, ...page.focused } };
+
+  // 1. Where it goes: dangerous schemes and origin lists, before navigating.
+  const dest = destinationOf(args, preview);
+  if (dest) {
+    const v = checkUrl(dest, settings);
+    if (!v.allowed) return { level: 'block', rule: v.rule, reason: v.rule === 'scheme' ? `Navigation to ${v.reason}` : `Navigation to ${dest} is not allowed: ${v.reason}` };
+  }
+
+  // 2. Where it acts: the page and the frame receiving the action (history, tabs and closing stay possible to get away).
+  const actsOnPage = risk !== 'navigate' && risk !== 'session';
+  if (actsOnPage) {
+    for (const [what, url] of [['The page', preview?.url], ['The frame', frameUrl(preview) ?? page?.frameUrl]] as const) {
+      if (!url) continue;
+      const v = checkUrl(url, settings);
+      if (!v.allowed) return { level: 'block', rule: v.rule, reason: `${what} ${url} is not allowed: ${v.reason}` };
+    }
+  }
+
+  let rating: Rating = { level: 'auto' };
+
+  // 3. Tools that always ask.
+  if (settings.alwaysConfirmTools.includes(toolName)) {
+    rating = stronger(rating, { level: 'confirm', rule: `always-confirm:${toolName}`, reason: `${toolName} is always confirmed: it ${toolName === 'browser_evaluate' ? 'runs arbitrary JavaScript in the page' : toolName === 'browser_upload_file' ? 'sends local files to the website' : 'is listed in browserAgent.safety.alwaysConfirmTools'}` });
+  }
+
+  // 4. Downloads of executables (a link or navigation straight to one).
+  const exe = executableName(dest, settings) ?? executableName((preview?.target as { href?: string } | undefined)?.href, settings);
+  if (exe) rating = stronger(rating, { level: 'confirm', rule: 'executable-download', reason: `It would download the executable file "${exe}"` });
+
+  if (risk === 'input') {
+    // 5. Typing into password, payment-card and one-time-code fields.
+    if (typesText(toolName, args)) {
+      const field = sensitiveField(preview, settings) ?? (JSON.stringify(args).match(SECRET_PLACEHOLDER) ? 'a field, with a secret placeholder' : undefined);
+      if (field) rating = stronger(rating, { level: settings.sensitiveFieldInput, rule: 'sensitive-field', reason: `It types into ${field}; the value is never logged` });
+    }
+    // 6. Activating submit/pay/delete… targets: confirm on sensitive pages, notify elsewhere.
+    if (activates(toolName, args)) {
+      const target = sensitiveTarget(preview, settings);
+      if (target) {
+        const pageWhy = sensitivePage(preview, page, settings);
+        rating = stronger(
+          rating,
+          pageWhy
+            ? { level: settings.sensitiveTargetOnSensitivePage, rule: 'sensitive-target-on-sensitive-page', reason: `The element is consequential (${target}) and the page is sensitive (${pageWhy})` }
+            : { level: settings.sensitiveTargetElsewhere, rule: 'sensitive-target', reason: `The element is consequential (${target})` },
+        );
+      }
+    }
+  }
+
+  // 7. Going to a sensitive page is worth telling.
+  if (risk === 'navigate' && dest && rating.level === 'auto') {
+    const why = findUrlWord(dest, settings.sensitiveUrlPatterns);
+    if (why) rating = { level: 'notify', rule: 'sensitive-url', reason: `The destination URL mentions "${why}"` };
+  }
+  return rating;
+}
+
+/** The frame URL when the target lives in a frame (`target.frame` carries the frame's URL when known). */
+function frameUrl(preview: ActionPreview | undefined): string | undefined {
+  const f = preview?.target?.frame;
+  return f && /^[a-z][a-z0-9+.-]*:/i.test(f) ? f : undefined;
+}
+
+/** Short page label for messages: origin (or the URL for non-network pages). */
+export function pageLabel(url: string | undefined): string {
+  return originOf(url) ?? url ?? 'the current page';
+}

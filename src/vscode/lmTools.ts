@@ -1,0 +1,67 @@
+import * as vscode from 'vscode';
+import { redactingStepHook, secureTool } from '../safety/secureTool';
+import type { SessionManager } from '../session/manager';
+import { runTool, type RunHooks } from '../tools/runner';
+import type { ToolDefinition, ToolResult } from '../tools/types';
+import { fitToBudget, PendingConfirmations, prepareCall, sizeInput } from './copilotCalls';
+import type { SafetyApi } from './safety';
+import { createPeekContext, createToolContext } from './toolContext';
+
+export interface LmToolDeps {
+  sessions: SessionManager;
+  safety: SafetyApi;
+  tools: readonly ToolDefinition[];
+  /** Audit log / chat panel observer; receives events with secrets scrubbed. */
+  onStep?: RunHooks['onStep'];
+  log?(message: string): void;
+}
+
+function toLmResult(result: ToolResult): vscode.LanguageModelToolResult {
+  return new vscode.LanguageModelToolResult(
+    result.content.map((p) => (p.type === 'text' ? new vscode.LanguageModelTextPart(p.text) : vscode.LanguageModelDataPart.image(Buffer.from(p.data, 'base64'), p.mimeType))),
+  );
+}
+
+/** One Copilot tool over the shared registry entry: same validation, policy, secrets and audit as MCP. */
+function lmTool(definition: ToolDefinition, deps: LmToolDeps, pending: PendingConfirmations): vscode.LanguageModelTool<unknown> {
+  const { decider, vault } = deps.safety;
+  const tool = secureTool(definition, vault);
+  return {
+    async prepareInvocation(options) {
+      const prepared = await prepareCall(tool, options.input, decider, vault, createPeekContext(deps.sessions));
+      if (!prepared.confirmation) return { invocationMessage: prepared.invocationMessage };
+      pending.put(tool.name, options.input, prepared.rating);
+      const md = new vscode.MarkdownString(prepared.confirmation.lines.map((l) => `- ${l.replace(/[\\`*_{}[\]<>]/g, '\\$&')}`).join('\n'));
+      return { invocationMessage: prepared.invocationMessage, confirmationMessages: { title: prepared.confirmation.title, message: md } };
+    },
+    async invoke(options, token) {
+      const abort = new AbortController();
+      const sub = token.onCancellationRequested(() => abort.abort());
+      try {
+        const budget = options.tokenizationOptions?.tokenBudget;
+        const preconfirmed = pending.take(tool.name, options.input);
+        const ctx = createToolContext(deps.sessions, abort.signal);
+        const result = await runTool(tool, sizeInput(tool, options.input, budget), ctx, { decide: decider.decideWith(preconfirmed), onStep: redactingStepHook(vault, deps.onStep) });
+        return toLmResult(fitToBudget(result, budget));
+      } finally {
+        sub.dispose();
+      }
+    },
+  };
+}
+
+/** Registers every registry tool with Copilot (package.json declares them: npm run gen:manifest). */
+export function registerLanguageModelTools(deps: LmToolDeps): vscode.Disposable[] {
+  if (typeof vscode.lm?.registerTool !== 'function') return [];
+  const pending = new PendingConfirmations();
+  const out: vscode.Disposable[] = [];
+  for (const t of deps.tools) {
+    try {
+      out.push(vscode.lm.registerTool(t.name, lmTool(t, deps, pending)));
+    } catch (e) {
+      // A tool missing from package.json (gen:manifest not run) must not break activation.
+      deps.log?.(`Could not register Copilot tool ${t.name}: ${e instanceof Error ? e.message : e}`);
+    }
+  }
+  return out;
+}

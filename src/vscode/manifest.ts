@@ -1,0 +1,68 @@
+import { z } from 'zod';
+import { UNTRUSTED_NOTE } from '../safety/untrusted';
+import type { RiskCategory, ToolDefinition } from '../tools/types';
+
+/** One `contributes.languageModelTools` entry, generated from the registry (npm run gen:manifest). */
+export interface LanguageModelToolContribution {
+  name: string;
+  toolReferenceName: string;
+  displayName: string;
+  modelDescription: string;
+  userDescription: string;
+  inputSchema: object;
+  canBeReferencedInPrompt: boolean;
+  icon: string;
+  tags: string[];
+}
+
+const ICONS: Record<RiskCategory, string> = {
+  read: '$(eye)',
+  navigate: '$(globe)',
+  input: '$(edit)',
+  script: '$(code)',
+  upload: '$(cloud-upload)',
+  session: '$(browser)',
+};
+
+/** The tool set name users reference as `#browser`. */
+export const TOOL_SET_NAME = 'browser';
+
+/** JSON Schema of a tool's zod input, as Copilot validates it (no $schema key: VS Code wants a plain object schema). */
+export function inputSchemaOf(tool: ToolDefinition): object {
+  const { $schema: _drop, ...schema } = z.toJSONSchema(tool.schema, { io: 'input', unrepresentable: 'any' }) as Record<string, unknown>;
+  return schema;
+}
+
+function firstSentence(text: string): string {
+  const m = /^(.+?[.!?])(\s|$)/s.exec(text.trim());
+  return (m ? m[1] : text.trim()).replace(/\s+/g, ' ');
+}
+
+export function languageModelToolContributions(tools: readonly ToolDefinition[]): LanguageModelToolContribution[] {
+  return tools.map((t) => ({
+    name: t.name,
+    toolReferenceName: t.name,
+    displayName: t.title,
+    modelDescription: /untrusted/i.test(t.description) || t.risk === 'session' ? t.description : `${t.description} ${UNTRUSTED_NOTE}`,
+    userDescription: firstSentence(t.description),
+    inputSchema: inputSchemaOf(t),
+    canBeReferencedInPrompt: true,
+    icon: ICONS[t.risk] ?? '$(globe)',
+    tags: ['browser', 'browser-agent', `risk-${t.risk}`, ...(t.readOnly ? ['read-only'] : [])],
+  }));
+}
+
+/**
+ * A user tool set (`Chat: Configure Tool Sets`) so `#browser` pulls every tool into a prompt.
+ * The `languageModelToolSets` contribution point still needs a proposed API in VS Code 1.138,
+ * so the set ships as a snippet (resources/browser.toolsets.jsonc) instead of a contribution.
+ */
+export function toolSetSnippet(tools: readonly ToolDefinition[]): Record<string, { tools: string[]; description: string; icon: string }> {
+  return {
+    [TOOL_SET_NAME]: {
+      tools: tools.map((t) => t.name),
+      description: 'Drive a real Chrome: snapshot, click, type, navigate, extract (Browser Agent).',
+      icon: 'globe',
+    },
+  };
+}

@@ -1,0 +1,67 @@
+import * as vscode from 'vscode';
+import { createDecider, type Confirmer, type Decider } from '../safety/decider';
+import { guardedRunner } from '../safety/secureTool';
+import { chainSecretSources, envFileSecretSource, SecretVault, type SecretSource } from '../safety/secrets';
+import { vscodeModalConfirmer, windowNotifier } from './confirm';
+import { readPolicySettings, readSecretSettings } from './safetySettings';
+import { SECTION } from './settings';
+
+const SECRET_KEY = (name: string) => `browserAgent.secret.${name}`;
+
+/** Secrets from VS Code SecretStorage (names listed in browserAgent.secrets.names), then the .env file. */
+export function vscodeSecretSource(storage: vscode.SecretStorage): SecretSource {
+  const stored: SecretSource = {
+    names: async () => readSecretSettings().names,
+    get: async (name) => (readSecretSettings().names.includes(name) ? storage.get(SECRET_KEY(name)) : undefined),
+  };
+  return {
+    names: async () => {
+      const file = readSecretSettings().envFile;
+      return file ? chainSecretSources(stored, envFileSecretSource(file)).names() : stored.names();
+    },
+    get: async (name) => {
+      const file = readSecretSettings().envFile;
+      return file ? chainSecretSources(stored, envFileSecretSource(file)).get(name) : stored.get(name);
+    },
+  };
+}
+
+export interface SafetyApi {
+  decider: Decider;
+  vault: SecretVault;
+  /** Replaces the modal (e.g. by an e2e suite); undefined restores the modal. */
+  setConfirmer(confirmer?: Confirmer): void;
+  /** Runs a tool through the gate with secrets handled: for the chat panel and other front doors. */
+  run: ReturnType<typeof guardedRunner>;
+}
+
+/** The session's safety gate and secret vault, plus the secret commands. */
+export function registerSafety(context: vscode.ExtensionContext): SafetyApi {
+  const modal = vscodeModalConfirmer();
+  let confirmer: Confirmer = modal;
+  const vault = new SecretVault(vscodeSecretSource(context.secrets));
+  const decider = createDecider(readPolicySettings, (req) => confirmer(req), windowNotifier, { vault });
+
+  const config = () => vscode.workspace.getConfiguration(`${SECTION}.secrets`);
+  context.subscriptions.push(
+    vscode.commands.registerCommand('browserAgent.setSecret', async () => {
+      const name = await vscode.window.showInputBox({ title: 'Set Secret (1/2)', prompt: 'Name the model will use as {{secret:NAME}}', validateInput: (v) => (/^[A-Za-z_][A-Za-z0-9_.-]*$/.test(v) ? undefined : 'Letters, digits, _ . - ; not starting with a digit') });
+      if (!name) return;
+      const value = await vscode.window.showInputBox({ title: `Set Secret (2/2): ${name}`, prompt: 'Value (stored in VS Code SecretStorage, never shown to the model)', password: true });
+      if (value === undefined) return;
+      await context.secrets.store(SECRET_KEY(name), value);
+      const names = config().get<string[]>('names', []);
+      if (!names.includes(name)) await config().update('names', [...names, name], vscode.ConfigurationTarget.Global);
+      void vscode.window.showInformationMessage(`Secret "${name}" saved. Ask the model to type {{secret:${name}}}.`);
+    }),
+    vscode.commands.registerCommand('browserAgent.deleteSecret', async () => {
+      const names = config().get<string[]>('names', []);
+      const name = await vscode.window.showQuickPick(names, { title: 'Delete Secret' });
+      if (!name) return;
+      await context.secrets.delete(SECRET_KEY(name));
+      await config().update('names', names.filter((n) => n !== name), vscode.ConfigurationTarget.Global);
+    }),
+    vscode.commands.registerCommand('browserAgent.resetSiteAllowances', () => decider.allowances.clear()),
+  );
+  return { decider, vault, setConfirmer: (c) => (confirmer = c ?? modal), run: guardedRunner(decider.decide, vault) };
+}

@@ -1,0 +1,39 @@
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { BrowserAgentError } from '../errors';
+import type { SessionManager } from '../session/manager';
+import type { ToolContext, ToolSettings } from '../tools/types';
+import { readPolicySettings } from './safetySettings';
+
+export function readToolSettings(): ToolSettings {
+  return { allowedSchemes: readPolicySettings().allowedSchemes, downloadsDir: join(tmpdir(), 'browser-agent-downloads'), maxWaitMs: 30_000 };
+}
+
+/** The context tools run with from VS Code: launches or reattaches the browser on demand. */
+export function createToolContext(sessions: SessionManager, signal?: AbortSignal): ToolContext {
+  return {
+    sessions,
+    browser: () => sessions.ensure(),
+    tab: async () => (await sessions.ensure()).activeTab(),
+    signal,
+    settings: readToolSettings(),
+  };
+}
+
+/**
+ * For previews (prepareInvocation): sees the browser that is already running and never starts
+ * one, so preparing a call stays free of side effects.
+ */
+export function createPeekContext(sessions: SessionManager): ToolContext {
+  const current = () => {
+    const s = sessions.current;
+    if (!s) throw new BrowserAgentError('BROWSER_DISCONNECTED', 'No browser is running yet.');
+    return s;
+  };
+  return {
+    sessions,
+    browser: async () => current(),
+    tab: async () => current().activeTab(),
+    settings: readToolSettings(),
+  };
+}
