@@ -54,7 +54,7 @@ function flattenFrames(tree: Protocol.Page.FrameTree, out: string[] = []): strin
   return out;
 }
 
-/** The frames to search: the recorded one when it still exists, else the main frame (or all frames for a frame target). */
+/** The frames to search: the recorded one when it still exists, else all of them (main frame only when none was recorded). */
 async function framesFor(tab: Tab, fp: TargetFingerprint): Promise<FrameTarget[]> {
   const main = await tab.session();
   const sessions: CdpSession[] = [main, ...tab.frameSessions().map((f) => f.session)];
@@ -69,8 +69,9 @@ async function framesFor(tab: Tab, fp: TargetFingerprint): Promise<FrameTarget[]
   }
   if (!fp.frame || fp.frame === 'main' || fp.frame === tab.targetId) return all.slice(0, 1);
   const exact = all.filter((f) => f.frameId === fp.frame);
-  // Frame ids do not survive a reload; then look in every frame (uniqueness still required).
-  return exact.length ? exact : all.slice(1);
+  // Frame ids do not survive a reload or a new tab (the main frame's id is the tab's target id);
+  // then look in every frame, where the match must still be unique.
+  return exact.length ? exact : all;
 }
 
 async function findIn(target: FrameTarget, kind: 'selector' | 'xpath', query: string): Promise<{ objectId?: string; count: number }> {
