@@ -9,8 +9,8 @@ import { AUDIT_FORMAT, type StepRecord, type TaskMeta, type TaskOutcome, type Ta
 export interface RecorderOptions {
   /** Folder holding one sub-folder per task (the extension's globalStorageUri/audit, or --audit-dir). */
   root: string;
-  /** Before/after screenshots for steps rated notify or above (default true). */
-  screenshots?: boolean;
+  /** Before/after screenshots for steps rated notify or above (default true); a function follows a setting. */
+  screenshots?: boolean | (() => boolean);
 }
 
 /** Sortable, filesystem-safe task id: time first, then a random suffix. */
@@ -111,7 +111,8 @@ export class AuditRecorder {
   }
 
   get screenshots(): boolean {
-    return this.options.screenshots !== false;
+    const s = this.options.screenshots;
+    return typeof s === 'function' ? s() : s !== false;
   }
 
   /** Starts a task and makes it the active one (what hooks without an explicit task record into). */

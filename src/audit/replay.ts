@@ -22,7 +22,7 @@ export interface ReplayOptions {
   findTool(name: string): ToolDefinition | undefined;
   binder: RefBinder;
   /** Asked for each redacted value (a typed password); undefined stops the replay at that step. */
-  secret?(step: StepRecord, path: string): Promise<string | undefined>;
+  secret?(step: StepRecord, path: string): PromiseLike<string | undefined>;
   /** How long to wait for a target to appear (the page may still be loading). Default 5000 ms. */
   locateTimeoutMs?: number;
   /** Also re-run read-only steps (snapshots, screenshots, extraction). Default false. */
@@ -112,20 +112,31 @@ export async function replayTask(task: LoadedTask, opts: ReplayOptions): Promise
   };
   if (task.truncated) opts.onProgress?.({ step: 0, tool: '', status: 'skipped', note: 'the log was cut off; replaying the steps that were written' });
 
+  // Plan first: every tool known and every redacted value given before anything runs, so a
+  // replay never stops half-way for something that could have been asked up front.
+  const plan: { s: StepRecord; tool: ToolDefinition; input?: Record<string, unknown>; skip?: string }[] = [];
   for (const s of [...task.steps].sort((a, b) => a.step - b.step)) {
-    if (opts.ctx.signal?.aborted) return stop(s, 'CANCELLED', 'replay was cancelled');
     const tool = opts.findTool(s.tool);
     if (!tool) return stop(s, 'INVALID_INPUT', `the tool ${s.tool} does not exist in this version`);
     const skip = skipReason(s, tool, !!opts.includeReadOnly);
     if (skip) {
-      push({ step: s.step, tool: s.tool, status: 'skipped', note: skip });
+      plan.push({ s, tool, skip });
       continue;
     }
     const input = structuredClone((s.input ?? {}) as Record<string, unknown>);
     for (const path of redactedPaths(input)) {
       const value = await opts.secret?.(s, path);
-      if (value === undefined) return stop(s, 'INVALID_INPUT', `the recorded value of "${path}" is redacted and no value was given`);
+      if (value === undefined) return stop(s, 'INVALID_INPUT', `the recorded value of "${path}" is redacted and no value was given; nothing was replayed`);
       setPath(input, path, value);
+    }
+    plan.push({ s, tool, input });
+  }
+
+  for (const { s, tool, input, skip } of plan) {
+    if (opts.ctx.signal?.aborted) return stop(s, 'CANCELLED', 'replay was cancelled');
+    if (skip || !input) {
+      push({ step: s.step, tool: s.tool, status: 'skipped', note: skip });
+      continue;
     }
     if (hasOtherRefs(input)) return stop(s, 'NOT_VERIFIABLE', 'it targets more than one element; replay can only re-locate a single target');
     if (typeof input.ref === 'string') {

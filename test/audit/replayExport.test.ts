@@ -142,7 +142,8 @@ describe('audit: replay and Playwright export', function () {
   it('stops when a redacted value is not given', async () => {
     const noSecret = await replayTask(recorded, { ctx: contextFor(s), hooks: {}, findTool: findTestTool, binder: testBinder });
     assert.equal(noSecret.stoppedAt, 4);
-    assert.match(noSecret.reason!, /"text" is redacted and no value was given/);
+    assert.match(noSecret.reason!, /"text" is redacted and no value was given; nothing was replayed/);
+    assert.deepEqual(noSecret.entries.map((e) => e.status), ['stopped'], 'nothing ran before asking');
   });
 
   it('relocates by XPath when the selector is gone, and refuses an ambiguous selector', async () => {
@@ -171,7 +172,7 @@ describe('audit: replay and Playwright export', function () {
       const out = await new Promise<{ code: number; text: string }>((done) => {
         execFile(
           resolve('node_modules/.bin/playwright'),
-          ['test', 'task.spec.ts', '--reporter=line', '--workers=1', '--timeout=30000'],
+          ['test', 'task.spec.ts', '--reporter=line', '--workers=1', '--timeout=30000', `--output=${join(outDir, 'test-results')}`],
           {
             cwd: outDir,
             timeout: 90_000,
