@@ -70,7 +70,8 @@ export class TaskRecorder {
     const next = this.order.then(async () => {
       await this.ready;
       const body = await built;
-      const record: StepRecord = { type: 'step', step, ...body };
+      // type and step first for a readable line, and never overridden by the body.
+      const record: StepRecord = Object.assign({ type: 'step' as const, step }, body, { type: 'step' as const, step });
       await this.appender.append(scrubDeep(record, this.secretValues));
     });
     this.order = next.catch(() => {});
