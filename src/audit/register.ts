@@ -143,7 +143,12 @@ export function registerAudit(context: vscode.ExtensionContext, log?: vscode.Log
     vscode.commands.registerCommand('browserAgent.audit.export', exportCmd),
     vscode.commands.registerCommand('browserAgent.audit.openFolder', async (item?: TaskItem) => {
       await fs.mkdir(root, { recursive: true });
-      await vscode.commands.executeCommand('revealFileInOS', vscode.Uri.file(item instanceof TaskItem ? join(item.task.dir, 'log.jsonl') : root));
+      const target = vscode.Uri.file(item instanceof TaskItem ? join(item.task.dir, 'log.jsonl') : root);
+      // A remote or web host (code-server, SSH) has no file manager on the person's side.
+      if (!vscode.env.remoteName) return vscode.commands.executeCommand('revealFileInOS', target);
+      const pick = await vscode.window.showInformationMessage(`Browser Agent audit logs: ${target.fsPath}`, 'Copy Path', 'Open in New Window');
+      if (pick === 'Copy Path') await vscode.env.clipboard.writeText(target.fsPath);
+      if (pick === 'Open in New Window') await vscode.commands.executeCommand('vscode.openFolder', vscode.Uri.file(root), { forceNewWindow: true });
     }),
   );
 
