@@ -61,6 +61,27 @@ function redactedPaths(v: unknown, path = ''): string[] {
   return [];
 }
 
+/** The first string that has a secret scrubbed out of its middle (a URL with a token in it). */
+function partlyRedacted(v: unknown, path = ''): string | undefined {
+  if (typeof v === 'string') return v !== REDACTED && v.includes(REDACTED) ? path : undefined;
+  if (Array.isArray(v)) {
+    for (let i = 0; i < v.length; i++) {
+      const p = partlyRedacted(v[i], `${path}[${i}]`);
+      if (p) return p;
+    }
+  } else if (v && typeof v === 'object') {
+    for (const [k, x] of Object.entries(v)) {
+      const p = partlyRedacted(x, path ? `${path}.${k}` : k);
+      if (p) return p;
+    }
+  }
+  return undefined;
+}
+
+function valueAt(obj: any, path: string): unknown {
+  return path.replace(/\[(\d+)\]/g, '.$1').split('.').reduce((o, k) => o?.[k], obj);
+}
+
 function setPath(obj: any, path: string, value: unknown): void {
   const keys = path.replace(/\[(\d+)\]/g, '.$1').split('.');
   let o = obj;
@@ -124,6 +145,8 @@ export async function replayTask(task: LoadedTask, opts: ReplayOptions): Promise
       continue;
     }
     const input = structuredClone((s.input ?? {}) as Record<string, unknown>);
+    const partial = partlyRedacted(input);
+    if (partial) return stop(s, 'INVALID_INPUT', `"${partial}" had a secret scrubbed out of it (${JSON.stringify(valueAt(input, partial))}); it cannot be replayed as recorded; nothing was replayed`);
     for (const path of redactedPaths(input)) {
       const value = await opts.secret?.(s, path);
       if (value === undefined) return stop(s, 'INVALID_INPUT', `the recorded value of "${path}" is redacted and no value was given; nothing was replayed`);

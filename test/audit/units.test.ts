@@ -8,7 +8,9 @@ import { stepDescription, stepHtml, taskDescription } from '../../src/audit/pres
 import { loadTask, LOG_FILE } from '../../src/audit/reader';
 import { AuditRecorder } from '../../src/audit/recorder';
 import { redactInput, scrub } from '../../src/audit/redact';
+import { replayTask } from '../../src/audit/replay';
 import { REDACTED, type StepRecord } from '../../src/audit/types';
+import { navigateTool } from './fixtures';
 
 const step = (over: Partial<StepRecord>): StepRecord => ({
   type: 'step', step: 1, ts: '2026-11-22T10:00:00.000Z', tool: 'browser_click', input: {}, before: {}, after: {},
@@ -79,6 +81,16 @@ describe('audit: redaction, presentation, export text, ordering', () => {
     assert.match(code, /step 2 \(browser_drag\) has no Playwright equivalent/);
     assert.ok(!/step 3/.test(code), 'failed steps are not exported');
     assert.match(code, /getByRole\("combobox", \{ name: "Size", exact: true \}\)\.selectOption\(\["b"\]\)/);
+  });
+
+  it('refuses to replay a URL with a secret scrubbed out of it, before touching the browser', async () => {
+    const untouchable = new Proxy({}, { get: () => { throw new Error('the browser was used'); } }) as any;
+    const report = await replayTask(
+      { dir: '', id: 't', warnings: [], truncated: false, steps: [step({ step: 1, tool: 'browser_navigate', input: { url: `https://x.test/?token=${REDACTED}` } })] },
+      { ctx: untouchable, hooks: {}, findTool: () => navigateTool as any, binder: untouchable },
+    );
+    assert.equal(report.stoppedAt, 1);
+    assert.match(report.reason!, /"url" had a secret scrubbed out of it .*nothing was replayed/);
   });
 
   it('reads --audit-dir from the MCP server arguments', () => {
