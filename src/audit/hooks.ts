@@ -20,9 +20,15 @@ export interface AuditHookOptions {
   /** Record into this task; else the recorder's active task; else the implicit one for `implicit`. */
   task?: TaskRecorder;
   implicit?: ImplicitScope;
+  /** Secret values known elsewhere (the safety layer's vault: resolved placeholders), scrubbed from every line. */
+  knownSecrets?: () => Iterable<string>;
 }
 
-/** What we learnt about a call before its handler ran, keyed by the (parsed) input object. */
+/**
+ * What we learnt about a call before its handler ran, keyed by the Decision object our decide
+ * returned: runTool hands that same object to onStep, and it survives observers that copy the
+ * event to scrub it (input and preview become new objects there).
+ */
 interface Pending {
   tab?: Tab;
   before: PageState;
@@ -52,7 +58,7 @@ function resultText(r: ToolResult): string {
  * writes the step. Recording never breaks or delays a decision beyond a screenshot.
  */
 export function createAuditHooks(recorder: AuditRecorder, opts: AuditHookOptions = {}): Required<Pick<RunHooks, 'decide' | 'onStep'>> {
-  const pending = new WeakMap<object, Pending>();
+  const pending = new WeakMap<Decision, Pending>();
   const taskFor = (): TaskRecorder => {
     if (opts.task && !opts.task.ended) return opts.task;
     if (recorder.activeTask) return recorder.activeTask;
@@ -61,25 +67,27 @@ export function createAuditHooks(recorder: AuditRecorder, opts: AuditHookOptions
 
   return {
     async decide(tool, input, preview, ctx): Promise<Decision> {
-      const decision: Decision = opts.decide ? await opts.decide(tool, input, preview, ctx) : { rating: { level: 'auto' }, outcome: 'auto' };
-      if (input && typeof input === 'object') {
-        const task = taskFor();
-        const tab = await currentTab(ctx);
-        const p: Pending = { tab, task, before: { url: tab?.url ?? preview?.url, title: tab?.title ?? preview?.title } };
-        if (tab && recorder.screenshots && RANK[decision.rating.level] >= RANK.notify) {
-          p.shotBefore = task.ready.then(() => captureScreenshot(tab, task.dir, task.claimShot('before')));
-          await p.shotBefore; // the picture must show the page before the action
-        }
-        pending.set(input, p);
+      const inner = opts.decide ? await opts.decide(tool, input, preview, ctx) : undefined;
+      // A fresh object per call: deciders may return shared constants.
+      const decision: Decision = inner ? { ...inner } : { rating: { level: 'auto' }, outcome: 'auto' };
+      const task = taskFor();
+      const tab = await currentTab(ctx);
+      const p: Pending = { tab, task, before: { url: tab?.url ?? preview?.url, title: tab?.title ?? preview?.title } };
+      if (tab && recorder.screenshots && RANK[decision.rating.level] >= RANK.notify) {
+        p.shotBefore = task.ready.then(() => captureScreenshot(tab, task.dir, task.claimShot('before')));
+        await p.shotBefore; // the picture must show the page before the action
       }
+      pending.set(decision, p);
       return decision;
     },
 
     async onStep(ev: RunStep): Promise<void> {
-      const p = ev.input && typeof ev.input === 'object' ? pending.get(ev.input) : undefined;
+      const p = pending.get(ev.decision);
+      pending.delete(ev.decision);
       const task = p?.task ?? taskFor();
       const { value: input, secrets } = redactInput(ev.input, ev.preview);
       task.addSecrets(secrets);
+      if (opts.knownSecrets) task.addSecrets(opts.knownSecrets());
       const level = ev.decision.rating.level;
       const ran = ev.decision.outcome !== 'blocked' && ev.decision.outcome !== 'refused' && ev.result.code !== 'INVALID_INPUT';
       const meta = ev.result.meta ?? {};

@@ -1,6 +1,6 @@
 import type { TargetFingerprint } from '../tools/types';
 import type { LoadedTask } from './reader';
-import { REDACTED, type StepRecord } from './types';
+import { REDACTED, SECRET_PLACEHOLDER, type StepRecord } from './types';
 
 /** ARIA roles Playwright's getByRole accepts (the ones a snapshot reports for actionable elements). */
 const PW_ROLES = new Set([
@@ -21,14 +21,28 @@ export function locatorFor(t: TargetFingerprint | undefined): string | undefined
   return undefined;
 }
 
-/** The recorded value, or for a redacted secret an environment variable the person sets. */
+/**
+ * The recorded value as code: a redacted secret becomes an environment variable the person sets
+ * (BA_SECRET_1, …), a `{{secret:NAME}}` placeholder becomes process.env.NAME.
+ */
 function valueExpr(v: unknown, env: string[]): string {
   if (v === REDACTED) {
-    const name = `BA_SECRET_${env.length + 1}`;
+    const name = `BA_SECRET_${env.filter((e) => e.startsWith('BA_SECRET_')).length + 1}`;
     env.push(name);
     return `process.env.${name} ?? ''`;
   }
-  return q(String(v ?? ''));
+  const text = String(v ?? '');
+  if (!new RegExp(SECRET_PLACEHOLDER.source).test(text)) return q(text);
+  const parts: string[] = [];
+  let last = 0;
+  for (const m of text.matchAll(new RegExp(SECRET_PLACEHOLDER.source, 'g'))) {
+    if (m.index! > last) parts.push(q(text.slice(last, m.index)));
+    if (!env.includes(m[1])) env.push(m[1]);
+    parts.push(`(process.env[${q(m[1])}] ?? '')`);
+    last = m.index! + m[0].length;
+  }
+  if (last < text.length) parts.push(q(text.slice(last)));
+  return parts.join(' + ');
 }
 
 function stepLines(s: StepRecord, env: string[]): string[] {
@@ -72,8 +86,8 @@ function stepLines(s: StepRecord, env: string[]): string[] {
 const READ_TOOLS = /^browser_(snapshot|find|element_details|screenshot|extract|tabs|evaluate)$/;
 
 /**
- * A runnable `@playwright/test` spec for a recorded task. Redacted secrets become environment
- * variables (BA_SECRET_1, …); CHROME_PATH points the test at a local Chrome/Chromium when
+ * A runnable `@playwright/test` spec for a recorded task. Secrets become environment variables
+ * (BA_SECRET_1, … for redacted values; NAME for `{{secret:NAME}}`); CHROME_PATH points the test at a local Chrome/Chromium when
  * Playwright's own browsers are not installed.
  */
 export function toPlaywrightTest(task: LoadedTask): { code: string; secretEnv: string[] } {
@@ -88,7 +102,7 @@ export function toPlaywrightTest(task: LoadedTask): { code: string; secretEnv: s
   const code = [
     `// Exported by Browser Agent from task ${task.start?.taskId ?? task.id}${task.start?.ts ? ` (${task.start.ts})` : ''}.`,
     `// Goal: ${goal.replace(/\n/g, ' ')}`,
-    ...(env.length ? [`// Set ${env.join(', ')} to the secret values that were redacted from the log.`] : []),
+    ...(env.length ? [`// Set ${env.join(', ')} to the secret values the log does not contain.`] : []),
     `import { test, expect } from '@playwright/test';`,
     ``,
     `test.use({ launchOptions: process.env.CHROME_PATH ? { executablePath: process.env.CHROME_PATH } : {} });`,

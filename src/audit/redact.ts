@@ -1,10 +1,16 @@
 import type { ActionPreview } from '../tools/types';
-import { REDACTED } from './types';
+import { REDACTED, SECRET_PLACEHOLDER } from './types';
 
 /**
- * The one place that decides what never reaches the audit log. When the safety policy's
- * `redact()` lands, switch `redactInput` to call it; everything else here stays.
+ * The one place that decides what never reaches the audit log. With the safety layer the
+ * SecretVault also scrubs events before they reach us (`redactingStepHook(vault, audit.onStep)`)
+ * and `knownSecrets` comes from the vault; this stays as the second, local line of defence.
  */
+
+/** Only `{{secret:NAME}}` placeholders (and spaces): names, not values — kept, and replayable. */
+function onlyPlaceholders(v: string): boolean {
+  return v.replace(SECRET_PLACEHOLDER, '').trim() === '' && v.trim() !== '';
+}
 
 /** Input keys that hold typed or filled text. */
 const TEXT_KEYS = new Set(['text', 'value', 'values']);
@@ -29,6 +35,7 @@ export function redactInput(input: unknown, preview?: ActionPreview): Redaction 
       return Object.fromEntries(Object.entries(obj).map(([k, x]) => [k, walk(x, k, own)]));
     }
     if (typeof v === 'string' && key && ((secretTarget && TEXT_KEYS.has(key)) || SECRET_KEY.test(key))) {
+      if (v === REDACTED || onlyPlaceholders(v)) return v;
       if (v.length) secrets.push(v);
       return REDACTED;
     }

@@ -72,5 +72,7 @@ export interface TaskEndEvent {
 
 export type AuditEvent = TaskStartEvent | StepRecord | TaskEndEvent;
 
-/** Sentinel that replaces secret values in the log. */
-export const REDACTED = '«redacted»';
+/** Replaces secret values in the log; the same text the safety layer's SecretVault uses. */
+export const REDACTED = '[redacted]';
+/** `{{secret:NAME}}`: a secret by name, resolved only for the handler; safe to log and to replay. */
+export const SECRET_PLACEHOLDER = /\{\{\s*secret:([A-Za-z_][A-Za-z0-9_.-]*)\s*\}\}/g;

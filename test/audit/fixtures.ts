@@ -150,7 +150,21 @@ export const snapshotTool = defineTool({
   },
 });
 
-export const testTools: ToolDefinition[] = [navigateTool, clickTool, typeTool, snapshotTool] as ToolDefinition[];
+/** Secrets the tests' stand-in for the safety layer's vault knows, by name. */
+export const SECRETS: Record<string, string> = { ACCOUNT: 'ACCT-7788-9911-SECRET' };
+const PLACEHOLDER = /\{\{\s*secret:([A-Za-z_][A-Za-z0-9_.-]*)\s*\}\}/g;
+
+/**
+ * Stand-in for the safety layer's secureTool: `{{secret:NAME}}` is resolved only for the handler,
+ * so the runner, the decider and the audit see the placeholder (the result may echo the value).
+ */
+export function withSecretPlaceholders<T extends ToolDefinition>(tool: T): T {
+  const resolve = (v: unknown): unknown =>
+    typeof v === 'string' ? v.replace(PLACEHOLDER, (_, n: string) => SECRETS[n] ?? '') : v && typeof v === 'object' ? Object.fromEntries(Object.entries(v).map(([k, x]) => [k, resolve(x)])) : v;
+  return { ...tool, handler: (input: any, ctx: ToolContext) => tool.handler(resolve(input) as any, ctx) };
+}
+
+export const testTools: ToolDefinition[] = ([navigateTool, clickTool, typeTool, snapshotTool] as ToolDefinition[]).map(withSecretPlaceholders);
 export const findTestTool = (name: string) => testTools.find((t) => t.name === name);
 
 /** A small decider standing in for the safety policy: secrets confirm, sign-in buttons notify, "Delete" is refused. */

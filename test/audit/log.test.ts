@@ -10,7 +10,7 @@ import { BrowserSession } from '../../src/session/browserSession';
 import { runTool } from '../../src/tools/runner';
 import { TEST_LAUNCH } from '../helpers/chromium';
 import { startServer, type TestServer } from '../helpers/servers';
-import { clickTool, contextFor, navigateTool, refFor, snapshotTool, testDecider, typeTool } from './fixtures';
+import { clickTool, contextFor, navigateTool, refFor, SECRETS, snapshotTool, testDecider, typeTool, withSecretPlaceholders } from './fixtures';
 import { LOGIN_PAGE, DONE_PAGE, CHANGED_PAGE } from './pages';
 
 const PASSWORD = 'hunter2-Very$ecret';
@@ -37,13 +37,14 @@ describe('audit: log of a multi-step task', function () {
     const recorder = new AuditRecorder({ root });
     const ctx = contextFor(s);
     const task = recorder.startTask('Sign in to the shop', { model: 'test-model', provider: 'local', source: 'chat' });
-    const hooks = createAuditHooks(recorder, { decide: testDecider() });
+    const hooks = createAuditHooks(recorder, { decide: testDecider(), knownSecrets: () => Object.values(SECRETS) });
     const tab = await s.activeTab();
 
     assert.equal((await runTool(navigateTool, { url: `${server.url}login` }, ctx, hooks)).isError, undefined);
     await runTool(typeTool, { ref: await refFor(tab, '#email'), text: 'ann@example.com' }, ctx, hooks);
     await runTool(typeTool, { ref: await refFor(tab, '#pw'), text: PASSWORD }, ctx, hooks);
     await runTool(typeTool, { ref: await refFor(tab, '#key'), text: API_KEY }, ctx, hooks);
+    await runTool(withSecretPlaceholders(typeTool), { ref: await refFor(tab, '#account'), text: '{{secret:ACCOUNT}}' }, ctx, hooks);
     const bad = await runTool(clickTool, { ref: 'n999999' }, ctx, hooks);
     assert.equal(bad.code, 'STALE_REF');
     await runTool(clickTool, { ref: await refFor(tab, '#go') }, ctx, hooks);
@@ -55,8 +56,9 @@ describe('audit: log of a multi-step task', function () {
     assert.ok(!raw.includes(PASSWORD), 'password leaked into the log');
     assert.ok(!raw.includes(API_KEY), 'API key leaked into the log');
     assert.ok(!raw.includes(encodeURIComponent(PASSWORD)), 'URL-encoded password leaked into the log');
+    assert.ok(!raw.includes(SECRETS.ACCOUNT), 'the value behind {{secret:ACCOUNT}} leaked into the log');
     const lines = raw.trimEnd().split('\n').map((l) => JSON.parse(l));
-    assert.equal(lines.length, 9);
+    assert.equal(lines.length, 10);
 
     const t = await loadTask(task.dir);
     assert.deepEqual(t.warnings, []);
@@ -66,8 +68,8 @@ describe('audit: log of a multi-step task', function () {
     assert.equal(t.start?.source, 'chat');
     assert.equal(t.start?.taskId, task.id);
     assert.equal(t.end?.outcome, 'success');
-    assert.equal(t.end?.steps, 7);
-    assert.deepEqual(t.steps.map((x) => x.step), [1, 2, 3, 4, 5, 6, 7]);
+    assert.equal(t.end?.steps, 8);
+    assert.deepEqual(t.steps.map((x) => x.step), [1, 2, 3, 4, 5, 6, 7, 8]);
     for (const st of t.steps) {
       assert.ok(!Number.isNaN(Date.parse(st.ts)), 'timestamp');
       assert.equal(typeof st.durationMs, 'number');
@@ -75,7 +77,7 @@ describe('audit: log of a multi-step task', function () {
     }
     assert.ok(t.steps.every((x, i) => i === 0 || Date.parse(x.ts) >= Date.parse(t.steps[i - 1].ts)));
 
-    const [nav, email, pw, key, failed, click, snap] = t.steps;
+    const [nav, email, pw, key, account, failed, click, snap] = t.steps;
     assert.equal(nav.tool, 'browser_navigate');
     assert.deepEqual(nav.input, { url: `${server.url}login` });
     assert.equal(nav.before.url, 'about:blank');
@@ -103,9 +105,13 @@ describe('audit: log of a multi-step task', function () {
     assert.equal(pw.decision, 'allowed');
     assert.equal(pw.rule, 'secret-input');
     assert.equal(pw.reason, 'typing a secret');
-    assert.match(pw.result!, new RegExp(`Typed "${REDACTED}"`));
+    assert.ok(pw.result!.startsWith(`Typed "${REDACTED}"`), pw.result);
     assert.equal((key.input as any).text, REDACTED, 'value typed into a field with a secret placeholder');
     assert.equal(key.target?.name, 'Key');
+    // A {{secret:NAME}} placeholder is a name, not a value: kept (replay resolves it again), its value scrubbed from the result.
+    assert.deepEqual((account.input as any).text, '{{secret:ACCOUNT}}');
+    assert.equal(account.redacted, undefined);
+    assert.ok(account.result!.startsWith(`Typed "${REDACTED}" into textbox "Account number"`), account.result);
 
     for (const st of [pw, key, click]) {
       assert.ok(st.screenshots?.before && st.screenshots.after, `screenshots for step ${st.step}`);
@@ -129,7 +135,7 @@ describe('audit: log of a multi-step task', function () {
     assert.equal(click.rule, 'form-submit');
     assert.equal(click.before.url, `${server.url}login`);
     // The GET form put the password into the URL; the log has it scrubbed there too.
-    assert.equal(click.after.url, `${server.url}done?email=ann%40example.com&pw=${REDACTED}&key=${REDACTED}`);
+    assert.equal(click.after.url, `${server.url}done?email=ann%40example.com&pw=${REDACTED}&key=${REDACTED}&account=${REDACTED}`);
     assert.equal(click.after.title, 'Welcome');
     assert.equal(snap.ok, true);
     assert.match(snap.result!, /Signed in/);
@@ -139,7 +145,9 @@ describe('audit: log of a multi-step task', function () {
     const recorder = new AuditRecorder({ root });
     const ctx = contextFor(s);
     const task = recorder.startTask('Try the changed page');
-    const hooks = createAuditHooks(recorder, { decide: testDecider() });
+    const audit = createAuditHooks(recorder, { decide: testDecider() });
+    // As the safety layer's redactingStepHook does: pass on a copy of the event with new input/preview objects.
+    const hooks = { decide: audit.decide, onStep: (ev: any) => audit.onStep({ ...ev, input: structuredClone(ev.input), preview: structuredClone(ev.preview) }) };
     const tab = await s.activeTab();
     await runTool(navigateTool, { url: `${server.url}changed` }, ctx, hooks);
     const r = await runTool(clickTool, { ref: await refFor(tab, '#go') }, ctx, hooks);
@@ -151,6 +159,7 @@ describe('audit: log of a multi-step task', function () {
     assert.equal(step.rule, 'destructive-button');
     assert.equal(step.errorCode, 'BLOCKED_BY_POLICY');
     assert.ok(step.screenshots?.before, 'the page the person refused to act on is kept');
+    assert.equal(step.before.url, `${server.url}changed`, 'state from before the handler is matched to its step through a copied event');
     assert.equal(step.screenshots?.after, undefined);
     assert.equal(step.after.url, `${server.url}changed`);
   });
@@ -177,7 +186,7 @@ describe('audit: log of a multi-step task', function () {
     const [latest] = (await listTasks(root)).filter((x) => x.goal === 'Sign in to the shop');
     const text = readFileSync(join(latest.dir, LOG_FILE), 'utf8');
     const lines = text.trimEnd().split('\n');
-    // Crash while writing step 5: steps 1–4 whole, half of line 6, no end event.
+    // Crash while writing step 5: task_start and steps 1–4 whole, half of line 6, no end event.
     const cut = lines.slice(0, 5).join('\n') + '\n' + lines[5].slice(0, Math.floor(lines[5].length / 2));
     const crashDir = join(root, 'crashed-task');
     await fs.mkdir(crashDir);

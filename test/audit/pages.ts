@@ -4,6 +4,7 @@ const form = (button: string) => `<!doctype html><title>Shop login</title>
   <p><label>Email <input id="email" name="email"></label></p>
   <p><label>Password <input id="pw" type="password" name="pw"></label></p>
   <p><label>Key <input id="key" name="key" placeholder="Secret API token"></label></p>
+  <p><label>Account number <input id="account" name="account"></label></p>
   <p><button id="go">${button}</button></p>
 </form>`;
 

@@ -13,7 +13,7 @@ import { BrowserSession } from '../../src/session/browserSession';
 import { runTool } from '../../src/tools/runner';
 import { TEST_LAUNCH } from '../helpers/chromium';
 import { startServer, type TestServer } from '../helpers/servers';
-import { clickTool, contextFor, findTestTool, navigateTool, refFor, snapshotTool, testBinder, testDecider, typeTool } from './fixtures';
+import { clickTool, contextFor, findTestTool, navigateTool, refFor, SECRETS, snapshotTool, testBinder, testDecider, typeTool, withSecretPlaceholders } from './fixtures';
 import { CHANGED_PAGE, DONE_PAGE, LOGIN_PAGE } from './pages';
 
 const PASSWORD = 'hunter2-Very$ecret';
@@ -43,13 +43,14 @@ describe('audit: replay and Playwright export', function () {
     const recorder = new AuditRecorder({ root });
     const ctx = contextFor(s);
     const task = recorder.startTask('Sign in to the shop', { source: 'chat', model: 'm', provider: 'p' });
-    const hooks = createAuditHooks(recorder, { decide: testDecider() });
+    const hooks = createAuditHooks(recorder, { decide: testDecider(), knownSecrets: () => Object.values(SECRETS) });
     const tab = await s.activeTab();
     await runTool(navigateTool, { url: `${server.url}login` }, ctx, hooks);
     await runTool(snapshotTool, {}, ctx, hooks);
     await runTool(typeTool, { ref: await refFor(tab, '#email'), text: 'ann@example.com' }, ctx, hooks);
     await runTool(typeTool, { ref: await refFor(tab, '#pw'), text: PASSWORD }, ctx, hooks);
     await runTool(typeTool, { ref: await refFor(tab, '#key'), text: API_KEY }, ctx, hooks);
+    await runTool(withSecretPlaceholders(typeTool), { ref: await refFor(tab, '#account'), text: '{{secret:ACCOUNT}}' }, ctx, hooks);
     await runTool(clickTool, { ref: await refFor(tab, '#go') }, ctx, hooks);
     await task.end('success');
     recorded = await loadTask(task.dir);
@@ -79,15 +80,16 @@ describe('audit: replay and Playwright export', function () {
     await replayLog.end(report.ok ? 'success' : 'failure');
     assert.equal(report.reason, undefined);
     assert.equal(report.ok, true);
-    assert.deepEqual(report.entries.map((e) => `${e.step}:${e.status}`), ['1:ran', '2:skipped', '3:ran', '4:ran', '5:ran', '6:ran']);
+    assert.deepEqual(report.entries.map((e) => `${e.step}:${e.status}`), ['1:ran', '2:skipped', '3:ran', '4:ran', '5:ran', '6:ran', '7:ran']);
     assert.equal(submissions.length, 2);
-    assert.deepEqual(Object.fromEntries(submissions[1]), { email: 'ann@example.com', pw: PASSWORD, key: API_KEY });
+    // The placeholder was replayed as a placeholder and resolved again by the (stand-in) secret layer.
+    assert.deepEqual(Object.fromEntries(submissions[1]), { email: 'ann@example.com', pw: PASSWORD, key: API_KEY, account: SECRETS.ACCOUNT });
     assert.equal(tab.title, 'Welcome');
     // The same safety decider saw every replayed action (the password and key steps were confirmed again).
-    assert.deepEqual(decided, ['browser_navigate:', 'browser_type:Email', 'browser_type:Password', 'browser_type:Key', 'browser_click:Sign in']);
+    assert.deepEqual(decided, ['browser_navigate:', 'browser_type:Email', 'browser_type:Password', 'browser_type:Key', 'browser_type:Account number', 'browser_click:Sign in']);
     const replayed = await loadTask(replayLog.dir);
     assert.equal(replayed.start?.replayOf, recorded.id);
-    assert.equal(replayed.steps.length, 5);
+    assert.equal(replayed.steps.length, 6);
     assert.ok(!readFileSync(join(replayLog.dir, 'log.jsonl'), 'utf8').includes(PASSWORD), 'the replay log redacts too');
     await s.closeTab(tab.targetId);
   });
@@ -107,11 +109,11 @@ describe('audit: replay and Playwright export', function () {
         onProgress: (e) => progress.push(`${e.step}:${e.status}`),
       });
       assert.equal(report.ok, false);
-      assert.equal(report.stoppedAt, 6);
+      assert.equal(report.stoppedAt, 7);
       assert.equal(report.code, 'TARGET_CHANGED');
-      assert.match(report.reason!, /^Step 6 \(browser_click: Clicking button "Sign in"\)/);
+      assert.match(report.reason!, /^Step 7 \(browser_click: Clicking button "Sign in"\)/);
       assert.match(report.reason!, /name was "Sign in", now "Delete account"/);
-      assert.deepEqual(progress, ['1:ran', '2:skipped', '3:ran', '4:ran', '5:ran', '6:stopped']);
+      assert.deepEqual(progress, ['1:ran', '2:skipped', '3:ran', '4:ran', '5:ran', '6:ran', '7:stopped']);
       assert.equal(submissions.length, before, 'the changed button was never clicked');
     } finally {
       server.route('/login', LOGIN_PAGE);
@@ -152,7 +154,7 @@ describe('audit: replay and Playwright export', function () {
     const r = await relocate(tab, { role: 'textbox', name: 'Email', selector: '#nope', xpath: '/html/body[1]/form[1]/p[1]/label[1]/input[1]' });
     assert.ok(r.ok && r.element.via === 'xpath' && r.element.name === 'Email');
     const amb = await relocate(tab, { role: 'textbox', name: 'Email', selector: 'input' });
-    assert.ok(!amb.ok && amb.code === 'TARGET_NOT_FOUND' && /matches 3 elements/.test(amb.reason));
+    assert.ok(!amb.ok && amb.code === 'TARGET_NOT_FOUND' && /matches 4 elements/.test(amb.reason));
     const unverifiable = await relocate(tab, { selector: '#email' });
     assert.ok(!unverifiable.ok && unverifiable.code === 'NOT_VERIFIABLE');
   });
@@ -163,9 +165,10 @@ describe('audit: replay and Playwright export', function () {
     try {
       const before = submissions.length;
       const exp = await exportTask(recorded.dir, outDir);
-      assert.deepEqual(exp.secretEnv, ['BA_SECRET_1', 'BA_SECRET_2']);
+      assert.deepEqual(exp.secretEnv, ['BA_SECRET_1', 'BA_SECRET_2', 'ACCOUNT']);
       const spec = readFileSync(exp.specFile, 'utf8');
-      assert.ok(!spec.includes(PASSWORD) && !spec.includes(API_KEY));
+      assert.ok(!spec.includes(PASSWORD) && !spec.includes(API_KEY) && !spec.includes(SECRETS.ACCOUNT));
+      assert.match(spec, /\.fill\(\(process\.env\["ACCOUNT"\] \?\? ''\)\)/);
       assert.match(spec, /page\.getByRole\("textbox", \{ name: "Email", exact: true \}\)\.fill\("ann@example\.com"\)/);
       assert.match(spec, /getByRole\("button", \{ name: "Sign in", exact: true \}\)\.click\(\)/);
       assert.ok(exp.files.includes('log.jsonl') && exp.files.some((f) => f.endsWith('-after.jpg')));
@@ -176,7 +179,7 @@ describe('audit: replay and Playwright export', function () {
           {
             cwd: outDir,
             timeout: 90_000,
-            env: { ...process.env, CHROME_PATH: '/usr/bin/chromium', BA_SECRET_1: PASSWORD, BA_SECRET_2: API_KEY, CI: '1' },
+            env: { ...process.env, CHROME_PATH: '/usr/bin/chromium', BA_SECRET_1: PASSWORD, BA_SECRET_2: API_KEY, ACCOUNT: SECRETS.ACCOUNT, CI: '1' },
           },
           (err, stdout, stderr) => done({ code: err ? ((err as any).code ?? 1) : 0, text: stdout + stderr }),
         );
@@ -184,7 +187,7 @@ describe('audit: replay and Playwright export', function () {
       assert.equal(out.code, 0, out.text);
       assert.match(out.text, /1 passed/);
       assert.equal(submissions.length, before + 1);
-      assert.deepEqual(Object.fromEntries(submissions[submissions.length - 1]), { email: 'ann@example.com', pw: PASSWORD, key: API_KEY });
+      assert.deepEqual(Object.fromEntries(submissions[submissions.length - 1]), { email: 'ann@example.com', pw: PASSWORD, key: API_KEY, account: SECRETS.ACCOUNT });
     } finally {
       rmSync(outDir, { recursive: true, force: true });
     }
