@@ -46,31 +46,41 @@ const FIND_FN = `function (kind, query) {
 interface FrameTarget {
   session: CdpSession;
   frameId: string;
+  url: string;
 }
 
-function flattenFrames(tree: Protocol.Page.FrameTree, out: string[] = []): string[] {
-  out.push(tree.frame.id);
+function flattenFrames(tree: Protocol.Page.FrameTree, out: { id: string; url: string }[] = []): { id: string; url: string }[] {
+  out.push({ id: tree.frame.id, url: tree.frame.url + (tree.frame.urlFragment ?? '') });
   for (const c of tree.childFrames ?? []) flattenFrames(c, out);
   return out;
 }
 
-/** The frames to search: the recorded one when it still exists, else all of them (main frame only when none was recorded). */
+/**
+ * The frames to search. The snapshot records `main` or the frame's URL (older records: a frame
+ * id). The recorded frame when it is still there, else every frame — the match must still be unique.
+ */
 async function framesFor(tab: Tab, fp: TargetFingerprint): Promise<FrameTarget[]> {
   const main = await tab.session();
-  const sessions: CdpSession[] = [main, ...tab.frameSessions().map((f) => f.session)];
+  // Out-of-process frames first: the page's frame tree lists them too, but only their own
+  // session can evaluate in them.
+  const sessions: CdpSession[] = [...tab.frameSessions().map((f) => f.session), main];
   const all: FrameTarget[] = [];
+  let mainId: string | undefined;
   for (const session of sessions) {
     try {
       const { frameTree } = await session.send('Page.getFrameTree', undefined, 5000);
-      for (const frameId of flattenFrames(frameTree)) all.push({ session, frameId });
+      const frames = flattenFrames(frameTree);
+      if (session === main) mainId = frames[0].id; // the root of the page's own tree
+      for (const f of frames) if (!all.some((x) => x.frameId === f.id)) all.push({ session, frameId: f.id, url: f.url });
     } catch {
       /* frame went away */
     }
   }
+  const mainIndex = all.findIndex((f) => f.session === main && f.frameId === mainId);
+  if (mainIndex < 0) return [];
+  if (mainIndex > 0) all.unshift(...all.splice(mainIndex, 1));
   if (!fp.frame || fp.frame === 'main' || fp.frame === tab.targetId) return all.slice(0, 1);
-  const exact = all.filter((f) => f.frameId === fp.frame);
-  // Frame ids do not survive a reload or a new tab (the main frame's id is the tab's target id);
-  // then look in every frame, where the match must still be unique.
+  const exact = all.filter((f) => f.frameId === fp.frame || f.url === fp.frame);
   return exact.length ? exact : all;
 }
 

@@ -11,7 +11,7 @@ import { relocate } from '../../src/audit/relocate';
 import { replayTask } from '../../src/audit/replay';
 import { BrowserSession } from '../../src/session/browserSession';
 import { runTool } from '../../src/tools/runner';
-import { TEST_LAUNCH } from '../helpers/chromium';
+import { TEST_LAUNCH, crossSite } from '../helpers/chromium';
 import { startServer, type TestServer } from '../helpers/servers';
 import { clickTool, contextFor, findTestTool, navigateTool, refFor, SECRETS, snapshotTool, testBinder, testDecider, typeTool, withSecretPlaceholders } from './fixtures';
 import { CHANGED_PAGE, DONE_PAGE, LOGIN_PAGE } from './pages';
@@ -157,6 +157,28 @@ describe('audit: replay and Playwright export', function () {
     assert.ok(!amb.ok && amb.code === 'TARGET_NOT_FOUND' && /matches 4 elements/.test(amb.reason));
     const unverifiable = await relocate(tab, { selector: '#email' });
     assert.ok(!unverifiable.ok && unverifiable.code === 'NOT_VERIFIABLE');
+  });
+
+  it('relocates inside same-site and cross-site (out-of-process) iframes by the recorded frame URL', async () => {
+    server.route('/inner-a', '<title>a</title><button id="b">Inner A</button>');
+    server.route('/inner-b', '<title>b</title><button id="b">Inner B</button>');
+    const crossUrl = `${crossSite(server.origin)}/inner-b`;
+    server.route('/frames', `<title>frames</title><iframe src="/inner-a"></iframe><iframe src="${crossUrl}"></iframe>`);
+    const tab = await s.activeTab();
+    await runTool(navigateTool, { url: `${server.url}frames` }, contextFor(s), {});
+    for (let i = 0; i < 100 && !tab.frameSessions().some((f) => f.url === crossUrl); i++) await new Promise((r) => setTimeout(r, 50));
+    const a = await relocate(tab, { role: 'button', name: 'Inner A', selector: '#b', frame: `${server.url}inner-a` });
+    assert.ok(a.ok, !a.ok ? a.reason : '');
+    assert.notEqual(a.element.frameId, tab.targetId);
+    const b = await relocate(tab, { role: 'button', name: 'Inner B', selector: '#b', frame: crossUrl });
+    assert.ok(b.ok, !b.ok ? b.reason : '');
+    assert.equal(b.element.session, tab.frameSessions().find((f) => f.url === crossUrl)!.session, 'found through the iframe\'s own session');
+    const wrong = await relocate(tab, { role: 'button', name: 'Inner A', selector: '#b', frame: crossUrl });
+    assert.ok(!wrong.ok && wrong.code === 'TARGET_CHANGED' && /now "Inner B"/.test(wrong.reason));
+    const mainOnly = await relocate(tab, { role: 'button', name: 'Inner A', selector: '#b', frame: 'main' });
+    assert.ok(!mainOnly.ok && mainOnly.code === 'TARGET_NOT_FOUND');
+    const gone = await relocate(tab, { role: 'button', name: 'Inner A', selector: '#b', frame: `${server.url}gone` });
+    assert.ok(!gone.ok && /matches in 2 frames/.test(gone.reason), 'an unknown frame searches all frames and refuses two matches');
   });
 
   it('exports a Playwright test that runs green against the page with /usr/bin/chromium', async () => {
