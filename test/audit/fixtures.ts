@@ -3,7 +3,6 @@
 import { z } from 'zod';
 import { BrowserAgentError } from '../../src/errors';
 import { axRoleName } from '../../src/audit/relocate';
-import type { RefBinder } from '../../src/audit/replay';
 import type { BrowserSession } from '../../src/session/browserSession';
 import type { SessionManager } from '../../src/session/manager';
 import type { Tab } from '../../src/session/tab';
@@ -178,7 +177,22 @@ export function testDecider(log: string[] = []): NonNullable<RunHooks['decide']>
   };
 }
 
-/** Binder for the test refs; the snapshot layer provides the real one. */
-export const testBinder: RefBinder = {
-  bind: async (_tab, el) => ({ ref: `n${el.backendNodeId}` }),
+
+/** A stand-in for the snapshot's ref listing: every button and input of the main frame, with AX role and name. */
+export const testSnapshotApi = {
+  async candidates(tab: Tab) {
+    const ids = await tab.evaluate<string[]>(`[...document.querySelectorAll('button, input')].map((e, i) => (e.dataset.i = String(i), i))`);
+    const out: { ref: string; role: string; name: string }[] = [];
+    for (const i of ids) {
+      const ref = await refFor(tab, `[data-i="${i}"]`);
+      const { role, name } = await axRoleName(await tab.session(), Number(ref.slice(1)));
+      out.push({ ref, role, name });
+    }
+    return out;
+  },
+  async resolveRef(tab: Tab, ref: string) {
+    const { session, backendNodeId } = await resolve(tab, ref);
+    const { role, name } = await axRoleName(session, backendNodeId);
+    return { ref, role, name, session, frameId: tab.targetId, backendNodeId };
+  },
 };

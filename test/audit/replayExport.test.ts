@@ -8,12 +8,16 @@ import { createAuditHooks } from '../../src/audit/hooks';
 import { loadTask, type LoadedTask } from '../../src/audit/reader';
 import { AuditRecorder } from '../../src/audit/recorder';
 import { relocate } from '../../src/audit/relocate';
+import { createSnapshotBinder } from '../../src/audit/binder';
 import { replayTask } from '../../src/audit/replay';
 import { BrowserSession } from '../../src/session/browserSession';
 import { runTool } from '../../src/tools/runner';
 import { TEST_LAUNCH, crossSite } from '../helpers/chromium';
 import { startServer, type TestServer } from '../helpers/servers';
-import { clickTool, contextFor, findTestTool, navigateTool, refFor, SECRETS, snapshotTool, testBinder, testDecider, typeTool, withSecretPlaceholders } from './fixtures';
+import { clickTool, contextFor, findTestTool, navigateTool, refFor, SECRETS, snapshotTool, testDecider, testSnapshotApi, typeTool, withSecretPlaceholders } from './fixtures';
+
+/** Replay's binder built the way the extension builds it, on a stand-in for the snapshot's ref API. */
+const testBinder = createSnapshotBinder(testSnapshotApi);
 import { CHANGED_PAGE, DONE_PAGE, LOGIN_PAGE } from './pages';
 
 const PASSWORD = 'hunter2-Very$ecret';
