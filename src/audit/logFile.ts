@@ -18,7 +18,10 @@ export class JsonlAppender {
     const next = this.chain.then(async () => {
       if (this.closed) throw new Error(`audit log ${this.path} is closed`);
       this.handle ??= await fs.open(this.path, 'a');
-      await this.handle.write(line);
+      // One write per line; a short write (rare, e.g. disk full) is completed rather than left torn.
+      const buf = Buffer.from(line);
+      let off = 0;
+      while (off < buf.length) off += (await this.handle.write(buf, off)).bytesWritten;
     });
     this.chain = next.catch(() => {});
     return next;

@@ -105,6 +105,8 @@ describe('audit: log of a multi-step task', function () {
     assert.equal(pw.decision, 'allowed');
     assert.equal(pw.rule, 'secret-input');
     assert.equal(pw.reason, 'typing a secret');
+    assert.equal(pw.action, 'Typing into textbox "Password"');
+    assert.equal(pw.tool, 'browser_type');
     assert.ok(pw.result!.startsWith(`Typed "${REDACTED}"`), pw.result);
     assert.equal((key.input as any).text, REDACTED, 'value typed into a field with a secret placeholder');
     assert.equal(key.target?.name, 'Key');
