@@ -64,6 +64,59 @@ export interface TaskSummary {
   truncated: boolean;
 }
 
+const PEEK = 64 * 1024;
+
+/**
+ * A task's summary from the first and last lines only (a finished task's end event carries its
+ * step count), so the history view stays fast with many long logs. Unfinished or odd logs are
+ * read in full.
+ */
+export async function summarizeTask(dir: string): Promise<TaskSummary> {
+  const path = join(dir, LOG_FILE);
+  const fh = await fs.open(path, 'r');
+  let head = '';
+  let tail = '';
+  let size = 0;
+  try {
+    size = (await fh.stat()).size;
+    if (size > 2 * PEEK) {
+      const a = Buffer.alloc(PEEK);
+      const b = Buffer.alloc(PEEK);
+      await fh.read(a, 0, PEEK, 0);
+      await fh.read(b, 0, PEEK, size - PEEK);
+      head = a.toString('utf8');
+      tail = b.toString('utf8');
+    }
+  } finally {
+    await fh.close();
+  }
+  const id = dir.split(/[\\/]/).pop() ?? '';
+  if (head && tail.endsWith('\n')) {
+    try {
+      const start = JSON.parse(head.slice(0, head.indexOf('\n'))) as TaskStartEvent;
+      const lines = tail.trimEnd().split('\n');
+      const end = JSON.parse(lines[lines.length - 1]) as TaskEndEvent;
+      if (start.type === 'task_start' && end.type === 'task_end') {
+        return { id: start.taskId ?? id, dir, goal: start.goal, startedAt: start.ts, endedAt: end.ts, outcome: end.outcome, steps: end.steps, source: start.source, truncated: false };
+      }
+    } catch {
+      /* fall through to a full read */
+    }
+  }
+  const t = parseLog(await fs.readFile(path, 'utf8'), dir, id);
+  return {
+    id: t.start?.taskId ?? id,
+    dir,
+    goal: t.start?.goal ?? '(unknown goal)',
+    startedAt: t.start?.ts,
+    endedAt: t.end?.ts,
+    outcome: t.end?.outcome,
+    steps: t.end?.steps ?? t.steps.length,
+    source: t.start?.source,
+    truncated: t.truncated,
+  };
+}
+
 /** Every task folder under the audit root, newest first. Unreadable folders are left out. */
 export async function listTasks(root: string): Promise<TaskSummary[]> {
   let names: string[];
@@ -75,18 +128,7 @@ export async function listTasks(root: string): Promise<TaskSummary[]> {
   const out: TaskSummary[] = [];
   for (const name of names) {
     try {
-      const t = await loadTask(join(root, name));
-      out.push({
-        id: t.start?.taskId ?? name,
-        dir: t.dir,
-        goal: t.start?.goal ?? '(unknown goal)',
-        startedAt: t.start?.ts,
-        endedAt: t.end?.ts,
-        outcome: t.end?.outcome,
-        steps: t.steps.length,
-        source: t.start?.source,
-        truncated: t.truncated,
-      });
+      out.push(await summarizeTask(join(root, name)));
     } catch {
       /* not a task folder */
     }

@@ -5,7 +5,8 @@ import { join } from 'node:path';
 import { auditDirFromArgs } from '../../src/audit/mcp';
 import { locatorFor, toPlaywrightTest } from '../../src/audit/playwright';
 import { stepDescription, stepHtml, taskDescription } from '../../src/audit/present';
-import { loadTask, LOG_FILE } from '../../src/audit/reader';
+import { loadTask, LOG_FILE, summarizeTask } from '../../src/audit/reader';
+import { promises as fsp } from 'node:fs';
 import { AuditRecorder } from '../../src/audit/recorder';
 import { redactInput, scrub } from '../../src/audit/redact';
 import { replayTask } from '../../src/audit/replay';
@@ -49,6 +50,26 @@ describe('audit: redaction, presentation, export text, ordering', () => {
       assert.deepEqual(t.steps.map((s) => `${s.step}:${s.tool}`), ['1:slow', '2:fast']);
       assert.equal(t.end?.outcome, 'success');
       assert.equal(readFileSync(join(task.dir, LOG_FILE), 'utf8').split('\n').filter(Boolean).length, 4);
+    } finally {
+      rmSync(root, { recursive: true, force: true });
+    }
+  });
+
+  it('summarises a long finished log from its first and last lines, an unfinished one by reading it all', async () => {
+    const root = mkdtempSync(join(tmpdir(), 'ba-summary-'));
+    try {
+      const rec = new AuditRecorder({ root });
+      const task = rec.startTask('long task', { source: 'mcp' });
+      for (let i = 0; i < 300; i++) void task.recordStep(async () => ({ ...step({}), result: 'x'.repeat(1000) }) as any);
+      await task.end('failure');
+      const size = (await fsp.stat(join(task.dir, LOG_FILE))).size;
+      assert.ok(size > 300_000);
+      const fast = await summarizeTask(task.dir);
+      assert.deepEqual({ goal: fast.goal, steps: fast.steps, outcome: fast.outcome, source: fast.source, truncated: fast.truncated }, { goal: 'long task', steps: 300, outcome: 'failure', source: 'mcp', truncated: false });
+      const text = readFileSync(join(task.dir, LOG_FILE), 'utf8');
+      await fsp.writeFile(join(task.dir, LOG_FILE), text.slice(0, text.lastIndexOf('{"type":"task_end"') - 500));
+      const cut = await summarizeTask(task.dir);
+      assert.deepEqual({ steps: cut.steps, outcome: cut.outcome, truncated: cut.truncated }, { steps: 299, outcome: undefined, truncated: true });
     } finally {
       rmSync(root, { recursive: true, force: true });
     }
