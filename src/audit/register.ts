@@ -130,9 +130,21 @@ export function registerAudit(context: vscode.ExtensionContext, log?: vscode.Log
   };
 
   const view = vscode.window.createTreeView('browserAgent.taskHistory', { treeDataProvider: provider, showCollapseAll: true });
+  // Steps arrive in bursts, and other writers (an MCP server given this folder) append too.
+  let timer: NodeJS.Timeout | undefined;
+  const refreshSoon = () => {
+    clearTimeout(timer);
+    timer = setTimeout(() => provider.refresh(), 300);
+  };
+  const watcher = vscode.workspace.createFileSystemWatcher(new vscode.RelativePattern(vscode.Uri.file(root), '*/log.jsonl'));
+  watcher.onDidCreate(refreshSoon);
+  watcher.onDidChange(refreshSoon);
+  watcher.onDidDelete(refreshSoon);
   context.subscriptions.push(
     view,
     provider,
+    watcher,
+    { dispose: () => clearTimeout(timer) },
     vscode.commands.registerCommand('browserAgent.audit.showHistory', async () => {
       provider.refresh();
       await vscode.commands.executeCommand('browserAgent.taskHistory.focus');
@@ -156,10 +168,10 @@ export function registerAudit(context: vscode.ExtensionContext, log?: vscode.Log
     recorder,
     hooks: (opts) => {
       const hooks = createAuditHooks(recorder, opts);
-      return { decide: hooks.decide, onStep: async (ev) => { await hooks.onStep(ev); provider.refresh(); } };
+      return { decide: hooks.decide, onStep: async (ev) => { await hooks.onStep(ev); refreshSoon(); } };
     },
     setReplayDeps: (deps) => (replayDeps = deps),
-    refresh: () => provider.refresh(),
+    refresh: refreshSoon,
     dispose: () => recorder.dispose(),
   };
 }
