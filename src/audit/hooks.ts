@@ -30,6 +30,7 @@ export interface AuditHookOptions {
  * event to scrub it (input and preview become new objects there).
  */
 interface Pending {
+  ctx: ToolContext;
   tab?: Tab;
   before: PageState;
   shotBefore?: Promise<string | undefined>;
@@ -72,7 +73,7 @@ export function createAuditHooks(recorder: AuditRecorder, opts: AuditHookOptions
       const decision: Decision = inner ? { ...inner } : { rating: { level: 'auto' }, outcome: 'auto' };
       const task = taskFor();
       const tab = await currentTab(ctx);
-      const p: Pending = { tab, task, before: { url: tab?.url ?? preview?.url, title: tab?.title ?? preview?.title } };
+      const p: Pending = { ctx, tab, task, before: { url: tab?.url ?? preview?.url, title: tab?.title ?? preview?.title } };
       if (tab && recorder.screenshots && RANK[decision.rating.level] >= RANK.notify) {
         p.shotBefore = task.ready.then(() => captureScreenshot(tab, task.dir, task.claimShot('before')));
         await p.shotBefore; // the picture must show the page before the action
@@ -92,7 +93,8 @@ export function createAuditHooks(recorder: AuditRecorder, opts: AuditHookOptions
       const ran = ev.decision.outcome !== 'blocked' && ev.decision.outcome !== 'refused' && ev.result.code !== 'INVALID_INPUT';
       const meta = ev.result.meta ?? {};
       const recorded = task.recordStep(async (step) => {
-        const tab = p?.tab;
+        // The action may have switched tabs or opened a popup: describe the tab that is active now.
+        const tab = p && ran ? ((await currentTab(p.ctx)) ?? p.tab) : p?.tab;
         if (tab && ran) await tab.refreshInfo();
         const after: PageState = { url: meta.urlAfter ?? tab?.url, title: meta.titleAfter ?? tab?.title };
         const screenshots: { before?: string; after?: string } = {};

@@ -162,6 +162,9 @@ export async function replayTask(task: LoadedTask, opts: ReplayOptions): Promise
       continue;
     }
     if (hasOtherRefs(input)) return stop(s, 'NOT_VERIFIABLE', 'it targets more than one element; replay can only re-locate a single target');
+    if (typeof input.ref !== 'string' && typeof input.x === 'number' && typeof input.y === 'number' && !tool.readOnly) {
+      return stop(s, 'NOT_VERIFIABLE', 'it acted at screen coordinates, which cannot be checked to be the same element');
+    }
     if (typeof input.ref === 'string') {
       if (!s.target) return stop(s, 'NOT_VERIFIABLE', 'no target fingerprint was recorded for its element');
       const { tab, r } = await locateWithin(() => opts.ctx.tab(), s, opts.locateTimeoutMs ?? 5000);

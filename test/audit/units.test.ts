@@ -114,6 +114,17 @@ describe('audit: redaction, presentation, export text, ordering', () => {
     assert.match(report.reason!, /"url" had a secret scrubbed out of it .*nothing was replayed/);
   });
 
+  it('refuses to replay a click at coordinates (the element there cannot be verified)', async () => {
+    const calls: string[] = [];
+    const report = await replayTask(
+      { dir: '', id: 't', warnings: [], truncated: false, steps: [step({ step: 1, tool: 'browser_click', input: { x: 10, y: 20 } })] },
+      { ctx: { tab: async () => (calls.push('tab'), undefined) } as any, hooks: {}, findTool: () => ({ name: 'browser_click', readOnly: false }) as any, binder: { bind: async () => (calls.push('bind'), { ref: '1' }) } },
+    );
+    assert.equal(report.code, 'NOT_VERIFIABLE');
+    assert.match(report.reason!, /screen coordinates/);
+    assert.deepEqual(calls, []);
+  });
+
   it('reads --audit-dir from the MCP server arguments', () => {
     assert.equal(auditDirFromArgs(['--audit-dir', '/a']), '/a');
     assert.equal(auditDirFromArgs(['x', '--audit-dir=/b']), '/b');
