@@ -1,5 +1,5 @@
 import * as vscode from 'vscode';
-import { listTasks, loadTask, type TaskSummary } from './reader';
+import { listTasks, loadTask, summarizeTask, type TaskSummary } from './reader';
 import { outcomeIcon, stepDescription, stepIcon, stepLabel, taskDescription } from './present';
 import type { StepRecord } from './types';
 
@@ -53,6 +53,17 @@ export class TaskHistoryProvider implements vscode.TreeDataProvider<TaskItem | S
       return t.steps.map((s) => new StepItem(t.dir, s));
     }
     return [];
+  }
+
+  /** Needed by TreeView.reveal (the chat panel opens a task's history from its link). */
+  async getParent(e: TaskItem | StepItem): Promise<TaskItem | undefined> {
+    return e instanceof StepItem ? new TaskItem(await summarizeTask(e.taskDir)) : undefined;
+  }
+
+  /** The tree item of a task by id, for reveal. */
+  async taskItem(taskId: string): Promise<TaskItem | undefined> {
+    const t = (await listTasks(this.root())).find((x) => x.id === taskId);
+    return t && new TaskItem(t);
   }
 
   dispose(): void {

@@ -150,6 +150,12 @@ export function registerAudit(context: vscode.ExtensionContext, log?: vscode.Log
       await vscode.commands.executeCommand('browserAgent.taskHistory.focus');
     }),
     vscode.commands.registerCommand('browserAgent.audit.refresh', () => provider.refresh()),
+    // For links from the chat panel: `command:browserAgent.audit.revealTask?["<task id>"]`.
+    vscode.commands.registerCommand('browserAgent.audit.revealTask', async (taskId: string) => {
+      const item = typeof taskId === 'string' ? await provider.taskItem(taskId) : undefined;
+      if (!item) return void vscode.window.showWarningMessage(`Browser Agent: no recorded task ${taskId}.`);
+      await view.reveal(item, { select: true, focus: true, expand: true });
+    }),
     vscode.commands.registerCommand('browserAgent.audit.openStep', openStep),
     vscode.commands.registerCommand('browserAgent.audit.replay', replay),
     vscode.commands.registerCommand('browserAgent.audit.export', exportCmd),
