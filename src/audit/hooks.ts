@@ -37,11 +37,17 @@ interface Pending {
   task: TaskRecorder;
 }
 
-/** The tab the call acts on, without ever launching a browser just to look at it. */
+/**
+ * The tab the call acts on, without side effects: never launches a browser or opens a tab just
+ * to look at it (activeTab() would open one when none is left).
+ */
 async function currentTab(ctx: ToolContext): Promise<Tab | undefined> {
   try {
     const s = ctx.sessions.current;
-    return s ? await s.activeTab() : undefined;
+    if (!s) return undefined;
+    const tabs = s.tabs();
+    const info = tabs.find((t) => t.active) ?? (tabs.length === 1 ? tabs[0] : undefined);
+    return info ? s.getTab(info.id) : undefined;
   } catch {
     return undefined;
   }
