@@ -24,10 +24,18 @@ const normRole = (r: string | undefined) => {
   return ROLE_ALIASES[l] ?? l;
 };
 
+/** Equal, or the recorded name was shortened with an ellipsis (snapshots cap long names) and still fits. */
+function sameName(recorded: string, now: string): boolean {
+  if (recorded === now) return true;
+  if (!recorded.endsWith('…')) return false;
+  const stem = recorded.slice(0, -1).trimEnd();
+  return stem.length >= 8 && now.startsWith(stem);
+}
+
 /** Compares what was recorded with what is there now; undefined when they agree. */
 export function fingerprintMismatch(fp: TargetFingerprint, now: { role?: string; name?: string }): string | undefined {
   if (fp.role !== undefined && normRole(fp.role) !== normRole(now.role)) return `role was "${fp.role}", now "${now.role ?? ''}"`;
-  if (fp.name !== undefined && norm(fp.name) !== norm(now.name)) return `name was "${norm(fp.name)}", now "${norm(now.name)}"`;
+  if (fp.name !== undefined && !sameName(norm(fp.name), norm(now.name))) return `name was "${norm(fp.name)}", now "${norm(now.name)}"`;
   return undefined;
 }
 
@@ -104,9 +112,10 @@ export async function axRoleName(session: CdpSession, backendNodeId: number): Pr
 
 /**
  * Finds the recorded element again: by CSS selector, then XPath, in the recorded frame; exactly
- * one match is required, and its role and name must equal what was recorded. Never guesses.
+ * one match is required, and its role and name (Chromium's accessibility tree) must equal what
+ * was recorded. Never guesses.
  */
-export async function relocate(tab: Tab, fp: TargetFingerprint): Promise<RelocateResult> {
+export async function relocate(tab: Tab, fp: TargetFingerprint, opts: { verify?: boolean } = {}): Promise<RelocateResult> {
   if (!fp.selector && !fp.xpath) return { ok: false, code: 'NOT_VERIFIABLE', reason: 'the recorded target has no selector or XPath to find it by' };
   if (fp.role === undefined && fp.name === undefined) return { ok: false, code: 'NOT_VERIFIABLE', reason: 'the recorded target has no role or name to verify it against' };
   const frames = await framesFor(tab, fp);
@@ -130,7 +139,8 @@ export async function relocate(tab: Tab, fp: TargetFingerprint): Promise<Relocat
     const { node } = await target.session.send('DOM.describeNode', { objectId }, 5000);
     await target.session.send('Runtime.releaseObject', { objectId }).catch(() => {});
     const now = await axRoleName(target.session, node.backendNodeId);
-    const mismatch = fingerprintMismatch(fp, now);
+    // verify: false when the caller checks with the same role/name source the fingerprint came from.
+    const mismatch = opts.verify === false ? undefined : fingerprintMismatch(fp, now);
     if (mismatch) return { ok: false, code: 'TARGET_CHANGED', reason: `the element at ${kind} ${JSON.stringify(query)} is not the recorded one: ${mismatch}` };
     return { ok: true, element: { session: target.session, frameId: target.frameId, backendNodeId: node.backendNodeId, role: now.role, name: now.name, via: kind } };
   }

@@ -89,6 +89,10 @@ function setPath(obj: any, path: string, value: unknown): void {
   o[keys[keys.length - 1]] = value;
 }
 
+function describeVia(el: LocatedElement): string {
+  return `found by ${el.via === 'selector' ? 'CSS selector' : 'XPath'}`;
+}
+
 /** Why a recorded step is not re-run (it failed or was refused the first time, or only read). */
 function skipReason(s: StepRecord, tool: ToolDefinition, includeReadOnly: boolean): string | undefined {
   if (s.decision === 'refused' || s.decision === 'blocked') return `was ${s.decision} when recorded`;
@@ -103,7 +107,8 @@ async function locateWithin(tab: () => Promise<Tab>, s: StepRecord, timeoutMs: n
   for (;;) {
     const t = await tab();
     try {
-      const r = await relocate(t, s.target!);
+      // Found by selector/XPath only; the role/name check follows once the snapshot's view is known.
+      const r = await relocate(t, s.target!, { verify: false });
       if (r.ok) return { tab: t, r };
       last = r;
       // A changed element is a fact, not a timing issue; only a missing one is worth waiting for.
@@ -175,8 +180,11 @@ export async function replayTask(task: LoadedTask, opts: ReplayOptions): Promise
       } catch (e) {
         return stop(s, 'TARGET_NOT_FOUND', `the element was found but could not be given a ref: ${errorMessage(e)}`);
       }
-      const mismatch = fingerprintMismatch(s.target, { role: bound.role ?? r.element.role, name: bound.name ?? r.element.name });
-      if (mismatch) return stop(s, 'TARGET_CHANGED', `the element is not the recorded one: ${mismatch}`);
+      // The recorded role/name came from the snapshot: compare with the snapshot's view when the
+      // binder gives it (same source, same naming rules), else with the accessibility tree's.
+      const now = bound.role !== undefined && bound.name !== undefined ? { role: bound.role, name: bound.name } : { role: r.element.role, name: r.element.name };
+      const mismatch = fingerprintMismatch(s.target, now);
+      if (mismatch) return stop(s, 'TARGET_CHANGED', `the element ${describeVia(r.element)} is not the recorded one: ${mismatch}`);
       input.ref = bound.ref;
     }
     const result = await runTool(tool, input, opts.ctx, opts.hooks);

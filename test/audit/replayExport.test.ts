@@ -132,7 +132,7 @@ describe('audit: replay and Playwright export', function () {
       const shifted = await replay(500);
       assert.equal(shifted.stoppedAt, 3);
       assert.equal(shifted.code, 'TARGET_CHANGED');
-      assert.match(shifted.reason!, /element at xpath .* is not the recorded one: name was "Email", now "Password"/);
+      assert.match(shifted.reason!, /the element found by XPath is not the recorded one: name was "Email", now "Password"/);
       server.route('/login', '<!doctype html><title>Shop login</title><p>Down for maintenance</p>');
       const started = Date.now();
       const missing = await replay(500);

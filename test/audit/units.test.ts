@@ -9,6 +9,7 @@ import { loadTask, LOG_FILE, summarizeTask } from '../../src/audit/reader';
 import { promises as fsp } from 'node:fs';
 import { AuditRecorder } from '../../src/audit/recorder';
 import { redactInput, scrub } from '../../src/audit/redact';
+import { fingerprintMismatch } from '../../src/audit/relocate';
 import { replayTask } from '../../src/audit/replay';
 import { REDACTED, type StepRecord } from '../../src/audit/types';
 import { navigateTool } from './fixtures';
@@ -123,6 +124,14 @@ describe('audit: redaction, presentation, export text, ordering', () => {
     assert.equal(report.code, 'NOT_VERIFIABLE');
     assert.match(report.reason!, /screen coordinates/);
     assert.deepEqual(calls, []);
+  });
+
+  it('compares role and name with whitespace, ARIA/Chromium role spellings and capped names in mind', () => {
+    assert.equal(fingerprintMismatch({ role: 'img', name: ' Logo  of shop ' }, { role: 'image', name: 'Logo of shop' }), undefined);
+    assert.equal(fingerprintMismatch({ role: 'link', name: 'Subscribe to our weekly…' }, { role: 'link', name: 'Subscribe to our weekly newsletter' }), undefined);
+    assert.match(fingerprintMismatch({ role: 'link', name: 'Sub…' }, { role: 'link', name: 'Subtract' })!, /name was/);
+    assert.match(fingerprintMismatch({ role: 'button', name: 'Sign in' }, { role: 'link', name: 'Sign in' })!, /role was "button", now "link"/);
+    assert.match(fingerprintMismatch({ role: 'button', name: 'Sign in' }, { role: 'button', name: 'Sign in now' })!, /name was "Sign in", now "Sign in now"/);
   });
 
   it('reads --audit-dir from the MCP server arguments', () => {
