@@ -3,6 +3,9 @@ import { parseArgs } from 'node:util';
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
 import { allTools } from '../tools/registry';
 import { createMcpContext, type McpOptions } from './context';
+import { homedir } from 'node:os';
+import { join } from 'node:path';
+import { auditDirFromArgs, createMcpAudit } from '../audit/mcp';
 import { createMcpSafety } from '../safety/mcp';
 import { secureTool } from '../safety/secureTool';
 import { createMcpServer, SERVER_VERSION } from './server';
@@ -24,6 +27,8 @@ Options:
   --allow-confirm-actions  run actions the safety policy would confirm when the client cannot be asked
                            (no MCP elicitation); without it they are blocked
   --secrets-file <path>    .env-style file of secrets the model may type as {{secret:NAME}}
+  --audit-dir <dir>        where the JSONL audit log of every step goes
+                           (default: ~/.browser-agent/audit; "off" disables it)
   --help, --version`;
 
 function list(v?: string): string[] {
@@ -46,6 +51,7 @@ export function parseCli(argv: string[]): McpOptions & { help?: boolean; version
       'max-wait-ms': { type: 'string' },
       'allow-confirm-actions': { type: 'boolean' },
       'secrets-file': { type: 'string' },
+      'audit-dir': { type: 'string' },
       help: { type: 'boolean', short: 'h' },
       version: { type: 'boolean', short: 'v' },
     },
@@ -87,11 +93,14 @@ async function main() {
   const { ctx, sessions } = createMcpContext(opts, log);
   let server: ReturnType<typeof createMcpServer> | undefined;
   const safety = createMcpSafety(() => server, process.argv.slice(2), process.env);
-  server = createMcpServer(allTools.map((t) => secureTool(t, safety.vault)), ctx, { decide: safety.decider.decide });
+  const auditDir = auditDirFromArgs(process.argv.slice(2)) ?? join(homedir(), '.browser-agent', 'audit');
+  const audit = auditDir === 'off' ? undefined : createMcpAudit(auditDir, { decide: safety.decider.decide });
+  server = createMcpServer(allTools.map((t) => secureTool(t, safety.vault)), ctx, audit?.hooks ?? { decide: safety.decider.decide });
   let closing = false;
   const shutdown = async () => {
     if (closing) return;
     closing = true;
+    await audit?.close().catch(() => {});
     await sessions.close().catch(() => {});
     process.exit(0);
   };

@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
-import { existsSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
@@ -15,8 +16,11 @@ interface Mcp {
   close(): Promise<void>;
 }
 
+const AUDIT_DIR = mkdtempSync(join(tmpdir(), 'ba-mcp-audit-'));
+
 async function spawnMcp(args: string[]): Promise<Mcp> {
   if (!existsSync(MCP_BIN)) throw new Error(`${MCP_BIN} is missing: run node esbuild.mjs first`);
+  if (!args.includes('--audit-dir')) args = [...args, '--audit-dir', AUDIT_DIR];
   const transport = new StdioClientTransport({ command: process.execPath, args: [MCP_BIN, ...args], stderr: 'ignore' });
   const client = new Client({ name: 'browser-agent-test', version: '1.0.0' });
   await client.connect(transport);
@@ -68,6 +72,16 @@ describe('mcp: the stdio server through a real MCP client', function () {
     assert.equal(byName.browser_snapshot.annotations?.destructiveHint, false);
     assert.equal(byName.browser_click.inputSchema.type, 'object');
     assert.ok((byName.browser_click.inputSchema.properties as any).ref);
+  });
+
+  it('records every call in the JSONL audit log given by --audit-dir', async () => {
+    await mcp.call('browser_navigate', { url: 'about:blank' });
+    const logs = readdirSync(AUDIT_DIR, { recursive: true }).map(String).filter((f) => f.endsWith('log.jsonl'));
+    assert.ok(logs.length >= 1, 'a task log exists');
+    const events = logs.flatMap((f) => readFileSync(join(AUDIT_DIR, f), 'utf8').trim().split('\n')).map((l) => JSON.parse(l));
+    const step = events.find((e) => e.tool === 'browser_navigate');
+    assert.ok(step, 'the navigate step is logged');
+    assert.equal(step.decision?.outcome ?? step.outcome ?? 'auto', 'auto');
   });
 
   it('task: find the price of the Pro plan by following links (extract + navigate)', async () => {

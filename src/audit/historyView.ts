@@ -1,0 +1,72 @@
+import * as vscode from 'vscode';
+import { listTasks, loadTask, summarizeTask, type TaskSummary } from './reader';
+import { outcomeIcon, stepDescription, stepIcon, stepLabel, taskDescription } from './present';
+import type { StepRecord } from './types';
+
+export class TaskItem extends vscode.TreeItem {
+  constructor(readonly task: TaskSummary) {
+    super(task.goal, vscode.TreeItemCollapsibleState.Collapsed);
+    this.id = task.id;
+    this.description = taskDescription(task);
+    this.iconPath = new vscode.ThemeIcon(outcomeIcon(task.outcome, task.truncated));
+    this.contextValue = 'browserAgent.auditTask';
+    this.tooltip = new vscode.MarkdownString(
+      `**${task.goal}**\n\n${task.source ?? 'task'} · ${task.outcome ?? (task.truncated ? 'log cut off' : 'running')}\n\nStarted ${task.startedAt ?? '?'}${task.endedAt ? `, ended ${task.endedAt}` : ''}\n\n\`${task.dir}\``,
+    );
+  }
+}
+
+export class StepItem extends vscode.TreeItem {
+  constructor(
+    readonly taskDir: string,
+    readonly step: StepRecord,
+  ) {
+    super(stepLabel(step), vscode.TreeItemCollapsibleState.None);
+    this.id = `${taskDir}#${step.step}`;
+    this.description = stepDescription(step);
+    this.iconPath = new vscode.ThemeIcon(stepIcon(step));
+    this.contextValue = 'browserAgent.auditStep';
+    this.tooltip = `${step.before.url ?? ''}${step.after.url && step.after.url !== step.before.url ? ` → ${step.after.url}` : ''}`;
+    this.command = { command: 'browserAgent.audit.openStep', title: 'Show Step', arguments: [this] };
+  }
+}
+
+/** Tasks (newest first, with outcome and time) → their steps. Re-read from disk on refresh. */
+export class TaskHistoryProvider implements vscode.TreeDataProvider<TaskItem | StepItem> {
+  private readonly changed = new vscode.EventEmitter<void>();
+  readonly onDidChangeTreeData = this.changed.event;
+
+  constructor(private readonly root: () => string) {}
+
+  refresh(): void {
+    this.changed.fire();
+  }
+
+  getTreeItem(e: TaskItem | StepItem): vscode.TreeItem {
+    return e;
+  }
+
+  async getChildren(e?: TaskItem | StepItem): Promise<(TaskItem | StepItem)[]> {
+    if (!e) return (await listTasks(this.root())).map((t) => new TaskItem(t));
+    if (e instanceof TaskItem) {
+      const t = await loadTask(e.task.dir);
+      return t.steps.map((s) => new StepItem(t.dir, s));
+    }
+    return [];
+  }
+
+  /** Needed by TreeView.reveal (the chat panel opens a task's history from its link). */
+  async getParent(e: TaskItem | StepItem): Promise<TaskItem | undefined> {
+    return e instanceof StepItem ? new TaskItem(await summarizeTask(e.taskDir)) : undefined;
+  }
+
+  /** The tree item of a task by id, for reveal. */
+  async taskItem(taskId: string): Promise<TaskItem | undefined> {
+    const t = (await listTasks(this.root())).find((x) => x.id === taskId);
+    return t && new TaskItem(t);
+  }
+
+  dispose(): void {
+    this.changed.dispose();
+  }
+}

@@ -1,0 +1,183 @@
+import { promises as fs } from 'node:fs';
+import { join } from 'node:path';
+import * as vscode from 'vscode';
+import { errorMessage } from '../errors';
+import type { RunHooks } from '../tools/runner';
+import type { ToolContext, ToolDefinition } from '../tools/types';
+import { exportTask } from './export';
+import { createAuditHooks, type AuditHookOptions } from './hooks';
+import { StepItem, TaskHistoryProvider, TaskItem } from './historyView';
+import { stepHtml } from './present';
+import { listTasks, loadTask } from './reader';
+import { AuditRecorder } from './recorder';
+import { replayTask, type RefBinder } from './replay';
+import { cleanupAudit } from './retention';
+
+/** What replay needs from the rest of the extension; the snapshot layer provides `binder`. */
+export interface ReplayDeps {
+  toolContext(signal: AbortSignal): ToolContext;
+  decide: RunHooks['decide'];
+  findTool(name: string): ToolDefinition | undefined;
+  binder?: RefBinder;
+}
+
+export interface AuditApi {
+  recorder: AuditRecorder;
+  /** Hooks for runTool: chat passes its task, Copilot `implicit: { source: 'copilot', per: 'day' }`. */
+  hooks(opts?: AuditHookOptions): ReturnType<typeof createAuditHooks>;
+  setReplayDeps(deps: ReplayDeps): void;
+  refresh(): void;
+  /** Ends open tasks (explicit ones as interrupted) and fsyncs their logs; call from deactivate. */
+  dispose(): Promise<void>;
+}
+
+function settings() {
+  const c = vscode.workspace.getConfiguration('browserAgent.audit');
+  return {
+    retentionDays: c.get<number>('retentionDays', 30),
+    maxSizeMB: c.get<number>('maxSizeMB', 500),
+    screenshots: c.get<boolean>('screenshots', true),
+  };
+}
+
+async function pickTask(root: string, title: string, item?: TaskItem): Promise<string | undefined> {
+  if (item instanceof TaskItem) return item.task.dir;
+  const tasks = await listTasks(root);
+  if (!tasks.length) {
+    void vscode.window.showInformationMessage('Browser Agent: no recorded tasks yet.');
+    return undefined;
+  }
+  const pick = await vscode.window.showQuickPick(
+    tasks.map((t) => ({ label: t.goal, description: `${t.outcome ?? 'running'} · ${t.steps} steps`, detail: t.startedAt, dir: t.dir })),
+    { title, matchOnDescription: true },
+  );
+  return pick?.dir;
+}
+
+/** The task history view, the audit commands, retention cleanup at activation, and the recorder. */
+export function registerAudit(context: vscode.ExtensionContext, log?: vscode.LogOutputChannel): AuditApi {
+  const root = join(context.globalStorageUri.fsPath, 'audit');
+  const recorder = new AuditRecorder({ root, screenshots: () => settings().screenshots });
+  const provider = new TaskHistoryProvider(() => root);
+  let replayDeps: ReplayDeps | undefined;
+  void fs.mkdir(root, { recursive: true }).then(() => cleanupAudit(root, settings())).then(
+    (r) => r.deleted.length && log?.info(`Audit: removed ${r.deleted.length} old task folder(s) by the retention settings.`),
+    (e) => log?.warn(`Audit cleanup failed: ${errorMessage(e)}`),
+  );
+
+  const openStep = async (item: StepItem) => {
+    const panel = vscode.window.createWebviewPanel('browserAgent.auditStep', `Step ${item.step.step}: ${item.step.tool}`, vscode.ViewColumn.Active, {
+      localResourceRoots: [vscode.Uri.file(item.taskDir)],
+    });
+    panel.webview.html = stepHtml(item.step, (f) => panel.webview.asWebviewUri(vscode.Uri.file(join(item.taskDir, f))).toString(), panel.webview.cspSource);
+  };
+
+  const replay = async (item?: TaskItem) => {
+    const dir = await pickTask(root, 'Replay Task', item);
+    if (!dir) return;
+    if (!replayDeps?.binder) {
+      void vscode.window.showWarningMessage('Browser Agent: replay needs the tools and the snapshot layer, which are not available in this build.');
+      return;
+    }
+    const deps = replayDeps;
+    const task = await loadTask(dir);
+    const ok = await vscode.window.showWarningMessage(
+      `Replay "${task.start?.goal ?? task.id}"?`,
+      { modal: true, detail: `${task.steps.length} recorded steps are re-run in the browser without a model. Each target must match what was recorded; sensitive steps ask again.` },
+      'Replay',
+    );
+    if (ok !== 'Replay') return;
+    const log = recorder.startTask(`Replay: ${task.start?.goal ?? task.id}`, { source: 'replay', replayOf: task.start?.taskId ?? task.id });
+    const report = await vscode.window.withProgress(
+      { location: vscode.ProgressLocation.Notification, title: 'Browser Agent: replaying', cancellable: true },
+      async (progress, token) => {
+        const abort = new AbortController();
+        token.onCancellationRequested(() => abort.abort());
+        return replayTask(task, {
+          ctx: deps.toolContext(abort.signal),
+          hooks: createAuditHooks(recorder, { decide: deps.decide, task: log }),
+          findTool: deps.findTool,
+          binder: deps.binder!,
+          onProgress: (e) => progress.report({ message: `step ${e.step} ${e.status}${e.note ? `: ${e.note}` : ''}` }),
+          secret: (s, path) =>
+            vscode.window.showInputBox({
+              title: `Replay step ${s.step}`,
+              prompt: `This step typed a secret into ${s.target?.role ?? 'a field'} "${s.target?.name ?? ''}" (${path}). Enter it to replay; it is not stored.`,
+              password: true,
+              ignoreFocusOut: true,
+            }),
+        });
+      },
+    );
+    await log.end(report.ok ? 'success' : report.code === 'CANCELLED' ? 'cancelled' : 'failure', report.reason);
+    provider.refresh();
+    if (report.ok) void vscode.window.showInformationMessage(`Browser Agent: replay finished (${report.entries.filter((e) => e.status === 'ran').length} steps run).`);
+    else void vscode.window.showErrorMessage(`Browser Agent: replay stopped. ${report.reason}`);
+  };
+
+  const exportCmd = async (item?: TaskItem) => {
+    const dir = await pickTask(root, 'Export Task', item);
+    if (!dir) return;
+    const target = await vscode.window.showOpenDialog({ canSelectFolders: true, canSelectFiles: false, openLabel: 'Export here', title: 'Export Task' });
+    if (!target?.[0]) return;
+    try {
+      const out = await exportTask(dir, join(target[0].fsPath, `browser-agent-task-${dir.split(/[\\/]/).pop()}`));
+      const open = await vscode.window.showInformationMessage(`Browser Agent: exported to ${out.dir}.`, 'Open Playwright Test');
+      if (open) await vscode.window.showTextDocument(vscode.Uri.file(out.specFile));
+    } catch (e) {
+      void vscode.window.showErrorMessage(`Browser Agent: export failed: ${errorMessage(e)}`);
+    }
+  };
+
+  const view = vscode.window.createTreeView('browserAgent.taskHistory', { treeDataProvider: provider, showCollapseAll: true });
+  // Steps arrive in bursts, and other writers (an MCP server given this folder) append too.
+  let timer: NodeJS.Timeout | undefined;
+  const refreshSoon = () => {
+    clearTimeout(timer);
+    timer = setTimeout(() => provider.refresh(), 300);
+  };
+  const watcher = vscode.workspace.createFileSystemWatcher(new vscode.RelativePattern(vscode.Uri.file(root), '*/log.jsonl'));
+  watcher.onDidCreate(refreshSoon);
+  watcher.onDidChange(refreshSoon);
+  watcher.onDidDelete(refreshSoon);
+  context.subscriptions.push(
+    view,
+    provider,
+    watcher,
+    { dispose: () => clearTimeout(timer) },
+    vscode.commands.registerCommand('browserAgent.audit.showHistory', async () => {
+      provider.refresh();
+      await vscode.commands.executeCommand('browserAgent.taskHistory.focus');
+    }),
+    vscode.commands.registerCommand('browserAgent.audit.refresh', () => provider.refresh()),
+    // For links from the chat panel: `command:browserAgent.audit.revealTask?["<task id>"]`.
+    vscode.commands.registerCommand('browserAgent.audit.revealTask', async (taskId: string) => {
+      const item = typeof taskId === 'string' ? await provider.taskItem(taskId) : undefined;
+      if (!item) return void vscode.window.showWarningMessage(`Browser Agent: no recorded task ${taskId}.`);
+      await view.reveal(item, { select: true, focus: true, expand: true });
+    }),
+    vscode.commands.registerCommand('browserAgent.audit.openStep', openStep),
+    vscode.commands.registerCommand('browserAgent.audit.replay', replay),
+    vscode.commands.registerCommand('browserAgent.audit.export', exportCmd),
+    vscode.commands.registerCommand('browserAgent.audit.openFolder', async (item?: TaskItem) => {
+      await fs.mkdir(root, { recursive: true });
+      const target = vscode.Uri.file(item instanceof TaskItem ? join(item.task.dir, 'log.jsonl') : root);
+      // A remote or web host (code-server, SSH) has no file manager on the person's side.
+      if (!vscode.env.remoteName) return vscode.commands.executeCommand('revealFileInOS', target);
+      const pick = await vscode.window.showInformationMessage(`Browser Agent audit logs: ${target.fsPath}`, 'Copy Path', 'Open in New Window');
+      if (pick === 'Copy Path') await vscode.env.clipboard.writeText(target.fsPath);
+      if (pick === 'Open in New Window') await vscode.commands.executeCommand('vscode.openFolder', vscode.Uri.file(root), { forceNewWindow: true });
+    }),
+  );
+
+  return {
+    recorder,
+    hooks: (opts) => {
+      const hooks = createAuditHooks(recorder, opts);
+      return { decide: hooks.decide, onStep: async (ev) => { await hooks.onStep(ev); refreshSoon(); } };
+    },
+    setReplayDeps: (deps) => (replayDeps = deps),
+    refresh: refreshSoon,
+    dispose: () => recorder.dispose(),
+  };
+}

@@ -1,0 +1,149 @@
+import type { Protocol } from 'devtools-protocol';
+import type { CdpSession } from '../session/cdp';
+import type { Tab } from '../session/tab';
+import type { TargetFingerprint } from '../tools/types';
+
+/** An element found again from a recorded fingerprint, with what the accessibility tree says it is now. */
+export interface LocatedElement {
+  session: CdpSession;
+  frameId: string;
+  backendNodeId: number;
+  role: string;
+  name: string;
+  via: 'selector' | 'xpath';
+}
+
+export type RelocateFailure = { ok: false; code: 'TARGET_NOT_FOUND' | 'TARGET_CHANGED' | 'NOT_VERIFIABLE'; reason: string };
+export type RelocateResult = { ok: true; element: LocatedElement } | RelocateFailure;
+
+const norm = (s: string | undefined) => (s ?? '').replace(/\s+/g, ' ').trim();
+/** Chromium's AX roles vs. ARIA names the snapshot may have recorded. */
+const ROLE_ALIASES: Record<string, string> = { textfield: 'textbox', searchbox: 'textbox', statictext: 'text', image: 'img', generic: 'generic' };
+const normRole = (r: string | undefined) => {
+  const l = norm(r).toLowerCase();
+  return ROLE_ALIASES[l] ?? l;
+};
+
+/** Equal, or the recorded name was shortened with an ellipsis (snapshots cap long names) and still fits. */
+function sameName(recorded: string, now: string): boolean {
+  if (recorded === now) return true;
+  if (!recorded.endsWith('…')) return false;
+  const stem = recorded.slice(0, -1).trimEnd();
+  return stem.length >= 8 && now.startsWith(stem);
+}
+
+/** Compares what was recorded with what is there now; undefined when they agree. */
+export function fingerprintMismatch(fp: TargetFingerprint, now: { role?: string; name?: string }): string | undefined {
+  if (fp.role !== undefined && normRole(fp.role) !== normRole(now.role)) return `role was "${fp.role}", now "${now.role ?? ''}"`;
+  if (fp.name !== undefined && !sameName(norm(fp.name), norm(now.name))) return `name was "${norm(fp.name)}", now "${norm(now.name)}"`;
+  return undefined;
+}
+
+/** Runs in an isolated world: the single element for a CSS selector or XPath, else how many matched. */
+const FIND_FN = `function (kind, query) {
+  try {
+    if (kind === 'selector') {
+      const all = document.querySelectorAll(query);
+      return all.length === 1 ? all[0] : all.length;
+    }
+    const snap = document.evaluate(query, document, null, XPathResult.ORDERED_NODE_SNAPSHOT_TYPE, null);
+    return snap.snapshotLength === 1 ? snap.snapshotItem(0) : snap.snapshotLength;
+  } catch (e) { return -1; }
+}`;
+
+interface FrameTarget {
+  session: CdpSession;
+  frameId: string;
+  url: string;
+}
+
+function flattenFrames(tree: Protocol.Page.FrameTree, out: { id: string; url: string }[] = []): { id: string; url: string }[] {
+  out.push({ id: tree.frame.id, url: tree.frame.url + (tree.frame.urlFragment ?? '') });
+  for (const c of tree.childFrames ?? []) flattenFrames(c, out);
+  return out;
+}
+
+/**
+ * The frames to search. The snapshot records `main` or the frame's URL (older records: a frame
+ * id). The recorded frame when it is still there, else every frame — the match must still be unique.
+ */
+async function framesFor(tab: Tab, fp: TargetFingerprint): Promise<FrameTarget[]> {
+  const main = await tab.session();
+  // Out-of-process frames first: the page's frame tree lists them too, but only their own
+  // session can evaluate in them.
+  const sessions: CdpSession[] = [...tab.frameSessions().map((f) => f.session), main];
+  const all: FrameTarget[] = [];
+  let mainId: string | undefined;
+  for (const session of sessions) {
+    try {
+      const { frameTree } = await session.send('Page.getFrameTree', undefined, 5000);
+      const frames = flattenFrames(frameTree);
+      if (session === main) mainId = frames[0].id; // the root of the page's own tree
+      for (const f of frames) if (!all.some((x) => x.frameId === f.id)) all.push({ session, frameId: f.id, url: f.url });
+    } catch {
+      /* frame went away */
+    }
+  }
+  const mainIndex = all.findIndex((f) => f.session === main && f.frameId === mainId);
+  if (mainIndex < 0) return [];
+  if (mainIndex > 0) all.unshift(...all.splice(mainIndex, 1));
+  if (!fp.frame || fp.frame === 'main' || fp.frame === tab.targetId) return all.slice(0, 1);
+  const exact = all.filter((f) => f.frameId === fp.frame || f.url === fp.frame);
+  return exact.length ? exact : all;
+}
+
+async function findIn(target: FrameTarget, kind: 'selector' | 'xpath', query: string): Promise<{ objectId?: string; count: number }> {
+  const { executionContextId } = await target.session.send('Page.createIsolatedWorld', { frameId: target.frameId, worldName: 'browser-agent-replay' }, 5000);
+  const res = await target.session.send(
+    'Runtime.callFunctionOn',
+    { functionDeclaration: FIND_FN, executionContextId, arguments: [{ value: kind }, { value: query }] },
+    5000,
+  );
+  if (res.result.type === 'number') return { count: Math.max(0, Number(res.result.value)) };
+  return { objectId: res.result.objectId, count: 1 };
+}
+
+/** Role and accessible name as Chromium's accessibility tree computes them. */
+export async function axRoleName(session: CdpSession, backendNodeId: number): Promise<{ role: string; name: string }> {
+  const { nodes } = await session.send('Accessibility.getPartialAXTree', { backendNodeId, fetchRelatives: false }, 5000);
+  const node = nodes.find((n) => n.backendDOMNodeId === backendNodeId) ?? nodes[0];
+  return { role: String(node?.role?.value ?? ''), name: String(node?.name?.value ?? '') };
+}
+
+/**
+ * Finds the recorded element again: by CSS selector, then XPath, in the recorded frame; exactly
+ * one match is required, and its role and name (Chromium's accessibility tree) must equal what
+ * was recorded. Never guesses.
+ */
+export async function relocate(tab: Tab, fp: TargetFingerprint, opts: { verify?: boolean } = {}): Promise<RelocateResult> {
+  if (!fp.selector && !fp.xpath) return { ok: false, code: 'NOT_VERIFIABLE', reason: 'the recorded target has no selector or XPath to find it by' };
+  if (fp.role === undefined && fp.name === undefined) return { ok: false, code: 'NOT_VERIFIABLE', reason: 'the recorded target has no role or name to verify it against' };
+  const frames = await framesFor(tab, fp);
+  const notes: string[] = [];
+  for (const kind of ['selector', 'xpath'] as const) {
+    const query = kind === 'selector' ? fp.selector : fp.xpath;
+    if (!query) continue;
+    const found: { target: FrameTarget; objectId: string }[] = [];
+    for (const target of frames) {
+      try {
+        const r = await findIn(target, kind, query);
+        if (r.objectId) found.push({ target, objectId: r.objectId });
+        else if (r.count > 1) notes.push(`${kind} ${JSON.stringify(query)} matches ${r.count} elements`);
+      } catch {
+        /* frame detached meanwhile */
+      }
+    }
+    if (found.length > 1) notes.push(`${kind} ${JSON.stringify(query)} matches in ${found.length} frames`);
+    if (found.length !== 1) continue;
+    const { target, objectId } = found[0];
+    const { node } = await target.session.send('DOM.describeNode', { objectId }, 5000);
+    await target.session.send('Runtime.releaseObject', { objectId }).catch(() => {});
+    const now = await axRoleName(target.session, node.backendNodeId);
+    // verify: false when the caller checks with the same role/name source the fingerprint came from.
+    const mismatch = opts.verify === false ? undefined : fingerprintMismatch(fp, now);
+    if (mismatch) return { ok: false, code: 'TARGET_CHANGED', reason: `the element at ${kind} ${JSON.stringify(query)} is not the recorded one: ${mismatch}` };
+    return { ok: true, element: { session: target.session, frameId: target.frameId, backendNodeId: node.backendNodeId, role: now.role, name: now.name, via: kind } };
+  }
+  const what = [fp.selector && `selector ${JSON.stringify(fp.selector)}`, fp.xpath && `XPath ${JSON.stringify(fp.xpath)}`].filter(Boolean).join(' or ');
+  return { ok: false, code: 'TARGET_NOT_FOUND', reason: `no single element matches ${what}${notes.length ? ` (${notes.join('; ')})` : ''}` };
+}
