@@ -152,7 +152,6 @@ describe('agent loop against scripted models through the real SDKs', function ()
     });
     const { outcome, events } = run(jsonFallback(provider));
     const o = await outcome;
-    if (process.env.DEBUG_AGENT) console.log(JSON.stringify(events.filter((e) => e.type === 'step-end'), null, 1));
     assert.equal(o.status, 'success', o.summary);
     assert.equal(server.requests.length, 5);
     assert.equal(await pageStatus(), 'Saved: Ada');
