@@ -1,5 +1,5 @@
 import { spawn, type ChildProcess } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, rmSync, unlinkSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, unlinkSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Launcher, getChromePath } from 'chrome-launcher';
@@ -60,14 +60,42 @@ function killGroup(pid: number, signal: NodeJS.Signals): boolean {
   }
 }
 
-/** True while any process of the group still exists. */
+/** True while any live (non-zombie) process of the group still exists. */
 export function groupAlive(pid: number): boolean {
+  if (process.platform === 'linux') return linuxGroupMembers(pid).length > 0;
   try {
     process.kill(process.platform === 'win32' ? pid : -pid, 0);
     return true;
   } catch (e) {
     return (e as NodeJS.ErrnoException).code === 'EPERM';
   }
+}
+
+/**
+ * Pids in process group `pgid` that are not zombies. A zombie only waits for its parent to reap
+ * it; counting it as alive would make every close wait for the reaper.
+ */
+export function linuxGroupMembers(pgid: number): number[] {
+  const members: number[] = [];
+  let entries: string[];
+  try {
+    entries = readdirSync('/proc');
+  } catch {
+    return members;
+  }
+  for (const name of entries) {
+    if (!/^\d+$/.test(name)) continue;
+    let stat: string;
+    try {
+      stat = readFileSync(`/proc/${name}/stat`, 'utf8');
+    } catch {
+      continue;
+    }
+    // Fields after the parenthesised command name: state ppid pgrp …
+    const rest = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    if (Number(rest[2]) === pgid && rest[0] !== 'Z' && rest[0] !== 'X') members.push(Number(name));
+  }
+  return members;
 }
 
 export function findBrowserExecutable(preferred?: string): string {

@@ -106,6 +106,10 @@ export class Tab extends EventEmitter {
         this.emit('dialogClosed');
       }),
       session.on('Target.attachedToTarget', (p) => void this.onChildAttached(session, p)),
+      session.on('Target.targetInfoChanged', (p) => {
+        const child = this.children.get(p.targetInfo.targetId);
+        if (child && p.targetInfo.url) child.url = p.targetInfo.url;
+      }),
       session.on('Target.detachedFromTarget', (p) => {
         for (const [id, child] of this.children) if (child.session.id === p.sessionId) this.children.delete(id);
       }),
@@ -152,7 +156,8 @@ export class Tab extends EventEmitter {
           child.send('Network.enable', { maxTotalBufferSize: 1_000_000, maxResourceBufferSize: 500_000 }),
           child.send('Target.setAutoAttach', { autoAttach: true, waitForDebuggerOnStart: true, flatten: true }),
         ]);
-        child.send('Page.getFrameTree').then(({ frameTree }) => (frame.url = frameTree.frame.url), () => {});
+        // Only fills a gap: this answer can arrive after a newer Page.frameNavigated.
+        child.send('Page.getFrameTree').then(({ frameTree }) => void (frame.url ||= frameTree.frame.url), () => {});
         this.emit('frameAttached', frame);
       }
     } catch {

@@ -1,14 +1,8 @@
 import * as vscode from 'vscode';
 import type { SessionSettings } from '../session/manager';
+import { resolveHeadless } from '../session/headless';
 
 export const SECTION = 'browserAgent';
-
-/** Headed needs a display; on a Linux box without one (SSH, containers, CI) "auto" means headless. */
-export function resolveHeadless(setting: string | undefined, env = process.env, platform = process.platform): boolean {
-  if (setting === 'on') return true;
-  if (setting === 'off') return false;
-  return platform === 'linux' && !env.DISPLAY && !env.WAYLAND_DISPLAY;
-}
 
 export function readSessionSettings(): SessionSettings {
   const c = vscode.workspace.getConfiguration(SECTION);

@@ -1,0 +1,21 @@
+import type { SessionStatus } from '../session/manager';
+
+/** The status bar's text and tooltip for a session state (pure, so it is unit-tested). */
+export function statusText(s: SessionStatus): { text: string; tooltip: string } {
+  switch (s.state) {
+    case 'none':
+      return { text: '$(globe) Browser: none', tooltip: 'Browser Agent: no browser. Click to launch or attach.' };
+    case 'starting':
+      return { text: `$(sync~spin) Browser: ${s.kind === 'launched' ? 'launching' : 'attaching'}…`, tooltip: 'Browser Agent is starting a session.' };
+    case 'connected': {
+      const title = s.tabTitle || s.tabUrl || 'about:blank';
+      const short = title.length > 30 ? `${title.slice(0, 29)}…` : title;
+      return {
+        text: `$(globe) ${s.kind}${s.headless ? ' (headless)' : ''}: ${short}`,
+        tooltip: `Browser Agent: ${s.kind} browser${s.headless ? ', headless' : ''}, ${s.tabs} tab(s)\nActive: ${s.tabTitle} — ${s.tabUrl}\nClick for session commands.`,
+      };
+    }
+    case 'disconnected':
+      return { text: '$(warning) Browser: disconnected', tooltip: `Browser Agent: ${s.reason}. Click to launch or attach.` };
+  }
+}
