@@ -1,11 +1,7 @@
 // The chat webview. Talks to the extension only through validated messages (src/agent/panel/messages.ts);
 // every piece of model or page text is set as textContent, never as HTML.
+import './zodConfig';
 import { FromWebview, ToWebview, type Card, type Entry, type FromWebviewMessage, type ModelChoice, type TaskRecord, type ToWebviewMessage } from '../src/agent/panel/messages';
-
-import { config } from 'zod';
-
-// The CSP has no 'unsafe-eval': zod must not try to compile validators with new Function.
-config({ jitless: true });
 
 declare function acquireVsCodeApi(): { postMessage(m: unknown): void; getState(): any; setState(s: unknown): void };
 const vscode = acquireVsCodeApi();
@@ -92,13 +88,11 @@ function renderCard(card: Card): HTMLDetailsElement {
     h('span', { class: 'result' }, card.state === 'running' ? '' : card.code ? `${card.code}` : card.summary ?? ''),
     card.decision ? h('span', { class: `badge decision ${/Declined|Blocked/.test(card.decision) ? 'refused' : 'allowed'}`, title: card.reason ?? '' }, card.decision) : undefined,
     h('span', { class: 'duration' }, fmtMs(card.durationMs)),
+    card.thumbnail ? h('img', { class: 'thumb', src: card.thumbnail, alt: `Screenshot from ${card.tool}` }) : undefined,
   );
   el.append(summary);
-  if (card.thumbnail) {
-    const img = h('img', { class: 'thumb', src: card.thumbnail, alt: `Screenshot from ${card.tool}` });
-    el.append(img);
-  }
   el.append(h('div', { class: 'detail' },
+    card.thumbnail ? h('img', { class: 'full', src: card.thumbnail, alt: `Screenshot from ${card.tool}, full size` }) : undefined,
     h('div', { class: 'label' }, 'Input'), h('pre', {}, JSON.stringify(card.input ?? {}, null, 2)),
     card.output !== undefined ? h('div', { class: 'label' }, 'Output') : undefined,
     card.output !== undefined ? h('pre', {}, card.output) : undefined,
