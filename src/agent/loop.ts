@@ -108,8 +108,24 @@ export async function runAgent(o: AgentOptions): Promise<AgentOutcome> {
     const target = targetOf(input);
     emit({ type: 'step-start', id, step: stepNo, tool: tool.name, input, target });
     let event: StepEvent | undefined;
+    const decide = o.hooks?.decide;
     const hooks: RunHooks = {
-      decide: o.hooks?.decide,
+      // A decision that takes a moment is a person looking at a confirmation: say so in the panel.
+      decide:
+        decide &&
+        (async (t, i, preview, c) => {
+          let shown = false;
+          const waiting = setTimeout(() => {
+            shown = true;
+            emit({ type: 'status', text: `Waiting for your confirmation${preview ? `: ${preview.message}` : ''}` });
+          }, 250);
+          try {
+            return await decide(t, i, preview, c);
+          } finally {
+            clearTimeout(waiting);
+            if (shown) emit({ type: 'status', text: '' });
+          }
+        }),
       onStep: async (e) => {
         event = e;
         await o.hooks?.onStep?.(e);

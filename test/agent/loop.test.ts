@@ -268,3 +268,52 @@ describe('agent loop against scripted models through the real SDKs', function ()
     assert.equal(o.steps, 3);
   });
 });
+
+describe('agent loop: hybrid mode and confirmations', function () {
+  this.timeout(60_000);
+  let sessions: SessionManager;
+  let site: TestServer;
+  let llm: LlmServer | undefined;
+  before(async () => {
+    site = await startServer({ '/': FORM });
+    sessions = new SessionManager(() => ({ mode: 'launch', launch: TEST_LAUNCH, cdpTimeoutMs: 10_000 }));
+    const tab = await (await sessions.ensure()).activeTab();
+    const s = await tab.session();
+    const loaded = s.waitFor('Page.loadEventFired', () => true, 10_000);
+    await s.send('Page.navigate', { url: site.url });
+    await loaded;
+  });
+  after(async () => {
+    await sessions?.dispose();
+    await site?.close();
+    await llm?.close();
+  });
+
+  it('hybrid: a vision model gets screenshot tools, a screenshot after each action, and only the last two images', async () => {
+    llm = await startAnthropicServer((r) => {
+      if (r.index < 3) return { toolCalls: [{ name: 'browser_type', input: { ref: refOf(r.allText, 'textbox', 'Name'), text: `x${r.index}` } }] };
+      return { toolCalls: [{ name: 'finish', input: { success: true, summary: 'typed' } }] };
+    });
+    const events: AgentEvent[] = [];
+    let waited = '';
+    const o = await runAgent({
+      task: 'type three times', provider: anthropicProvider({ apiKey: 'k', model: 'claude-test', baseURL: llm.baseURL }), tools: testTools(), ctx: testContext(sessions),
+      mode: 'hybrid', maxSteps: 10, signal: new AbortController().signal, onEvent: (e) => {
+        events.push(e);
+        if (e.type === 'status' && e.text) waited = e.text;
+      },
+      // A person taking 400 ms to answer a confirmation.
+      hooks: { decide: async () => (await new Promise((r) => setTimeout(r, 400)), { rating: { level: 'confirm' }, outcome: 'allowed' }) },
+    });
+    assert.equal(o.status, 'success', o.summary);
+    const tools = llm.requests[0].body.tools.map((t: any) => t.name);
+    assert.ok(tools.includes('browser_screenshot'));
+    const last = llm.requests.at(-1)!.body.messages;
+    const images = JSON.stringify(last).match(/"type":"image"/g) ?? [];
+    assert.equal(images.length, 2, 'only the two newest screenshots are sent');
+    assert.equal((JSON.stringify(last).match(/Screenshot from step \d omitted/g) ?? []).length, 1);
+    assert.match(waited, /Waiting for your confirmation/);
+    const typeCards = events.filter((e) => e.type === 'step-end' && e.tool === 'browser_type') as any[];
+    assert.ok(typeCards.every((c) => c.decision.outcome === 'allowed'));
+  });
+});

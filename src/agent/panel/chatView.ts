@@ -16,6 +16,11 @@ import { FromWebview, TaskRecordSchema, type FromWebviewMessage, type TaskRecord
 import { locateBox, Screencast } from './screencast';
 import { TaskTranscript } from './transcript';
 
+function on(emitter: NodeJS.EventEmitter, event: string, fn: (...a: any[]) => void): vscode.Disposable {
+  emitter.on(event, fn);
+  return { dispose: () => emitter.off(event, fn) };
+}
+
 export const VIEW_ID = 'browserAgent.chat';
 const HISTORY_KEY = 'browserAgent.agent.history';
 const HISTORY_MAX = 50;
@@ -56,6 +61,8 @@ export class ChatViewProvider implements vscode.WebviewViewProvider, vscode.Disp
     this.disposables.push(
       view.webview.onDidReceiveMessage((raw) => this.receive(raw)),
       view.onDidChangeVisibility(() => void (view.visible ? this.followActiveTab() : this.screencast.stop())),
+      // A browser launched from elsewhere (command, Copilot tool) shows up in the live view too.
+      on(this.deps.sessions, 'status', (st: { state: string }) => st.state === 'connected' && void this.followActiveTab()),
       view.onDidDispose(() => {
         this.view = undefined;
         void this.screencast.stop();
