@@ -1,0 +1,50 @@
+import assert from 'node:assert/strict';
+import * as vscode from 'vscode';
+import type { BrowserAgentApi } from '../../src/extension';
+import { startAnthropicServer, type LlmServer } from '../helpers/llmServers';
+import { startServer, type TestServer } from '../helpers/servers';
+
+/**
+ * In the real extension host (loaded by the e2e harness): the chat panel's command opens the view,
+ * a task runs against a scripted Anthropic-compatible model on 127.0.0.1 through the real SDK and
+ * the real browser, and the panel's transcript gets its step cards and result. The UI-mode part
+ * (palette, webview DOM, the safety modal, screenshots) is driven by the harness's browser driver.
+ */
+describe('e2e: chat panel and agent loop in the extension host', function () {
+  this.timeout(120_000);
+  let api: BrowserAgentApi;
+  let llm: LlmServer;
+  let site: TestServer;
+  const config = () => vscode.workspace.getConfiguration('browserAgent.agent');
+
+  before(async () => {
+    const ext = vscode.extensions.all.find((e) => e.packageJSON?.name === 'browser-agent');
+    assert.ok(ext, 'extension installed');
+    api = (await ext.activate()) as BrowserAgentApi;
+    site = await startServer({ '/': '<title>Hello</title><h1>Hello from the test page</h1>' });
+    llm = await startAnthropicServer((r) => {
+      if (r.index === 0) return { text: 'Opening the page.', toolCalls: [{ name: 'browser_navigate', input: { url: site.url } }] };
+      return { toolCalls: [{ name: 'finish', input: { success: true, summary: 'Opened the test page.' } }] };
+    });
+    await config().update('provider', 'anthropic', vscode.ConfigurationTarget.Global);
+    await config().update('anthropic.baseURL', llm.baseURL, vscode.ConfigurationTarget.Global);
+  });
+  after(async () => {
+    await config().update('provider', undefined, vscode.ConfigurationTarget.Global);
+    await config().update('anthropic.baseURL', undefined, vscode.ConfigurationTarget.Global);
+    await vscode.commands.executeCommand('browserAgent.closeBrowser');
+    await llm?.close();
+    await site?.close();
+  });
+
+  it('Open Chat focuses the view; a task runs to finish with a card per step', async () => {
+    await vscode.commands.executeCommand('browserAgent.openChat');
+    const outcome = (await vscode.commands.executeCommand('browserAgent.agent.run', 'Open the test page')) as { status: string } | undefined;
+    assert.equal(outcome?.status, 'success');
+    const rec = api.agent.chat.current!;
+    const tools = rec.entries.flatMap((e) => (e.kind === 'card' ? [e.card.tool] : []));
+    assert.ok(tools.includes('browser_navigate') && tools.at(-1) === 'finish', tools.join(','));
+    assert.equal(rec.entries.at(-1)?.kind, 'result');
+    assert.equal(llm.requests.length, 2);
+  });
+});
