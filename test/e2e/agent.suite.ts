@@ -47,4 +47,24 @@ describe('e2e: chat panel and agent loop in the extension host', function () {
     assert.equal(rec.entries.at(-1)?.kind, 'result');
     assert.equal(llm.requests.length, 2);
   });
+
+  // Needs the fixture extension test/e2e/fixtures/lm-test-provider installed next to ours.
+  it('vscode-lm: a model from registerLanguageModelChatProvider drives the loop with tool call/result parts', async function () {
+    const models = await vscode.lm.selectChatModels({ vendor: 'browser-agent-test' });
+    if (!models.length) this.skip();
+    await config().update('provider', 'vscode-lm', vscode.ConfigurationTarget.Global);
+    await config().update('vscodeLm.model', 'scripted-tools', vscode.ConfigurationTarget.Global);
+    try {
+      const outcome = (await vscode.commands.executeCommand('browserAgent.agent.run', 'Plan and finish')) as { status: string; summary: string } | undefined;
+      assert.equal(outcome?.status, 'success', outcome?.summary);
+      const reqs = (await vscode.commands.executeCommand('browserAgentTest.lmRequests')) as Array<{ messages: Array<{ parts: any[] }>; tools: string[] }>;
+      assert.ok(reqs[0].tools.includes('finish') && reqs[0].tools.includes('think'));
+      const second = reqs[1].messages.flatMap((m) => m.parts);
+      assert.ok(second.some((p) => p.call === 'think' && p.callId === 'call-1'), 'the tool call went back as a LanguageModelToolCallPart');
+      assert.ok(second.some((p) => p.result === 'call-1'), 'its result as a LanguageModelToolResultPart');
+    } finally {
+      await config().update('provider', undefined, vscode.ConfigurationTarget.Global);
+      await config().update('vscodeLm.model', undefined, vscode.ConfigurationTarget.Global);
+    }
+  });
 });
