@@ -227,6 +227,12 @@ export async function runAgent(o: AgentOptions): Promise<AgentOutcome> {
           continue;
         }
 
+        const unparsed = (call.input as { __unparsedArguments?: unknown } | undefined)?.__unparsedArguments;
+        if (typeof unparsed === 'string') {
+          answer([{ type: 'text', text: `INVALID_INPUT: the arguments for ${call.name} are not valid JSON: ${unparsed.slice(0, 300)}\nHint: call it again with a JSON object matching its schema.` }], true);
+          continue;
+        }
+
         // Loop guard: the same call again and again means the model is not getting anywhere.
         const key = `${call.name} ${JSON.stringify(call.input ?? {})}`;
         repeats = key === lastKey ? repeats + 1 : 1;

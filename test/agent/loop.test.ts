@@ -157,21 +157,21 @@ describe('agent loop against scripted models through the real SDKs', function ()
     assert.equal(await pageStatus(), 'Saved: Ada');
   });
 
-  it('429 and 500 are retried with backoff (Retry-After honoured)', async () => {
+  it('429, 500 and 529 are retried with exponential backoff (Retry-After honoured); 400 is not', async () => {
     let calls = 0;
-    const { server, provider } = await anthropic((r) => {
+    const { server, provider } = await anthropic(() => {
       calls++;
       if (calls === 1) return { status: 429, retryAfter: '0' };
       if (calls === 2) return { status: 500 };
-      if (calls === 4) return { status: 529 };
+      if (calls === 3) return { status: 529 };
       return { toolCalls: [{ name: 'finish', input: { success: true, summary: 'ok after retries' } }] };
     });
-    const statuses: number[] = [];
+    const t0 = Date.now();
     const o = await run(provider).outcome;
     assert.equal(o.status, 'success', o.summary);
-    assert.equal(server.requests.length, 3);
-    statuses.push(calls);
-    // A 400 is not retried.
+    assert.equal(server.requests.length, 4);
+    // Retry-After: 0, then ~100 ms and ~200 ms (base 50 ms, doubling, ±20% jitter).
+    assert.ok(Date.now() - t0 >= 240, `waited ${Date.now() - t0} ms`);
     const bad = await anthropic(() => ({ status: 400 }));
     const o2 = await run(bad.provider).outcome;
     assert.equal(o2.status, 'error');
@@ -258,6 +258,16 @@ describe('agent loop against scripted models through the real SDKs', function ()
     assert.doesNotMatch(server.requests[1].lastText, /fresh snapshot/);
     assert.match(server.requests[2].lastText, /fresh snapshot/);
     assert.match(server.requests[2].lastText, /button "Save" \[ref=\d+\]/);
+  });
+
+  it('function arguments that are not JSON get a clear INVALID_INPUT and the model recovers', async () => {
+    const { server, provider } = await openai((r) => {
+      if (r.index === 0) return { toolCalls: [{ name: 'browser_click', input: '{"ref": ' as unknown }] };
+      return { toolCalls: [{ name: 'finish', input: { success: true, summary: 'recovered' } }] };
+    });
+    const o = await run(provider).outcome;
+    assert.equal(o.status, 'success');
+    assert.match(server.requests[1].lastText, /INVALID_INPUT: the arguments for browser_click are not valid JSON/);
   });
 
   it('step limit ends the run', async () => {

@@ -90,7 +90,7 @@ const anthropic: Encoder = (res, reply, body, n) => {
 };
 
 const openai: Encoder = (res, reply, body, n) => {
-  const tool_calls = (reply.toolCalls ?? []).map((c, i) => ({ id: `call_${n}_${i}`, type: 'function', function: { name: c.name, arguments: JSON.stringify(c.input) } }));
+  const tool_calls = (reply.toolCalls ?? []).map((c, i) => ({ id: `call_${n}_${i}`, type: 'function', function: { name: c.name, arguments: typeof c.input === 'string' ? c.input : JSON.stringify(c.input) } }));
   const finish_reason = tool_calls.length ? 'tool_calls' : 'stop';
   const base = { id: `chatcmpl-${n}`, created: 1_700_000_000, model: body.model };
   const usage = { prompt_tokens: 100 + n, completion_tokens: 10, total_tokens: 110 + n };
