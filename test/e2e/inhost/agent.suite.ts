@@ -38,7 +38,11 @@ describe('e2e: chat panel and agent loop in the extension host', function () {
   });
 
   it('Open Chat focuses the view; a task runs to finish with a card per step', async function () {
-    if (!api.sessions || !(await vscode.commands.getCommands(true)).includes('browserAgent.agent.run')) this.skip();
+    const declared = vscode.extensions.getExtension('browser-agent.browser-agent')!.packageJSON.contributes.languageModelTools ?? [];
+    if (!declared.some((t: { name: string }) => t.name === 'browser_navigate')) {
+      console.log('[in-host]     SKIPPED: browser_navigate is not in the tool registry yet (tools work not merged).');
+      this.skip();
+    }
     await vscode.commands.executeCommand('browserAgent.openChat');
     const outcome = (await vscode.commands.executeCommand('browserAgent.agent.run', 'Open the test page')) as { status: string } | undefined;
     assert.equal(outcome?.status, 'success');
