@@ -118,6 +118,8 @@ export class ChatViewProvider implements vscode.WebviewViewProvider, vscode.Disp
   }
 
   async sendInit(): Promise<void> {
+    // Listing VS Code's models can take seconds right after start-up: show the panel at once, then fill the picker.
+    this.post({ type: 'init', ...(await this.initState(false)) });
     this.post({ type: 'init', ...(await this.initState()) });
     void this.followActiveTab();
   }
@@ -203,9 +205,9 @@ export class ChatViewProvider implements vscode.WebviewViewProvider, vscode.Disp
     this.post({ type: 'init', ...(await this.initState()) });
   }
 
-  private async initState() {
+  private async initState(withVsCodeModels = true) {
     const s = readAgentSettings();
-    const models = await listModelChoices(s);
+    const models = await listModelChoices(s, withVsCodeModels);
     return {
       models,
       selected: selectedChoice(s, models),

@@ -11,10 +11,10 @@ import { vscodeLmProvider } from './vscodeLm';
 export const SECRET_KEYS = { anthropic: 'browserAgent.anthropicApiKey', openai: 'browserAgent.openaiApiKey' } as const;
 
 /** Everything the model picker can offer: VS Code's models plus the two configured endpoints. */
-export async function listModelChoices(s: AgentSettings): Promise<ModelChoice[]> {
+export async function listModelChoices(s: AgentSettings, withVsCodeModels = true): Promise<ModelChoice[]> {
   let lm: vscode.LanguageModelChat[] = [];
   try {
-    lm = await vscode.lm.selectChatModels();
+    if (withVsCodeModels) lm = await vscode.lm.selectChatModels();
   } catch {
     /* no LM API access (e.g. not consented yet) */
   }
