@@ -33,6 +33,9 @@ export function specOf(t: ToolDefinition): ToolSpec {
 /** Tools that need the model to see the page: screenshots, and actions taking pixel coordinates. */
 export function needsVision(t: ToolDefinition): boolean {
   if (/screenshot/i.test(t.name)) return true;
-  const shape = t.schema.shape as Record<string, unknown>;
-  return 'x' in shape && 'y' in shape;
+  // Coordinate-only actions (x and y required, no way to name an element); a click that merely
+  // accepts optional coordinates next to a ref stays available to text models.
+  const shape = t.schema.shape as Record<string, z.ZodType | undefined>;
+  const required = (k: string) => !!shape[k] && !shape[k]!.safeParse(undefined).success;
+  return required('x') && required('y') && !('ref' in shape || 'selector' in shape || 'element' in shape);
 }
