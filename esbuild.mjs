@@ -1,7 +1,7 @@
 // One build for everything: the extension, the MCP server bin, the in-page scripts (inlined as
 // strings through the `?inpage` import suffix) and the tests (so tests run exactly what ships).
 import * as esbuild from 'esbuild';
-import { readdirSync, statSync, chmodSync } from 'node:fs';
+import { readdirSync, statSync, chmodSync, mkdirSync, copyFileSync } from 'node:fs';
 import { join } from 'node:path';
 
 const watch = process.argv.includes('--watch');
@@ -57,6 +57,8 @@ const builds = [
   { ...common, entryPoints: ['src/mcp/cli.ts'], outfile: 'dist/mcp.js', banner: { js: '#!/usr/bin/env node' } },
   // The snapshot benchmark (npm run bench:snapshot) runs the shipped extractor, so it is bundled like the tests.
   { ...common, entryPoints: ['bench/snapshot.ts'], outfile: 'out/bench/snapshot.js', packages: 'external' },
+  // The chat panel's webview script (runs in the webview, not in Node).
+  { ...common, platform: 'browser', target: 'chrome120', format: 'iife', minify: true, entryPoints: ['media/chat.ts'], outfile: 'dist/media/chat.js' },
   {
     ...common,
     entryPoints: testEntries('test'),
@@ -67,6 +69,10 @@ const builds = [
     sourcemap: 'inline',
   },
 ];
+
+// Codicons for the webview, served from the extension (no remote resources).
+mkdirSync('dist/media', { recursive: true });
+for (const f of ['codicon.css', 'codicon.ttf']) copyFileSync(`node_modules/@vscode/codicons/dist/${f}`, `dist/media/${f}`);
 
 if (watch) {
   for (const b of builds) await (await esbuild.context(b)).watch();

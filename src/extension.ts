@@ -1,13 +1,18 @@
 import * as vscode from 'vscode';
+import { registerAgent, type AgentApi } from './agent/register';
 import { registerAudit, type AuditApi } from './audit/register';
+import { redactingStepHook, secureTool } from './safety/secureTool';
 import { SessionManager } from './session/manager';
-import { createLog } from './vscode/log';
+import { resolveRef } from './snapshot';
+import { allTools } from './tools/registry';
 import { registerCopilotTools } from './vscode/copilot';
-import type { SafetyApi } from './vscode/safety';
+import { createLog } from './vscode/log';
 import { replayDeps } from './vscode/replayDeps';
+import type { SafetyApi } from './vscode/safety';
 import { registerSessionCommands } from './vscode/sessionCommands';
 import { readSessionSettings } from './vscode/settings';
 import { createStatusBar } from './vscode/statusBar';
+import { createToolContext } from './vscode/toolContext';
 
 let sessions: SessionManager | undefined;
 let audit: AuditApi | undefined;
@@ -17,19 +22,39 @@ export interface BrowserAgentApi {
   /** The safety gate; `setConfirmer` lets the e2e suite replace the modal. */
   safety: SafetyApi;
   audit: AuditApi;
+  agent: AgentApi;
 }
+
+const AUDIT_OUTCOME = { success: 'success', failure: 'failure', stopped: 'cancelled', 'max-steps': 'failure', stuck: 'failure', error: 'failure' } as const;
 
 export function activate(context: vscode.ExtensionContext): BrowserAgentApi {
   const { channel, logger } = createLog();
-  sessions = new SessionManager(readSessionSettings, logger);
-  context.subscriptions.push(channel, createStatusBar(sessions), ...registerSessionCommands(sessions, channel));
-  audit = registerAudit(context, channel);
-  // Copilot's calls land in one implicit audit task per day and window.
-  const copilotAudit = audit.hooks({ implicit: { source: 'copilot', per: 'day' } });
-  const safety = registerCopilotTools(context, sessions, channel, copilotAudit.onStep);
-  audit.setReplayDeps(replayDeps(sessions, safety));
+  const s = (sessions = new SessionManager(readSessionSettings, logger));
+  context.subscriptions.push(channel, createStatusBar(s), ...registerSessionCommands(s, channel));
+  const a = (audit = registerAudit(context, channel));
+
+  // Copilot: every call goes through the safety gate and into one implicit audit task per day and window.
+  const safety = registerCopilotTools(context, s, channel, a.hooks({ implicit: { source: 'copilot', per: 'day' } }).onStep);
+  a.setReplayDeps(replayDeps(s, safety));
+
+  // Chat panel: the same tools, gate and secrets; one audit task per run.
+  const agent = registerAgent(context, {
+    sessions: s,
+    tools: () => allTools.map((t) => secureTool(t, safety.vault)),
+    hooks: ({ goal, provider }) => {
+      const task = a.recorder.startTask(goal, { provider, source: 'chat' });
+      const hooks = a.hooks({ decide: safety.decider.decide, task });
+      return {
+        decide: hooks.decide,
+        onStep: redactingStepHook(safety.vault, hooks.onStep),
+        end: (outcome) => task.end(AUDIT_OUTCOME[outcome.status], outcome.summary),
+      };
+    },
+    toolContext: () => createToolContext(s),
+    resolveRef,
+  });
   logger.info('Browser Agent activated.');
-  return { sessions, safety, audit };
+  return { sessions: s, safety, audit: a, agent };
 }
 
 /** A browser we launched must never outlive the extension host. */

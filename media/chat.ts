@@ -1,0 +1,255 @@
+// The chat webview. Talks to the extension only through validated messages (src/agent/panel/messages.ts);
+// every piece of model or page text is set as textContent, never as HTML.
+import './zodConfig';
+import { FromWebview, ToWebview, type Card, type Entry, type FromWebviewMessage, type ModelChoice, type TaskRecord, type ToWebviewMessage } from '../src/agent/panel/messages';
+
+declare function acquireVsCodeApi(): { postMessage(m: unknown): void; getState(): any; setState(s: unknown): void };
+const vscode = acquireVsCodeApi();
+
+function send(m: FromWebviewMessage): void {
+  vscode.postMessage(FromWebview.parse(m));
+}
+
+function h<K extends keyof HTMLElementTagNameMap>(tag: K, attrs: Record<string, string> = {}, ...children: Array<Node | string | undefined>): HTMLElementTagNameMap[K] {
+  const el = document.createElement(tag);
+  for (const [k, v] of Object.entries(attrs)) el.setAttribute(k, v);
+  for (const c of children) if (c !== undefined) el.append(c);
+  return el;
+}
+const icon = (name: string, label?: string) => h('span', { class: `codicon codicon-${name}`, ...(label ? { 'aria-label': label, role: 'img' } : { 'aria-hidden': 'true' }) });
+
+// ---- layout -------------------------------------------------------------------------------
+const app = document.getElementById('app')!;
+const modelSelect = h('select', { id: 'model', 'aria-label': 'Model', title: 'Model' });
+const modeSelect = h('select', { id: 'mode', 'aria-label': 'Mode', title: 'Mode: dom (text snapshots) or hybrid (adds screenshots)' },
+  h('option', { value: 'auto' }, 'Mode: auto'), h('option', { value: 'dom' }, 'Mode: dom'), h('option', { value: 'hybrid' }, 'Mode: hybrid'));
+const newBtn = h('button', { class: 'icon', id: 'new-task', title: 'New task', 'aria-label': 'New task' }, icon('add'));
+const historyBtn = h('button', { class: 'icon', id: 'history-toggle', title: 'Task history', 'aria-label': 'Task history', 'aria-expanded': 'false' }, icon('history'));
+const toolbar = h('div', { class: 'toolbar', role: 'toolbar', 'aria-label': 'Chat options' }, modelSelect, modeSelect, newBtn, historyBtn);
+
+const frameImg = h('img', { id: 'live-frame', alt: 'Live view of the browser page' });
+const highlight = h('div', { class: 'highlight', hidden: '' });
+const liveEmpty = h('div', { class: 'live-empty' }, 'The page appears here once a browser is running.');
+const live = h('details', { class: 'live', open: '' }, h('summary', {}, icon('eye'), ' Live view'), h('div', { class: 'live-stage' }, liveEmpty, frameImg, highlight));
+
+const historyList = h('ul', { class: 'history-list', 'aria-label': 'Task history' });
+const clearHistory = h('button', { class: 'link', id: 'clear-history' }, 'Clear history');
+const historyPanel = h('section', { class: 'history', hidden: '', 'aria-label': 'Task history' }, h('h2', {}, 'History'), historyList, clearHistory);
+
+const log = h('div', { class: 'log', id: 'log', role: 'log', 'aria-live': 'polite', 'aria-label': 'Conversation' });
+const statusLine = h('div', { class: 'status', role: 'status' });
+const tokens = h('span', { class: 'tokens', title: 'Estimated tokens in the model context' });
+const input = h('textarea', { id: 'task', rows: '3', placeholder: 'Describe a task, e.g. "find the cheapest flight from Paris to Rome next Friday and stop before paying"', 'aria-label': 'Task' });
+const runBtn = h('button', { class: 'primary', id: 'run', title: 'Run (Enter)' }, icon('send'), ' Run');
+const stopBtn = h('button', { class: 'danger', id: 'stop', title: 'Stop (Escape)', hidden: '' }, icon('debug-stop'), ' Stop');
+const composer = h('div', { class: 'composer' }, input, h('div', { class: 'composer-row' }, tokens, statusLine, stopBtn, runBtn));
+
+app.append(toolbar, historyPanel, live, log, composer);
+
+// ---- state --------------------------------------------------------------------------------
+let models: ModelChoice[] = [];
+let running = false;
+let taskId: string | undefined;
+let streamingEl: HTMLElement | undefined;
+const cardEls = new Map<string, HTMLDetailsElement>();
+const saved = vscode.getState() ?? {};
+input.value = saved.draft ?? '';
+
+function setRunning(r: boolean) {
+  running = r;
+  runBtn.hidden = r;
+  stopBtn.hidden = !r;
+  input.disabled = r;
+  if (!r) {
+    statusLine.textContent = '';
+    highlight.hidden = true;
+  }
+}
+
+function scrollDown() {
+  log.scrollTop = log.scrollHeight;
+}
+
+function fmtMs(ms?: number) {
+  return ms === undefined ? '' : ms < 1000 ? `${ms} ms` : `${(ms / 1000).toFixed(1)} s`;
+}
+
+function renderCard(card: Card): HTMLDetailsElement {
+  const el = (cardEls.get(card.id) ?? h('details', { class: 'card' })) as HTMLDetailsElement;
+  const wasOpen = el.open;
+  el.replaceChildren();
+  el.className = `card ${card.state}`;
+  el.dataset.tool = card.tool;
+  const stateIcon = card.state === 'running' ? icon('loading codicon-modifier-spin', 'running') : card.state === 'ok' ? icon('pass', 'succeeded') : icon('error', 'failed');
+  const summary = h('summary', {},
+    stateIcon,
+    h('span', { class: 'tool' }, card.tool.replace(/^browser_/, '')),
+    card.target ? h('span', { class: 'target' }, card.target) : undefined,
+    h('span', { class: 'result' }, card.state === 'running' ? '' : card.code ? `${card.code}` : card.summary ?? ''),
+    card.decision ? h('span', { class: `badge decision ${/Declined|Blocked/.test(card.decision) ? 'refused' : 'allowed'}`, title: card.reason ?? '' }, card.decision) : undefined,
+    h('span', { class: 'duration' }, fmtMs(card.durationMs)),
+    card.thumbnail ? h('img', { class: 'thumb', src: card.thumbnail, alt: `Screenshot from ${card.tool}` }) : undefined,
+  );
+  el.append(summary);
+  el.append(h('div', { class: 'detail' },
+    card.thumbnail ? h('img', { class: 'full', src: card.thumbnail, alt: `Screenshot from ${card.tool}, full size` }) : undefined,
+    h('div', { class: 'label' }, 'Input'), h('pre', {}, JSON.stringify(card.input ?? {}, null, 2)),
+    card.output !== undefined ? h('div', { class: 'label' }, 'Output') : undefined,
+    card.output !== undefined ? h('pre', {}, card.output) : undefined,
+    card.reason ? h('div', { class: 'label' }, `Safety: ${card.reason}`) : undefined,
+  ));
+  el.open = wasOpen;
+  cardEls.set(card.id, el);
+  return el;
+}
+
+function renderEntry(e: Entry): HTMLElement {
+  switch (e.kind) {
+    case 'user': return h('div', { class: 'msg user' }, h('div', { class: 'who' }, icon('account'), ' You'), h('div', { class: 'text' }, e.text));
+    case 'assistant': return h('div', { class: 'msg assistant' }, h('div', { class: 'text' }, e.text));
+    case 'card': return renderCard(e.card);
+    case 'notice': return h('div', { class: 'notice' }, e.text);
+    case 'result': {
+      const ok = e.status === 'success';
+      const body = h('div', { class: `result-box ${ok ? 'ok' : 'bad'}` },
+        h('div', { class: 'who' }, icon(ok ? 'check' : e.status === 'stopped' ? 'debug-stop' : 'warning'), ` ${({ success: 'Done', failure: 'Could not finish', stopped: 'Stopped', 'max-steps': 'Step limit reached', stuck: 'Stopped: repeating itself', error: 'Error' } as Record<string, string>)[e.status] ?? e.status}`),
+        h('div', { class: 'text' }, e.summary));
+      if (e.data !== undefined) body.append(h('pre', {}, JSON.stringify(e.data, null, 2)));
+      return body;
+    }
+  }
+}
+
+function showTask(rec: TaskRecord, isRunning: boolean) {
+  taskId = rec.id;
+  cardEls.clear();
+  streamingEl = undefined;
+  log.replaceChildren(...rec.entries.map(renderEntry));
+  if (rec.tokens) tokens.textContent = `~${rec.tokens.toLocaleString()} tokens`;
+  setRunning(isRunning);
+  scrollDown();
+}
+
+function handle(m: ToWebviewMessage) {
+  switch (m.type) {
+    case 'init': {
+      models = m.models;
+      modelSelect.replaceChildren(...models.map((c, i) => h('option', { value: String(i) }, c.label)));
+      const sel = m.selected ? models.findIndex((c) => c.provider === m.selected!.provider && c.model === m.selected!.model) : -1;
+      if (sel >= 0) modelSelect.value = String(sel);
+      modeSelect.value = m.mode;
+      historyList.replaceChildren(...m.history.map((t) => {
+        const b = h('button', { class: 'history-item', title: new Date(t.startedAt).toLocaleString() }, h('span', { class: `dot ${t.status}` }), t.task);
+        b.addEventListener('click', () => send({ type: 'openTask', id: t.id }));
+        return h('li', {}, b);
+      }));
+      if (!m.history.length) historyList.append(h('li', { class: 'empty' }, 'No tasks yet.'));
+      if (m.current && m.current.id !== taskId) showTask(m.current, m.running);
+      else if (!m.current) {
+        taskId = undefined;
+        log.replaceChildren(h('div', { class: 'welcome' }, h('p', {}, 'Type a task and press Enter. The agent drives the browser step by step; sensitive steps ask you first, and Stop ends the run at once.')));
+        tokens.textContent = '';
+      }
+      setRunning(m.running);
+      break;
+    }
+    case 'task':
+      historyPanel.hidden = true;
+      historyBtn.setAttribute('aria-expanded', 'false');
+      showTask(m.record, m.running);
+      break;
+    case 'entry':
+      if (m.taskId !== taskId) return;
+      streamingEl = undefined;
+      log.append(renderEntry(m.entry));
+      scrollDown();
+      break;
+    case 'delta':
+      if (m.taskId !== taskId) return;
+      if (!streamingEl) {
+        streamingEl = h('div', { class: 'text' });
+        log.append(h('div', { class: 'msg assistant' }, streamingEl));
+      }
+      streamingEl.textContent += m.text;
+      scrollDown();
+      break;
+    case 'card': {
+      if (m.taskId !== taskId) return;
+      streamingEl = undefined;
+      const fresh = !cardEls.has(m.card.id);
+      const el = renderCard(m.card);
+      if (fresh) log.append(el);
+      scrollDown();
+      break;
+    }
+    case 'tokens':
+      if (m.taskId === taskId) tokens.textContent = `~${m.estimate.toLocaleString()} tokens${m.inputTokens ? ` (last request ${m.inputTokens.toLocaleString()})` : ''}`;
+      break;
+    case 'status':
+      statusLine.textContent = m.text;
+      break;
+    case 'running':
+      setRunning(m.running);
+      break;
+    case 'frame':
+      liveEmpty.hidden = true;
+      frameImg.src = `data:image/jpeg;base64,${m.data}`;
+      frameImg.dataset.w = String(m.width);
+      frameImg.dataset.h = String(m.height);
+      break;
+    case 'highlight': {
+      const w = Number(frameImg.dataset.w);
+      if (!m.box || !w || !frameImg.clientWidth) {
+        highlight.hidden = true;
+        break;
+      }
+      const scale = frameImg.clientWidth / w;
+      Object.assign(highlight.style, { left: `${frameImg.offsetLeft + m.box.x * scale}px`, top: `${frameImg.offsetTop + m.box.y * scale}px`, width: `${Math.max(4, m.box.width * scale)}px`, height: `${Math.max(4, m.box.height * scale)}px` });
+      highlight.title = m.label ?? '';
+      highlight.hidden = false;
+      break;
+    }
+  }
+}
+
+// ---- input --------------------------------------------------------------------------------
+function run() {
+  const task = input.value.trim();
+  if (!task || running) return;
+  send({ type: 'run', task });
+  input.value = '';
+  vscode.setState({ ...vscode.getState(), draft: '' });
+}
+runBtn.addEventListener('click', run);
+stopBtn.addEventListener('click', () => send({ type: 'stop' }));
+newBtn.addEventListener('click', () => {
+  send({ type: 'newTask' });
+  input.focus();
+});
+historyBtn.addEventListener('click', () => {
+  historyPanel.hidden = !historyPanel.hidden;
+  historyBtn.setAttribute('aria-expanded', String(!historyPanel.hidden));
+});
+clearHistory.addEventListener('click', () => send({ type: 'clearHistory' }));
+modelSelect.addEventListener('change', () => {
+  const c = models[Number(modelSelect.value)];
+  if (c) send({ type: 'selectModel', choice: c });
+});
+modeSelect.addEventListener('change', () => send({ type: 'selectMode', mode: modeSelect.value as 'auto' | 'dom' | 'hybrid' }));
+input.addEventListener('keydown', (e) => {
+  if (e.key === 'Enter' && !e.shiftKey && !e.isComposing) {
+    e.preventDefault();
+    run();
+  }
+});
+input.addEventListener('input', () => vscode.setState({ ...vscode.getState(), draft: input.value }));
+document.addEventListener('keydown', (e) => {
+  if (e.key === 'Escape' && running) send({ type: 'stop' });
+});
+
+window.addEventListener('message', (ev) => {
+  const parsed = ToWebview.safeParse(ev.data);
+  if (parsed.success) handle(parsed.data);
+  else console.warn('Browser Agent: ignored a malformed message', parsed.error.issues[0]);
+});
+send({ type: 'ready' });

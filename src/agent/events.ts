@@ -1,0 +1,39 @@
+import type { Decision } from '../safety/types';
+import type { TargetFingerprint } from '../tools/types';
+
+/** What happened to a run, in order, for the chat panel (and any other observer). */
+export type AgentEvent =
+  | { type: 'status'; text: string }
+  | { type: 'text'; delta: string }
+  | { type: 'turn'; step: number; text: string }
+  | { type: 'step-start'; id: string; step: number; tool: string; input: unknown; target?: string }
+  | {
+      type: 'step-end';
+      id: string;
+      step: number;
+      tool: string;
+      input: unknown;
+      target?: string;
+      ok: boolean;
+      code?: string;
+      /** First line of the output, for the compact card. */
+      summary: string;
+      /** Full text output (bounded), for the expanded card. */
+      output: string;
+      image?: { data: string; mimeType: string };
+      durationMs: number;
+      decision?: Decision;
+      fingerprint?: TargetFingerprint;
+    }
+  | { type: 'tokens'; estimate: number; inputTokens?: number; outputTokens?: number }
+  | { type: 'done'; outcome: AgentOutcome };
+
+export type AgentStatus = 'success' | 'failure' | 'stopped' | 'max-steps' | 'stuck' | 'error';
+
+export interface AgentOutcome {
+  status: AgentStatus;
+  summary: string;
+  data?: unknown;
+  steps: number;
+  tokens: number;
+}

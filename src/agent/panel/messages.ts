@@ -1,0 +1,91 @@
+import { z } from 'zod';
+
+/**
+ * The contract between the chat webview and the extension, both directions, validated with zod
+ * on arrival (a webview is a separate page: nothing it sends is trusted blindly). Shared by
+ * src/agent/panel (extension side) and media/chat.ts (webview side).
+ */
+
+export const ProviderIdSchema = z.enum(['vscode-lm', 'anthropic', 'openai']);
+export const ModeSettingSchema = z.enum(['auto', 'dom', 'hybrid']);
+
+export const ToWebviewCard = z.object({
+  id: z.string(),
+  tool: z.string(),
+  target: z.string().optional(),
+  input: z.unknown(),
+  state: z.enum(['running', 'ok', 'error']),
+  summary: z.string().optional(),
+  output: z.string().optional(),
+  code: z.string().optional(),
+  durationMs: z.number().optional(),
+  /** data: URL of a small JPEG/PNG. */
+  thumbnail: z.string().optional(),
+  decision: z.string().optional(),
+  reason: z.string().optional(),
+});
+export type Card = z.infer<typeof ToWebviewCard>;
+
+/** One entry of a task's visible transcript. */
+export const EntrySchema = z.discriminatedUnion('kind', [
+  z.object({ kind: z.literal('user'), text: z.string() }),
+  z.object({ kind: z.literal('assistant'), text: z.string() }),
+  z.object({ kind: z.literal('card'), card: ToWebviewCard }),
+  z.object({ kind: z.literal('result'), status: z.string(), summary: z.string(), data: z.unknown().optional() }),
+  z.object({ kind: z.literal('notice'), text: z.string() }),
+]);
+export type Entry = z.infer<typeof EntrySchema>;
+
+export const TaskRecordSchema = z.object({
+  id: z.string(),
+  task: z.string(),
+  startedAt: z.number(),
+  endedAt: z.number().optional(),
+  provider: z.string(),
+  status: z.string(),
+  entries: z.array(EntrySchema),
+  tokens: z.number().optional(),
+});
+export type TaskRecord = z.infer<typeof TaskRecordSchema>;
+
+export const ModelChoiceSchema = z.object({ provider: ProviderIdSchema, model: z.string(), label: z.string() });
+export type ModelChoice = z.infer<typeof ModelChoiceSchema>;
+
+export const ToWebview = z.discriminatedUnion('type', [
+  z.object({
+    type: z.literal('init'),
+    models: z.array(ModelChoiceSchema),
+    selected: ModelChoiceSchema.optional(),
+    mode: ModeSettingSchema,
+    history: z.array(z.object({ id: z.string(), task: z.string(), status: z.string(), startedAt: z.number() })),
+    current: TaskRecordSchema.optional(),
+    running: z.boolean(),
+  }),
+  z.object({ type: z.literal('task'), record: TaskRecordSchema, running: z.boolean() }),
+  z.object({ type: z.literal('entry'), taskId: z.string(), entry: EntrySchema }),
+  z.object({ type: z.literal('card'), taskId: z.string(), card: ToWebviewCard }),
+  z.object({ type: z.literal('delta'), taskId: z.string(), text: z.string() }),
+  z.object({ type: z.literal('tokens'), taskId: z.string(), estimate: z.number(), inputTokens: z.number().optional() }),
+  z.object({ type: z.literal('status'), text: z.string() }),
+  z.object({ type: z.literal('running'), running: z.boolean() }),
+  z.object({ type: z.literal('frame'), data: z.string(), width: z.number(), height: z.number() }),
+  z.object({
+    type: z.literal('highlight'),
+    box: z.object({ x: z.number(), y: z.number(), width: z.number(), height: z.number() }).optional(),
+    label: z.string().optional(),
+  }),
+]);
+export type ToWebviewMessage = z.infer<typeof ToWebview>;
+
+export const FromWebview = z.discriminatedUnion('type', [
+  z.object({ type: z.literal('ready') }),
+  z.object({ type: z.literal('run'), task: z.string().trim().min(1).max(10_000) }),
+  z.object({ type: z.literal('stop') }),
+  z.object({ type: z.literal('newTask') }),
+  z.object({ type: z.literal('selectModel'), choice: ModelChoiceSchema }),
+  z.object({ type: z.literal('selectMode'), mode: ModeSettingSchema }),
+  z.object({ type: z.literal('openTask'), id: z.string() }),
+  z.object({ type: z.literal('clearHistory') }),
+  z.object({ type: z.literal('setKey'), provider: z.enum(['anthropic', 'openai']) }),
+]);
+export type FromWebviewMessage = z.infer<typeof FromWebview>;

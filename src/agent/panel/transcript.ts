@@ -1,0 +1,92 @@
+import type { AgentEvent } from '../events';
+import type { Card, Entry, TaskRecord, ToWebviewMessage } from './messages';
+
+function decisionLabel(outcome?: string): string | undefined {
+  switch (outcome) {
+    case 'allowed': return 'Allowed by you';
+    case 'refused': return 'Declined by you';
+    case 'blocked': return 'Blocked by policy';
+    case 'notified': return 'Notified';
+    default: return undefined;
+  }
+}
+
+/**
+ * Turns a run's AgentEvents into the visible transcript (user text, streamed assistant text, one
+ * card per tool step, the result) and into the messages the webview needs to show it live.
+ */
+export class TaskTranscript {
+  readonly record: TaskRecord;
+  private streaming?: { kind: 'assistant'; text: string };
+
+  constructor(id: string, task: string, provider: string, now = Date.now()) {
+    this.record = { id, task, startedAt: now, provider, status: 'running', entries: [{ kind: 'user', text: task }] };
+  }
+
+  private cards = new Map<string, Card>();
+
+  /** Applies one event; returns what to post to the webview. */
+  apply(e: AgentEvent): ToWebviewMessage[] {
+    const id = this.record.id;
+    switch (e.type) {
+      case 'text': {
+        if (!this.streaming) {
+          this.streaming = { kind: 'assistant', text: '' };
+          this.record.entries.push(this.streaming);
+        }
+        this.streaming.text += e.delta;
+        return [{ type: 'delta', taskId: id, text: e.delta }];
+      }
+      case 'turn':
+        this.streaming = undefined;
+        return [];
+      case 'status':
+        return [{ type: 'status', text: e.text }];
+      case 'tokens':
+        this.record.tokens = e.estimate;
+        return [{ type: 'tokens', taskId: id, estimate: e.estimate, inputTokens: e.inputTokens }];
+      case 'step-start': {
+        this.streaming = undefined;
+        const card: Card = { id: e.id, tool: e.tool, target: e.target, input: e.input, state: 'running' };
+        this.cards.set(e.id, card);
+        this.record.entries.push({ kind: 'card', card });
+        return [{ type: 'card', taskId: id, card }];
+      }
+      case 'step-end': {
+        const card = this.cards.get(e.id) ?? { id: e.id, tool: e.tool, input: e.input, state: 'running' as const };
+        Object.assign(card, {
+          state: e.ok ? 'ok' : 'error',
+          target: e.target ?? card.target,
+          input: e.input,
+          summary: e.summary,
+          output: e.output,
+          code: e.code,
+          durationMs: e.durationMs,
+          thumbnail: e.image ? `data:${e.image.mimeType};base64,${e.image.data}` : undefined,
+          decision: decisionLabel(e.decision?.outcome),
+          reason: e.decision?.rating.reason,
+        } satisfies Partial<Card>);
+        if (!this.cards.has(e.id)) this.record.entries.push({ kind: 'card', card });
+        this.cards.set(e.id, card);
+        return [{ type: 'card', taskId: id, card }];
+      }
+      case 'done': {
+        this.streaming = undefined;
+        this.record.status = e.outcome.status;
+        this.record.endedAt = Date.now();
+        this.record.tokens = e.outcome.tokens;
+        const entry: Entry = { kind: 'result', status: e.outcome.status, summary: e.outcome.summary, data: e.outcome.data };
+        this.record.entries.push(entry);
+        return [{ type: 'entry', taskId: id, entry }];
+      }
+    }
+  }
+
+  /** For globalState: screenshots stay out (they are large and only useful live). */
+  persistable(): TaskRecord {
+    return {
+      ...this.record,
+      entries: this.record.entries.map((en) => (en.kind === 'card' ? { kind: 'card', card: { ...en.card, thumbnail: undefined, output: en.card.output?.slice(0, 4000) } } : en)),
+    };
+  }
+}

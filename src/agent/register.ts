@@ -1,0 +1,27 @@
+import * as vscode from 'vscode';
+import { promptForKey } from './keys';
+import { ChatViewProvider, VIEW_ID, type ChatDeps } from './panel/chatView';
+
+export interface AgentApi {
+  chat: ChatViewProvider;
+}
+
+/** The chat panel (activity-bar view), its commands and the API-key commands. */
+export function registerAgent(context: vscode.ExtensionContext, deps: ChatDeps): AgentApi {
+  const chat = new ChatViewProvider(context, deps);
+  context.subscriptions.push(
+    chat,
+    vscode.window.registerWebviewViewProvider(VIEW_ID, chat, { webviewOptions: { retainContextWhenHidden: true } }),
+    vscode.commands.registerCommand('browserAgent.openChat', () => vscode.commands.executeCommand(`${VIEW_ID}.focus`)),
+    vscode.commands.registerCommand('browserAgent.agent.stop', () => chat.stop()),
+    vscode.commands.registerCommand('browserAgent.agent.run', async (task?: string) => {
+      const text = task ?? (await vscode.window.showInputBox({ title: 'Browser Agent: Run Task', prompt: 'What should the agent do in the browser?' }));
+      if (!text) return undefined;
+      await vscode.commands.executeCommand(`${VIEW_ID}.focus`);
+      return chat.runTask(text);
+    }),
+    vscode.commands.registerCommand('browserAgent.setAnthropicKey', () => promptForKey(context.secrets, 'anthropic')),
+    vscode.commands.registerCommand('browserAgent.setOpenAIKey', () => promptForKey(context.secrets, 'openai')),
+  );
+  return { chat };
+}

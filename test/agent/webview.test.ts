@@ -1,0 +1,171 @@
+import assert from 'node:assert/strict';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { chatHtml } from '../../src/agent/panel/html';
+import type { ToWebviewMessage } from '../../src/agent/panel/messages';
+import { BrowserSession } from '../../src/session/browserSession';
+import type { Tab } from '../../src/session/tab';
+import { TEST_LAUNCH } from '../helpers/chromium';
+import { startServer, type TestServer } from '../helpers/servers';
+
+/**
+ * The built webview (dist/media/chat.js, media/chat.css, codicons) in real Chromium under the
+ * same CSP the extension sends, with acquireVsCodeApi played by the test: what the user sees and
+ * what the webview posts back. The in-host part (VS Code itself) is the e2e suite's.
+ */
+const ROOT = process.cwd();
+const ARTIFACTS = join(ROOT, 'test-artifacts', 'agent');
+
+const FAKE_API = `
+  window.__sent = [];
+  window.__violations = [];
+  document.addEventListener('securitypolicyviolation', (e) => window.__violations.push(e.violatedDirective + ' ' + e.blockedURI));
+  let state = undefined;
+  // A dark theme's variables, as VS Code injects them, so screenshots look like the real panel.
+  const theme = { 'foreground': '#cccccc', 'sideBar-background': '#181818', 'editor-background': '#1f1f1f', 'button-background': '#0078d4', 'button-foreground': '#ffffff',
+    'button-secondaryBackground': '#313131', 'button-secondaryForeground': '#cccccc', 'input-background': '#313131', 'input-foreground': '#cccccc', 'panel-border': '#2b2b2b',
+    'focusBorder': '#0078d4', 'descriptionForeground': '#9d9d9d', 'textLink-foreground': '#4daafc', 'errorForeground': '#f85149', 'badge-background': '#616161', 'badge-foreground': '#f8f8f8',
+    'textCodeBlock-background': '#2b2b2b', 'testing-iconPassed': '#73c991', 'testing-iconFailed': '#f14c4c', 'font-family': 'system-ui, sans-serif', 'font-size': '13px', 'editor-font-family': 'monospace' };
+  document.addEventListener('DOMContentLoaded', () => { for (const [k, v] of Object.entries(theme)) document.documentElement.style.setProperty('--vscode-' + k, v); });
+  window.acquireVsCodeApi = () => ({ postMessage: (m) => window.__sent.push(m), getState: () => state, setState: (s) => { state = s; } });
+`;
+
+describe('chat panel webview in real Chromium', function () {
+  this.timeout(60_000);
+  let server: TestServer;
+  let browser: BrowserSession;
+  let tab: Tab;
+
+  const file = (rel: string, type: string) => (_req: any, res: any) => {
+    res.writeHead(200, { 'content-type': type });
+    res.end(readFileSync(join(ROOT, rel)));
+  };
+
+  before(async () => {
+    server = await startServer({
+      '/dist/media/chat.js': file('dist/media/chat.js', 'text/javascript'),
+      '/dist/media/codicon.css': file('dist/media/codicon.css', 'text/css'),
+      '/dist/media/codicon.ttf': file('dist/media/codicon.ttf', 'font/ttf'),
+      '/media/chat.css': file('media/chat.css', 'text/css'),
+    });
+    const webview = { cspSource: server.origin, asWebviewUri: (u: { path: string }) => ({ toString: () => `${server.origin}${u.path}` }) };
+    const joinPath = (base: { path: string }, ...p: string[]) => ({ path: [base.path, ...p].join('/') });
+    server.route('/', chatHtml(webview as any, { path: '' } as any, joinPath as any));
+    browser = await BrowserSession.launch(TEST_LAUNCH);
+    tab = await browser.activeTab();
+    const s = await tab.session();
+    await s.send('Page.addScriptToEvaluateOnNewDocument', { source: FAKE_API });
+    await s.send('Emulation.setDeviceMetricsOverride', { width: 420, height: 900, deviceScaleFactor: 1, mobile: false });
+    const loaded = s.waitFor('Page.loadEventFired', () => true, 10_000);
+    await s.send('Page.navigate', { url: server.url });
+    await loaded;
+    mkdirSync(ARTIFACTS, { recursive: true });
+  });
+  after(async () => {
+    await browser?.close();
+    await server?.close();
+  });
+
+  const post = (m: ToWebviewMessage) => tab.evaluate(`window.postMessage(${JSON.stringify(m)}, '*'); new Promise((r) => setTimeout(r, 30))`);
+  const sent = () => tab.evaluate<any[]>('window.__sent');
+  const q = <T>(expr: string) => tab.evaluate<T>(expr);
+  async function shot(name: string) {
+    const { data } = await (await tab.session()).send('Page.captureScreenshot', { format: 'png' });
+    writeFileSync(join(ARTIFACTS, `${name}.png`), Buffer.from(data, 'base64'));
+  }
+  async function key(k: string, code = k, text?: string) {
+    const s = await tab.session();
+    const vk = ({ Enter: 13, Escape: 27, Tab: 9 } as Record<string, number>)[k] ?? 0;
+    await s.send('Input.dispatchKeyEvent', { type: 'keyDown', key: k, code, windowsVirtualKeyCode: vk, text });
+    await s.send('Input.dispatchKeyEvent', { type: 'keyUp', key: k, code, windowsVirtualKeyCode: vk });
+  }
+
+  it('loads under the strict CSP, says ready, and renders the model and mode pickers and history', async () => {
+    assert.deepEqual((await sent())[0], { type: 'ready' });
+    await post({
+      type: 'init',
+      models: [{ provider: 'vscode-lm', model: 'gpt-4o', label: 'copilot · GPT-4o' }, { provider: 'anthropic', model: 'claude-x', label: 'Anthropic · claude-x' }],
+      selected: { provider: 'anthropic', model: 'claude-x', label: 'Anthropic · claude-x' },
+      mode: 'dom',
+      history: [{ id: 'h1', task: 'Find a flight', status: 'success', startedAt: 1 }],
+      running: false,
+    });
+    assert.deepEqual(await q(`[...document.querySelectorAll('#model option')].map((o) => o.textContent)`), ['copilot · GPT-4o', 'Anthropic · claude-x']);
+    assert.equal(await q(`document.querySelector('#model').selectedOptions[0].textContent`), 'Anthropic · claude-x');
+    assert.equal(await q(`document.querySelector('#mode').value`), 'dom');
+    assert.equal(await q(`document.querySelector('.history-item').textContent`), 'Find a flight');
+    assert.equal(await q(`getComputedStyle(document.querySelector('.codicon-add'), '::before').fontFamily`), 'codicon', 'codicon font from the extension');
+    assert.deepEqual(await q('window.__violations'), []);
+  });
+
+  it('sends a typed task with Enter, shows streamed text, step cards, live frame and highlight; Escape stops', async () => {
+    await q(`document.querySelector('#task').focus()`);
+    await (await tab.session()).send('Input.insertText', { text: 'Buy milk but stop before paying' });
+    await key('Enter', 'Enter', '\r');
+    assert.deepEqual((await sent()).at(-1), { type: 'run', task: 'Buy milk but stop before paying' });
+
+    const id = 't1';
+    await post({ type: 'task', record: { id, task: 'Buy milk but stop before paying', startedAt: Date.now(), provider: 'Anthropic · claude-x', status: 'running', entries: [{ kind: 'user', text: 'Buy milk but stop before paying' }] }, running: true });
+    await post({ type: 'delta', taskId: id, text: 'Opening the ' });
+    await post({ type: 'delta', taskId: id, text: 'shop.' });
+    // A real page's picture for the live view and the thumbnail.
+    const other = await browser.newTab(`data:text/html,<body style="font:40px sans-serif;background:%23fff"><h1>Milk shop</h1><button style="font-size:40px">Checkout</button>`);
+    await new Promise((r) => setTimeout(r, 300));
+    const jpeg = await (await other.session()).send('Page.captureScreenshot', { format: 'jpeg', quality: 40 });
+    await browser.closeTab(other.targetId);
+    await browser.selectTab(tab.targetId);
+    await post({ type: 'frame', data: jpeg!.data, width: 420, height: 900 });
+    await post({ type: 'card', taskId: id, card: { id: 's1', tool: 'browser_click', target: 'button "Checkout"', input: { ref: '12' }, state: 'running' } });
+    await post({ type: 'highlight', box: { x: 100, y: 200, width: 120, height: 40 }, label: 'browser_click' });
+    assert.equal(await q(`document.querySelector('.highlight').hidden`), false);
+    assert.equal(await q(`document.querySelector('#stop').hidden`), false);
+    assert.equal(await q(`document.querySelector('#run').hidden`), true);
+    await shot('1-running-step');
+    await post({ type: 'card', taskId: id, card: { id: 's1', tool: 'browser_click', target: 'button "Checkout"', input: { ref: '12' }, state: 'error', code: 'BLOCKED_BY_POLICY', summary: 'declined', output: 'BLOCKED_BY_POLICY: The user declined browser_click.', durationMs: 1234, decision: 'Declined by you', reason: 'looks like a payment' } });
+    await post({ type: 'card', taskId: id, card: { id: 's2', tool: 'browser_screenshot', input: {}, state: 'ok', summary: '', durationMs: 80, thumbnail: `data:image/jpeg;base64,${jpeg!.data}` } });
+    await post({ type: 'tokens', taskId: id, estimate: 12345 });
+    assert.equal(await q(`document.querySelector('.msg.assistant .text').textContent`), 'Opening the shop.');
+    assert.equal(await q(`document.querySelectorAll('.card').length`), 2, 'one card per step, updated in place');
+    assert.equal(await q(`document.querySelector('.card .badge.decision').textContent`), 'Declined by you');
+    assert.equal(await q(`document.querySelector('.card .duration').textContent`), '1.2 s');
+    assert.ok(await q(`document.querySelector('.card .thumb').naturalWidth > 0`));
+    assert.ok(await q(`document.querySelector('#live-frame').naturalWidth > 0`));
+    assert.match(await q<string>(`document.querySelector('.tokens').textContent`), /12,345 tokens/);
+
+    // Keyboard: focus the first card's summary, Enter expands it and shows input/output.
+    await q(`document.querySelector('.card summary').focus()`);
+    await key('Enter', 'Enter', '\r');
+    assert.equal(await q(`document.querySelector('.card').open`), true);
+    assert.match(await q<string>(`document.querySelector('.card .detail').textContent`), /"ref": "12"[\s\S]*The user declined/);
+    await shot('2-cards-expanded');
+
+    await key('Escape', 'Escape');
+    assert.deepEqual((await sent()).at(-1), { type: 'stop' });
+    await post({ type: 'entry', taskId: id, entry: { kind: 'result', status: 'stopped', summary: 'Stopped by the user.' } });
+    await post({ type: 'running', running: false });
+    assert.equal(await q(`document.querySelector('#run').hidden`), false);
+    assert.match(await q<string>(`document.querySelector('.result-box').textContent`), /Stopped/);
+    await shot('3-stopped');
+  });
+
+  it('ignores malformed messages and never renders page text as HTML', async () => {
+    const before = await q<number>(`document.querySelectorAll('.card').length`);
+    await tab.evaluate(`window.postMessage({ type: 'card', taskId: 't1', card: { id: 'x' } }, '*'); new Promise((r) => setTimeout(r, 30))`);
+    assert.equal(await q(`document.querySelectorAll('.card').length`), before);
+    await post({ type: 'card', taskId: 't1', card: { id: 's9', tool: 'browser_snapshot', input: {}, state: 'ok', summary: '<img src=x onerror="window.__pwned=1">' } });
+    assert.equal(await q(`window.__pwned`), undefined);
+    assert.equal(await q(`document.querySelector('[data-tool=browser_snapshot] .result').textContent`), '<img src=x onerror="window.__pwned=1">');
+  });
+
+  it('history: opening the panel and picking a model or mode post the right messages', async () => {
+    await q(`document.querySelector('#history-toggle').click()`);
+    assert.equal(await q(`document.querySelector('.history').hidden`), false);
+    await q(`document.querySelector('.history-item').click()`);
+    assert.deepEqual((await sent()).at(-1), { type: 'openTask', id: 'h1' });
+    await q(`(() => { const s = document.querySelector('#model'); s.value = '0'; s.dispatchEvent(new Event('change')); })()`);
+    assert.deepEqual((await sent()).at(-1), { type: 'selectModel', choice: { provider: 'vscode-lm', model: 'gpt-4o', label: 'copilot · GPT-4o' } });
+    await q(`(() => { const s = document.querySelector('#mode'); s.value = 'hybrid'; s.dispatchEvent(new Event('change')); })()`);
+    assert.deepEqual((await sent()).at(-1), { type: 'selectMode', mode: 'hybrid' });
+    assert.deepEqual(await q('window.__violations'), [], 'no CSP violations during the whole session');
+  });
+});
