@@ -70,12 +70,17 @@ async function main() {
   const helperDir = join(work, 'test-extension');
   cpSync(join(repo, 'test', 'e2e', 'fixtures', 'test-extension'), helperDir, { recursive: true });
   execFileSync(process.execPath, [vsce, 'package', '--no-dependencies', '--skip-license', '--allow-missing-repository', '-o', helperVsix], { cwd: helperDir, stdio: ['ignore', 'inherit', 'inherit'] });
+  // A scripted language model (registerLanguageModelChatProvider) for the chat panel's vscode.lm path.
+  const lmDir = join(work, 'lm-test-provider');
+  const lmVsix = join(work, 'browser-agent-lm-test-provider.vsix');
+  cpSync(join(repo, 'test', 'e2e', 'fixtures', 'lm-test-provider'), lmDir, { recursive: true });
+  execFileSync(process.execPath, [vsce, 'package', '--no-dependencies', '--skip-license', '--allow-missing-repository', '-o', lmVsix], { cwd: lmDir, stdio: ['ignore', 'inherit', 'inherit'] });
 
   writeServerConfig(dirs);
   writeUserSettings(dirs.userDataDir);
   const env = { ...process.env, BA_E2E_RESULTS: resultsDir, ...(grep ? { BA_E2E_GREP: grep } : {}) };
-  step('installing both .vsix files with code-server --install-extension');
-  for (const v of [vsix, helperVsix]) step(await installExtension(host, dirs, v, env));
+  step('installing the .vsix files with code-server --install-extension');
+  for (const v of [vsix, helperVsix, lmVsix]) step(await installExtension(host, dirs, v, env));
 
   step('starting code-server');
   server = await startCodeServer(host, dirs, { env, workspace, logFile: join(artifactsDir, 'code-server.log') });
