@@ -19,7 +19,7 @@ export function systemPrompt(p: PromptInput): string {
     '# How to work',
     '- Loop: observe the page, decide the single next action, act with one tool, then check the result before going on.',
     has('browser_snapshot')
-      ? '- browser_snapshot returns the page as an outline of elements. Each element you can act on carries a ref such as [ref=12], or [ref=f2:5] for an element inside frame f2. Pass the ref string exactly as shown (e.g. "12", "f2:5"). Refs belong to the latest snapshot; after the page changes, take a new one instead of guessing.'
+      ? '- browser_snapshot returns the page as an outline of elements. Each element you can act on is one line starting with its ref in brackets, then role, name and state, e.g. [12] button "Submit", or [f2:5] button "Pay" for an element inside frame f2. Pass the ref without brackets (e.g. "12", "f2:5"). A ref stays valid while its element lives; when a tool says STALE_REF or the page changed a lot, take a new snapshot instead of guessing.'
       : '- Use the observation tools to see the page before acting on it.',
     p.mode === 'hybrid'
       ? '- You can also see screenshots. Prefer refs; use coordinates only for things a snapshot does not show (canvas, maps, custom widgets).'

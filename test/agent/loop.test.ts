@@ -19,9 +19,9 @@ const FORM = `<title>Profile</title><h1>Profile</h1>
 <button onclick="document.getElementById('out').textContent = 'Everything deleted'">Delete account</button>
 <p id=out role=status></p>`;
 
-/** Finds `- <role> "<name…>" [ref=N]` in what the model was sent: the scripted model reads the page like a real one. */
+/** Finds `[N] <role> "<name…>"` in what the model was sent: the scripted model reads the page like a real one. */
 function refOf(text: string, role: string, name: string): string {
-  const m = [...text.matchAll(new RegExp(`- ${role} "${name}[^"]*" \\[ref=(\\w+)\\]`, 'g'))].at(-1);
+  const m = [...text.matchAll(new RegExp(`\\[(\\w+)\\] ${role} "${name}[^"]*"`, 'g'))].at(-1);
   if (!m) throw new Error(`no ${role} "${name}" in:\n${text.slice(-2000)}`);
   return m[1];
 }
@@ -257,7 +257,7 @@ describe('agent loop against scripted models through the real SDKs', function ()
     assert.match(server.requests[1].lastText, /STALE_REF[\s\S]*Hint: Take a new snapshot/);
     assert.doesNotMatch(server.requests[1].lastText, /fresh snapshot/);
     assert.match(server.requests[2].lastText, /fresh snapshot/);
-    assert.match(server.requests[2].lastText, /button "Save" \[ref=\d+\]/);
+    assert.match(server.requests[2].lastText, /\[\d+\] button "Save"/);
   });
 
   it('function arguments that are not JSON get a clear INVALID_INPUT and the model recovers', async () => {

@@ -44,7 +44,7 @@ describe('chat panel: messages, transcript, live view', function () {
   it('turns a real run into streamed text, one card per step (with decision) and a result; history drops screenshots', async () => {
     llm = await startAnthropicServer((r) => {
       if (r.index === 0) return { text: 'Looking at the page.', toolCalls: [{ name: 'browser_screenshot', input: {} }] };
-      if (r.index === 1) return { toolCalls: [{ name: 'browser_click', input: { ref: /button "Buy" \[ref=(\d+)\]/.exec(r.allText)![1] } }] };
+      if (r.index === 1) return { toolCalls: [{ name: 'browser_click', input: { ref: /\[(\d+)\] button "Buy"/.exec(r.allText)![1] } }] };
       return { text: 'Stopped before paying.', toolCalls: [{ name: 'finish', input: { success: true, summary: 'Found the Buy button and stopped.', data: { price: 3 } } }] };
     });
     const t = new TaskTranscript('t1', 'Buy the thing but stop before paying', 'anthropic');

@@ -6,7 +6,7 @@ import { defineTool, text, type ToolContext, type ToolDefinition } from '../../s
 
 /**
  * Small real tools for the agent tests, acting on a real page over CDP, until the real tool set
- * (actions branch) is on main. Snapshot lines look like `- button "Save" [ref=3]`.
+ * (actions branch) is on main. Snapshot lines look like the real snapshot's: `[3] button "Save"`.
  */
 const SNAPSHOT_JS = `(() => {
   let n = 0;
@@ -17,7 +17,7 @@ const SNAPSHOT_JS = `(() => {
     const name = (el.getAttribute('aria-label') || el.textContent || el.getAttribute('placeholder') || el.value || '').trim().slice(0, 80);
     if (/^(h1|h2|p)$/.test(tag) || role === 'status') { if (name) lines.push('- ' + role + ' "' + name + '"'); continue; }
     el.setAttribute('data-ba-ref', String(++n));
-    lines.push('- ' + role + ' "' + name + '" [ref=' + n + ']');
+    lines.push('[' + n + '] ' + role + ' "' + name + '"');
   }
   return lines.join('\\n');
 })()`;
