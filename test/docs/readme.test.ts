@@ -1,0 +1,25 @@
+import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+
+const root = join(__dirname, '..', '..', '..');
+const readme = readFileSync(join(root, 'README.md'), 'utf8');
+const pkg = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8'));
+
+describe('README: the front door lists everything a user can reach', () => {
+  it('names every command of the palette', () => {
+    const hidden = new Set((pkg.contributes.menus?.commandPalette ?? []).filter((m: any) => m.when === 'false').map((m: any) => m.command));
+    const missing = pkg.contributes.commands.filter((c: any) => !hidden.has(c.command) && !readme.includes(`${c.category}: ${c.title}`));
+    assert.deepEqual(missing.map((c: any) => c.title), []);
+  });
+
+  it('names every setting', () => {
+    const missing = Object.keys(pkg.contributes.configuration.properties).filter((k) => !readme.includes(`\`${k}\``));
+    assert.deepEqual(missing, []);
+  });
+
+  it('gives the two set-up commands and the test command CI runs', () => {
+    assert.match(readme, /npm install\nnpm test/);
+    assert.match(readFileSync(join(root, '.ci', 'run'), 'utf8'), /\nnpm test\n/);
+  });
+});
