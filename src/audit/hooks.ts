@@ -118,7 +118,8 @@ export function createAuditHooks(recorder: AuditRecorder, opts: AuditHookOptions
           input,
           ...(secrets.length ? { redacted: true } : {}),
           action: ev.preview?.message,
-          target: meta.target ?? ev.preview?.target,
+          // The preview saw the element before the action (selector, XPath); the result adds what it learned.
+          target: meta.target || ev.preview?.target ? { ...ev.preview?.target, ...definedOnly(meta.target) } : undefined,
           before: { url: meta.urlBefore ?? p?.before.url ?? ev.preview?.url, title: p?.before.title ?? ev.preview?.title },
           after,
           risk: level,
@@ -136,4 +137,8 @@ export function createAuditHooks(recorder: AuditRecorder, opts: AuditHookOptions
       if (opts.onStep) await opts.onStep(ev);
     },
   };
+}
+
+function definedOnly<T extends object>(o: T | undefined): Partial<T> {
+  return Object.fromEntries(Object.entries(o ?? {}).filter(([, v]) => v !== undefined)) as Partial<T>;
 }

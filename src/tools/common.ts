@@ -3,7 +3,7 @@ import { describeNode, callOnElement, describeHandle } from '../actions/element'
 import { BrowserAgentError } from '../errors';
 import type { Tab } from '../session/tab';
 import type { ElementHandle } from '../snapshot/types';
-import { resolveRef } from './snapshotApi';
+import { fingerprint, resolveRef } from './snapshotApi';
 import type { ActionPreview, ToolContext } from './types';
 
 export const refField = z.string().min(1).max(40).describe('Element ref from browser_snapshot or browser_find, e.g. "12" or "f2:5".');
@@ -60,7 +60,9 @@ export async function previewOf(ctx: ToolContext, verb: string, opts: { ref?: st
       const h = await handleFor(tab, opts.ref);
       const { tag, attrs } = await describeNode(h);
       const form = await callOnElement<{ inForm: boolean; password: boolean }>(h, `(el) => ({ inForm: !!(el.form || el.closest('form')), password: el.type === 'password' })`).catch(() => ({ inForm: false, password: false }));
-      preview.target = { ref: h.ref, role: h.role, name: h.name, frame: h.frameId, tag, type: attrs.type, inputType: attrs.type, autocomplete: attrs.autocomplete, inForm: form.inForm };
+      // Selector and XPath let the audit log re-locate the element at replay, even after it is gone.
+      const fp = await fingerprint(tab, h.ref).catch(() => undefined);
+      preview.target = { ref: h.ref, role: h.role, name: h.name, frame: h.frameId, selector: fp?.selector, xpath: fp?.xpath, tag, type: attrs.type, inputType: attrs.type, autocomplete: attrs.autocomplete, inForm: form.inForm };
       if (form.password || /one-time-code|cc-number|cc-csc/.test(attrs.autocomplete ?? '')) preview.secret = true;
       what = ` ${describeHandle(h)}`;
     } catch {
