@@ -74,13 +74,17 @@ const CHECK = `async (el, opts) => {
   if (!opts.hitTest) return { state: 'ok', useLabel };
   const x = r1.x + r1.width / 2;
   const y = r1.y + r1.height / 2;
+  // Closed shadow roots on the way to the target: the page cannot see them, but we hold the target.
+  const closed = new Map();
+  for (let n = target.getRootNode(); n && n.host; n = n.host.getRootNode()) closed.set(n.host, n);
   let root = document;
   let hit = null;
   for (let i = 0; i < 32; i++) {
     const h = root.elementFromPoint(x, y);
     if (!h || h === hit) break;
     hit = h;
-    if (h.shadowRoot) root = h.shadowRoot; else break;
+    const sr = h.shadowRoot || closed.get(h);
+    if (sr) root = sr; else break;
   }
   const inFrame = window !== window.top;
   if (!hit) return { state: 'ok', useLabel, inFrame };

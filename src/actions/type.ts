@@ -24,8 +24,10 @@ interface FieldInfo {
 
 /** What kind of field it is and whether it has focus (deep, through shadow roots and frames' own docs). */
 const INSPECT = `(el) => {
+  const closed = new Map();
+  for (let n = el.getRootNode(); n && n.host; n = n.host.getRootNode()) closed.set(n.host, n);
   let a = document.activeElement;
-  while (a && a.shadowRoot && a.shadowRoot.activeElement) a = a.shadowRoot.activeElement;
+  for (let sr = a && (a.shadowRoot || closed.get(a)); sr && sr.activeElement; sr = a.shadowRoot || closed.get(a)) a = sr.activeElement;
   const focused = a === el;
   const tag = el.localName;
   const type = (el.type || '').toLowerCase();

@@ -12,6 +12,8 @@ const CLICK_EVENTS = new Set(['click', 'mousedown', 'mouseup', 'pointerdown', 'p
 const MAX_LISTENER_NODES = 300;
 const EXTRACT_TIMEOUT_MS = 15_000;
 const MAX_FRAME_DEPTH = 4;
+/** Closed roots nested in closed roots need one extra run per level. */
+const MAX_CLOSED_ROOT_ROUNDS = 4;
 
 export interface FrameRef {
   /** 0 for the main frame, n for `fn:` refs. */
@@ -223,9 +225,16 @@ export async function extractFrame(tab: Tab, frame: FrameRef, opts: ExtractOptio
   if (opts.listeners !== false && isSessionMain) await markListeners(tab, frame, contextId);
   const t1 = Date.now();
   const run: RunOptions = { start: st.counters.get(frame.prefix) ?? 1, viewportOnly: opts.viewportOnly, root: opts.root };
-  // One JSON string crosses CDP much faster than a 20k-object value tree.
-  const { value: json } = await evalInFrame<string>(tab, frame, `JSON.stringify(globalThis.__baSnap.run(${JSON.stringify(run)}))`);
-  const value = JSON.parse(json) as RunResult;
+  let value = await runExtractor(tab, frame, run);
+  // Closed shadow roots: page code cannot reach them but CDP can. Ask only about the few hosts the run
+  // flagged (once per element), and run again only when that found a new root (nested ones need a round each).
+  for (let round = 0; round < MAX_CLOSED_ROOT_ROUNDS && value.hosts; round++) {
+    const t2 = Date.now();
+    const added = await enterClosedRoots(tab, frame);
+    if (process.env.BA_SNAPSHOT_TIMING) console.error(`[snapshot] frame f${frame.prefix}: ${value.hosts} possible closed-root hosts, ${added} roots entered in ${Date.now() - t2} ms`);
+    if (!added) break;
+    value = await runExtractor(tab, frame, run);
+  }
   if (value.missingRoot) throw new BrowserAgentError('STALE_REF', `Ref ${refString(frame.prefix, opts.root!)} is no longer on the page.`, 'Take a new snapshot without ref.');
   st.counters.set(frame.prefix, value.next);
   if (process.env.BA_SNAPSHOT_TIMING) console.error(`[snapshot] frame f${frame.prefix}: listeners ${t1 - t0} ms, run ${Date.now() - t1} ms (in page ${value.ms} ms), ${value.items.length} items`);
@@ -247,6 +256,41 @@ export async function extractFrame(tab: Tab, frame: FrameRef, opts: ExtractOptio
     );
   }
   return result;
+}
+
+async function runExtractor(tab: Tab, frame: FrameRef, run: RunOptions): Promise<RunResult> {
+  // One JSON string crosses CDP much faster than a 20k-object value tree.
+  const { value: json } = await evalInFrame<string>(tab, frame, `JSON.stringify(globalThis.__baSnap.run(${JSON.stringify(run)}))`);
+  return JSON.parse(json) as RunResult;
+}
+
+/**
+ * Resolves the closed shadow roots of the last run's candidate hosts into the extractor's world
+ * (`DOM.describeNode` with pierce lists them, `DOM.resolveNode` hands them over). Returns how many it added.
+ */
+async function enterClosedRoots(tab: Tab, frame: FrameRef): Promise<number> {
+  const s = frame.session;
+  const { objectId, contextId } = await evalInFrame<unknown>(tab, frame, 'globalThis.__baSnap.takeHostCandidates()', false);
+  if (!objectId) return 0;
+  try {
+    const { result } = await s.send('Runtime.getProperties', { objectId, ownProperties: true }, 5000);
+    const hosts = result.filter((p) => /^\d+$/.test(p.name) && p.value?.objectId).map((p) => p.value!.objectId!);
+    const roots = await Promise.all(
+      hosts.map(async (host) => {
+        const { node } = await s.send('DOM.describeNode', { objectId: host, depth: 0, pierce: true }, 5000).catch(() => ({ node: undefined }));
+        const closed = node?.shadowRoots?.find((r) => r.shadowRootType === 'closed');
+        if (!closed) return undefined;
+        const r = await s.send('DOM.resolveNode', { backendNodeId: closed.backendNodeId, executionContextId: contextId, objectGroup: 'ba-snapshot' }, 5000).catch(() => undefined);
+        return r?.object.objectId;
+      }),
+    );
+    const args = roots.filter((x): x is string => !!x).map((id) => ({ objectId: id }));
+    if (!args.length) return 0;
+    const added = await s.send('Runtime.callFunctionOn', { functionDeclaration: 'function(...roots){ return globalThis.__baSnap.addClosedRoots(...roots); }', executionContextId: contextId, arguments: args, returnByValue: true }, 5000);
+    return Number(added.result.value) || 0;
+  } finally {
+    s.send('Runtime.releaseObjectGroup', { objectGroup: 'ba-snapshot' }).catch(() => {});
+  }
 }
 
 /** Frame ids of the iframe elements the last run found, in its order. */

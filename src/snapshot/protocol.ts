@@ -37,6 +37,8 @@ export interface RunResult {
   items: PageItem[];
   next: number;
   frames: number;
+  /** Elements that may hide a closed shadow root and were not asked about yet. */
+  hosts?: number;
   ms: number;
   count: number;
   url: string;

@@ -3,7 +3,7 @@
 // Runs in an isolated world (the page cannot see or tamper with it) and keeps refs stable in a
 // WeakMap for as long as the document lives. Installed once per world as `globalThis.__baSnap`.
 import type { PageItem, RunOptions, RunResult, SummaryResult, DetailsResult } from '../protocol';
-import { INTERACTIVE_ROLES, buildLabelMap, clearLabelMap, labelsOf, accessibleName, cap, clean, describeSvg, explicitRole, iconHint, isWeakRole, nativeRole } from './roles';
+import { INTERACTIVE_ROLES, closedRoots, shadowOf, buildLabelMap, clearLabelMap, labelsOf, accessibleName, cap, clean, describeSvg, explicitRole, iconHint, isWeakRole, nativeRole } from './roles';
 import { elementStates } from './states';
 import { cssPath, xPath } from './selectors';
 
@@ -21,6 +21,10 @@ interface State {
   next: number;
   click: WeakSet<Element>;
   frames: Element[];
+  /** Elements that may host a closed shadow root, found by the last run and not yet asked about. */
+  hostCandidates: Element[];
+  /** Candidates already asked about, and whether they were upgraded custom elements by then. */
+  probed: WeakMap<Element, boolean>;
 }
 
 const S: State = {
@@ -31,7 +35,50 @@ const S: State = {
   next: 1,
   click: new WeakSet(),
   frames: [],
+  hostCandidates: [],
+  probed: new WeakMap(),
 };
+
+/** Elements that may carry a shadow root besides custom elements (the spec's list for attachShadow). */
+const HOST_TAGS = new Set(['article', 'aside', 'blockquote', 'body', 'div', 'footer', 'h1', 'h2', 'h3', 'h4', 'h5', 'h6', 'header', 'main', 'nav', 'p', 'section', 'span']);
+const MAX_HOST_CANDIDATES = 200;
+/**
+ * A component class attaches its root the same way for every instance: after this many instances of a
+ * custom tag without a closed root, the tag's other instances are not asked about (unless one had a root).
+ */
+const PROBES_PER_TAG = 3;
+
+/** Per tag (`tag` once upgraded, `tag:undef` before): instances asked about, and tags known to use closed roots. */
+const tagProbes = new Map<string, number>();
+const tagsWithClosedRoots = new Set<string>();
+/** Candidates per tag key in the current run. */
+let runTagCount = new Map<string, number>();
+
+function tagKey(el: Element): string {
+  return el.matches(':defined') ? el.localName : el.localName + ':undef';
+}
+
+/**
+ * Could `el` hide a closed shadow root? Custom elements (a dash in the tag) without an open root,
+ * and rendered but childless built-in hosts: a closed root is the only way those draw anything.
+ */
+function mayHostClosedRoot(el: Element, r: DOMRect): boolean {
+  const tag = el.localName;
+  const custom = tag.includes('-');
+  // Cheap tests first: this runs for every element of the page.
+  if (!custom && (!HOST_TAGS.has(tag) || el.firstChild || !(r.width > 0 && r.height > 0))) return false;
+  if (el.shadowRoot || closedRoots.has(el)) return false;
+  const probed = S.probed.get(el);
+  // A custom element defined (upgraded) after we asked may have attached a root since.
+  if (probed !== undefined && (probed || !custom || !el.matches(':defined'))) return false;
+  if (!custom) return true;
+  const key = tagKey(el);
+  if (tagsWithClosedRoots.has(tag)) return true;
+  const n = (tagProbes.get(key) ?? 0) + (runTagCount.get(key) ?? 0);
+  if (n >= PROBES_PER_TAG) return false;
+  runTagCount.set(key, (runTagCount.get(key) ?? 0) + 1);
+  return true;
+}
 
 function parentEl(n: Node): Element | null {
   const p = n.parentNode;
@@ -90,7 +137,11 @@ function sweep() {
 
 function deepActive(): Element | null {
   let a: Element | null = document.activeElement;
-  while (a?.shadowRoot?.activeElement) a = a.shadowRoot.activeElement;
+  while (a) {
+    const next = shadowOf(a)?.activeElement;
+    if (!next) break;
+    a = next;
+  }
   return a;
 }
 
@@ -101,8 +152,8 @@ function composedContains(outer: Element, inner: Element | null): boolean {
 
 function hitAt(x: number, y: number): Element | null {
   let h = document.elementFromPoint(x, y);
-  while (h?.shadowRoot) {
-    const inner = h.shadowRoot.elementFromPoint(x, y);
+  for (let sr = h && shadowOf(h); h && sr; sr = shadowOf(h)) {
+    const inner = sr.elementFromPoint(x, y);
     if (!inner || inner === h) break;
     h = inner;
   }
@@ -144,6 +195,8 @@ function run(o: RunOptions): RunResult {
   buildLabelMap(document);
   if (o.start > S.next) S.next = o.start;
   S.frames = [];
+  S.hostCandidates = [];
+  runTagCount = new Map();
   const items: PageItem[] = [];
   const vw = innerWidth;
   const vh = innerHeight;
@@ -248,7 +301,8 @@ function run(o: RunOptions): RunResult {
       if (!role && !inInteractive && (focusable || pointer || clicky) && tag !== 'body' && tag !== 'html' && tag !== 'label') {
         // Weak signals: only a leaf-ish control, not a card or wrapper that holds real controls.
         const big = r.width * r.height > vw * vh * 0.5;
-        if (!big && !el.querySelector(STRONG) && !(el.shadowRoot && el.shadowRoot.querySelector(STRONG))) {
+        const sr = shadowOf(el);
+        if (!big && !el.querySelector(STRONG) && !(sr && sr.querySelector(STRONG))) {
           role = tag === 'img' ? 'image' : tag === 'svg' ? 'graphic' : clicky || pointer ? 'clickable' : 'focusable';
         }
       }
@@ -311,7 +365,9 @@ function run(o: RunOptions): RunResult {
         if (elInVp) bufVp = true;
       }
     };
-    if (el.shadowRoot) visitChildren(el.shadowRoot.firstChild);
+    const shadow = shadowOf(el);
+    if (!shadow && S.hostCandidates.length < MAX_HOST_CANDIDATES && mayHostClosedRoot(el, r)) S.hostCandidates.push(el);
+    if (shadow) visitChildren(shadow.firstChild);
     else visitChildren(el.firstChild);
     if (block) {
       if (!quiet) flush();
@@ -339,7 +395,33 @@ function run(o: RunOptions): RunResult {
   clearLabelMap();
   let out = items;
   if (o.viewportOnly) out = items.filter((i) => !('vp' in i) || i.vp === 1);
-  return { items: out, next: S.next, frames: S.frames.length, ms: Math.round(performance.now() - t0), count, url: location.href, title: document.title };
+  return { items: out, next: S.next, frames: S.frames.length, hosts: S.hostCandidates.length, ms: Math.round(performance.now() - t0), count, url: location.href, title: document.title };
+}
+
+/** Hands the candidates of the last run to the CDP side (once: they count as probed from now on). */
+function takeHostCandidates(): Element[] {
+  const out = S.hostCandidates;
+  S.hostCandidates = [];
+  for (const el of out) {
+    const custom = el.localName.includes('-');
+    S.probed.set(el, !custom || el.matches(':defined'));
+    if (custom) tagProbes.set(tagKey(el), (tagProbes.get(tagKey(el)) ?? 0) + 1);
+  }
+  runTagCount = new Map();
+  return out;
+}
+
+/** Closed shadow roots resolved by CDP into this world: the walk enters them from now on. */
+function addClosedRoots(...roots: unknown[]): number {
+  let added = 0;
+  for (const r of roots) {
+    if (r instanceof ShadowRoot && r.host && !closedRoots.has(r.host)) {
+      closedRoots.set(r.host, r);
+      tagsWithClosedRoots.add(r.host.localName);
+      added++;
+    }
+  }
+  return added;
 }
 
 function isRendered(el: Element): boolean {
@@ -428,4 +510,4 @@ function fingerprint(id: number) {
   return { selector: (root instanceof ShadowRoot ? cssPath(root.host) + ' >>> ' : '') + cssPath(el), xpath: xPath(el) };
 }
 
-(globalThis as any).__baSnap = { run, get, markClickable, summary, details, fingerprint, frames: () => S.frames, version: 1 };
+(globalThis as any).__baSnap = { run, get, markClickable, summary, details, fingerprint, frames: () => S.frames, takeHostCandidates, addClosedRoots, version: 1 };

@@ -98,7 +98,8 @@ export function subtreeText(el: Element, limit = 200): string {
       return;
     }
     if (BLOCKISH.test(tag)) out += ' ';
-    if (e.shadowRoot) for (let c = e.shadowRoot.firstChild; c; c = c.nextSibling) walk(c);
+    const sr = shadowOf(e);
+    if (sr) for (let c = sr.firstChild; c; c = c.nextSibling) walk(c);
     for (let c = e.firstChild; c; c = c.nextSibling) walk(c);
     if (BLOCKISH.test(tag)) out += ' ';
   };
@@ -292,4 +293,12 @@ export function describeSvg(svg: Element): string {
   }
   if (shapes.length > 3 && parts.length) parts.push('…');
   return parts.join(', ');
+}
+
+/** Closed shadow roots handed to us by the CDP side (page code cannot reach them; CDP can), by host. */
+export const closedRoots = new WeakMap<Element, ShadowRoot>();
+
+/** The shadow root of a host, open or closed (closed ones only once registered). */
+export function shadowOf(e: Element): ShadowRoot | null {
+  return e.shadowRoot ?? closedRoots.get(e) ?? null;
 }
