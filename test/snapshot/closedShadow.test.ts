@@ -1,4 +1,5 @@
 import assert from 'node:assert/strict';
+import { crossSite } from '../helpers/chromium';
 import { startServer, type TestServer } from '../helpers/servers';
 import { evalPage, startHarness, type Harness } from '../actions/harness';
 
@@ -105,7 +106,7 @@ describe('snapshot: closed shadow roots (reached through CDP)', function () {
     assert.deepEqual(await evalPage(h, `[document.querySelector('iframe').contentWindow.log, document.querySelector('iframe').contentWindow.fields['Frame field'].value]`), [['click Frame button'], 'in frame']);
 
     // The typed value shows in the next snapshot.
-    assert.match(await h.ok('browser_snapshot', {}), /textbox "Nested field" value="hello closed"/);
+    assert.match(await h.ok('browser_snapshot', {}), /textbox "Nested field" (focused )?value="hello closed"/);
   });
 
   it('enters a closed root attached after the first snapshot (component defined late)', async () => {
@@ -118,5 +119,20 @@ describe('snapshot: closed shadow roots (reached through CDP)', function () {
     await h.ok('browser_navigate', { url: `${srv.origin}/crowded` });
     const snap = await h.ok('browser_snapshot', {});
     assert.equal(snap.split('\n').filter((l) => /^\[\d+\] button "Closed button"/.test(l)).length, 5, snap.slice(-600));
+  });
+
+  it('enters closed roots inside an out-of-process iframe, and click/type work there', async () => {
+    srv.route('/oopif', `<!doctype html><title>Cross</title><body><p>Host page</p><iframe src="${crossSite(`${srv.origin}/inner`)}" style="width:400px;height:150px"></iframe></body>`);
+    await h.ok('browser_navigate', { url: `${srv.origin}/oopif` });
+    let snap = '';
+    for (let i = 0; i < 20 && !/"Frame field"/.test(snap); i++) snap = await h.ok('browser_snapshot', {});
+    await h.ok('browser_click', { ref: refOf(snap, /^\[f\d+:\d+\] button "Frame button"/) });
+    await h.ok('browser_type', { ref: refOf(snap, /^\[f\d+:\d+\] textbox "Frame field"/), text: 'cross site' });
+    assert.match(await h.ok('browser_snapshot', {}), /textbox "Frame field" (focused )?value="cross site"/);
+    const tab = await h.ctx.tab();
+    const [child] = tab.frameSessions();
+    assert.ok(child, 'the cross-site iframe runs in its own process');
+    const log = await child.session.send('Runtime.evaluate', { expression: 'log', returnByValue: true });
+    assert.deepEqual(log.result.value, ['click Frame button']);
   });
 });
