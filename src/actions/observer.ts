@@ -1,4 +1,4 @@
-import { mkdirSync } from 'node:fs';
+import { mkdirSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { EventEmitter } from 'node:events';
 import type { Protocol } from 'devtools-protocol';
@@ -19,6 +19,10 @@ export interface DownloadInfo {
   path: string;
   state: 'inProgress' | 'completed' | 'canceled';
   bytes: number;
+  /** Set once the safety gate looked at it (executables are confirmed). */
+  screened?: boolean;
+  /** Why the safety gate stopped it; the file is cancelled or deleted. */
+  blocked?: string;
 }
 
 /**
@@ -86,6 +90,13 @@ export class BrowserObserver {
       const d = this.downloads.get(p.guid);
       if (sid || !d) return;
       d.bytes = p.receivedBytes;
+      if (p.filePath) d.path = p.filePath; // Chrome renames on clashes ("setup (1).exe")
+      if (d.blocked) {
+        // Refused while it was still running and the cancel lost the race: remove what landed.
+        if (p.state === 'completed') rmSync(d.path, { force: true });
+        if (p.state !== 'inProgress') d.state = 'canceled';
+        return;
+      }
       d.state = p.state;
       if (p.state !== 'inProgress') this.notify();
     });
@@ -122,6 +133,16 @@ export class BrowserObserver {
 
   takeOpenedTabs(): Tab[] {
     return this.opened.splice(0);
+  }
+
+  /** Tabs opened since the last result, without taking them (the safety screen looks first). */
+  peekOpenedTabs(): readonly Tab[] {
+    return [...this.opened];
+  }
+
+  /** Forgets an opened tab (closed by the safety screen; reported by it instead). */
+  dropOpenedTab(tab: Tab): void {
+    this.opened = this.opened.filter((t) => t !== tab);
   }
 }
 

@@ -45,7 +45,8 @@ export async function composeResult(scope: Scope, before: { url: string; title: 
   if (settle?.stillLoading) lines.push(`The page is still loading after ${Math.round(settle.waitedMs / 1000)} s; use browser_wait if you need it complete.`);
   if (settle && settle.pendingRequests > 0) lines.push(`${settle.pendingRequests} request(s) started by this action are still running (slow server or long-poll).`);
   for (const d of scope.browserObs.takeDownloads()) {
-    if (d.state === 'completed') lines.push(`Downloaded "${d.filename}" (${d.bytes} bytes) to ${d.path}`);
+    if (d.blocked) lines.push(`BLOCKED_BY_POLICY: ${d.blocked} The download was stopped and its file deleted.`);
+    else if (d.state === 'completed') lines.push(`Downloaded "${d.filename}" (${d.bytes} bytes) to ${d.path}`);
     else if (d.state === 'canceled') lines.push(`Download of "${d.filename}" was cancelled.`);
     else lines.push(`Downloading "${d.filename}" to ${d.path} (still in progress).`);
   }

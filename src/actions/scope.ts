@@ -4,6 +4,7 @@ import type { CdpSession } from '../session/cdp';
 import type { Tab } from '../session/tab';
 import type { TargetFingerprint, ToolContext, ToolResult } from '../tools/types';
 import { observeBrowser, observeTab, type BrowserObserver, type TabObserver } from './observer';
+import { screenDownloads, screenOpenedTabs } from './policyScreen';
 import { composeResult } from './report';
 import { SettleWatch, type SettleReport } from './settle';
 
@@ -79,7 +80,11 @@ export async function perform(ctx: ToolContext, opts: PerformOptions, action: (s
     const cap = opts.settleCapMs ?? Math.min(ctx.settings.maxWaitMs, 10_000);
     settle = await watch.settle({ capMs: cap, signal: ctx.signal });
   }
-  // Safety: wherever the action led (redirects included) must still be allowed; otherwise leave it.
+  // Safety: tabs the action opened must be on allowed origins, executable downloads confirmed,
+  // and wherever the action led (redirects included) must still be allowed; otherwise leave it.
+  const blockedTabs = await screenOpenedTabs(scope);
+  await screenDownloads(scope);
+  if (blockedTabs.length) outcome = { ...outcome, details: [...(outcome.details ?? []), ...blockedTabs] };
   await enforceLandedPage(
     ctx,
     async () => (await scope.page.send('Runtime.evaluate', { expression: 'location.href', returnByValue: true })).result.value as string,

@@ -39,6 +39,19 @@ export function assertLandedAllowed(ctx: ToolContext, url: string, what = 'The n
   if (!v.allowed) throw new BrowserAgentError('BLOCKED_BY_POLICY', `${what} ${url}, which the safety policy blocks: ${v.reason}.`, blockedHint);
 }
 
+/** True when tools run behind the safety gate for this context (so execution-time checks apply). */
+export function hasGuard(ctx: ToolContext): boolean {
+  return guards.has(ctx);
+}
+
+/** Why the policy forbids `url` for this context, or undefined (allowed, or no gate). For checks that must not throw. */
+export function blockedReason(ctx: ToolContext, url: string): string | undefined {
+  const guard = guards.get(ctx);
+  if (!guard) return undefined;
+  const v = checkUrl(url, guard.settings());
+  return v.allowed ? undefined : v.reason;
+}
+
 /** Call before saving a download. Confirms executables (modal / elicitation); throws BLOCKED_BY_POLICY when refused. */
 export async function confirmDownload(ctx: ToolContext, fileName: string, url?: string): Promise<void> {
   const guard = guards.get(ctx);

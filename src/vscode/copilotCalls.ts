@@ -64,6 +64,15 @@ export async function prepareCall(tool: ToolDefinition, input: unknown, decider:
   return { invocationMessage, rating, confirmation: text };
 }
 
+/**
+ * The body of Copilot's confirmation, as a plain string: outside a chat session VS Code shows it in a
+ * native dialog as plain text, so a MarkdownString's escapes (`browser\_evaluate`, `=\> \{`) would be
+ * shown literally. One line per paragraph so it reads the same rendered as markdown in the chat view.
+ */
+export function confirmationBody(lines: readonly string[]): string {
+  return lines.join('\n\n');
+}
+
 function originKey(preview: ActionPreview | undefined): string | undefined {
   const url = preview?.url;
   if (!url) return undefined;

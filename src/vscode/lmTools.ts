@@ -3,7 +3,7 @@ import { redactingStepHook, secureTool } from '../safety/secureTool';
 import type { SessionManager } from '../session/manager';
 import { runTool, type RunHooks } from '../tools/runner';
 import type { ToolDefinition, ToolResult } from '../tools/types';
-import { fitToBudget, PendingConfirmations, prepareCall, sizeInput } from './copilotCalls';
+import { confirmationBody, fitToBudget, PendingConfirmations, prepareCall, sizeInput } from './copilotCalls';
 import type { SafetyApi } from './safety';
 import { createPeekContext, createToolContext } from './toolContext';
 
@@ -31,8 +31,8 @@ function lmTool(definition: ToolDefinition, deps: LmToolDeps, pending: PendingCo
       const prepared = await prepareCall(tool, options.input, decider, vault, createPeekContext(deps.sessions));
       if (!prepared.confirmation) return { invocationMessage: prepared.invocationMessage };
       pending.put(tool.name, options.input, prepared.rating);
-      const md = new vscode.MarkdownString(prepared.confirmation.lines.map((l) => `- ${l.replace(/[\\`*_{}[\]<>]/g, '\\$&')}`).join('\n'));
-      return { invocationMessage: prepared.invocationMessage, confirmationMessages: { title: prepared.confirmation.title, message: md } };
+      const message = confirmationBody(prepared.confirmation.lines);
+      return { invocationMessage: prepared.invocationMessage, confirmationMessages: { title: prepared.confirmation.title, message } };
     },
     async invoke(options, token) {
       const abort = new AbortController();

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
-import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { listTasks, loadTask, LOG_FILE } from '../../src/audit/reader';
@@ -34,7 +34,9 @@ if (process.env.BA_AUDIT_CRASH_ROOT) {
         const deadline = Date.now() + 30_000;
         for (;;) {
           const dirs = readdirSync(root);
-          const size = dirs.length ? readFileSync(join(root, dirs[0], LOG_FILE)).length : 0;
+          // The task folder appears a moment before its log file.
+          const log = dirs.length ? join(root, dirs[0], LOG_FILE) : undefined;
+          const size = log && existsSync(log) ? readFileSync(log).length : 0;
           if (size > 2_000_000) break;
           if (Date.now() > deadline) throw new Error('the child did not write');
           await new Promise((r) => setTimeout(r, 20));

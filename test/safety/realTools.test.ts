@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createDecider, type ConfirmAnswer, type ConfirmRequest } from '../../src/safety/decider';
@@ -45,6 +45,21 @@ describe('safety with the real tools', function () {
         res.writeHead(302, { location: `${crossSite(other.origin)}/landing` });
         res.end();
       },
+      '/opener':
+        '<title>opener</title>' +
+        `<button style="position:fixed;left:0;top:0;width:300px;height:60px" onclick="window.open('${crossSite(other.origin)}/landing')">bad popup</button>` +
+        `<a href="/go" target="_blank" style="position:fixed;left:0;top:80px;width:300px;height:60px;display:block">redirecting tab</a>` +
+        `<button style="position:fixed;left:0;top:160px;width:300px;height:60px" onclick="window.open('/ok')">good popup</button>`,
+      '/ok': '<title>ok page</title><p>fine</p>',
+      '/files': '<title>files</title><a href="/dl/setup" style="position:fixed;left:0;top:0;width:300px;height:60px;display:block">get setup</a><a href="/dl/report" style="position:fixed;left:0;top:80px;width:300px;height:60px;display:block">get report</a>',
+      '/dl/setup': (_q, res) => {
+        res.writeHead(200, { 'content-type': 'application/octet-stream', 'content-disposition': 'attachment; filename="setup.exe"' });
+        res.end('MZ-not-really-an-exe');
+      },
+      '/dl/report': (_q, res) => {
+        res.writeHead(200, { 'content-type': 'text/csv', 'content-disposition': 'attachment; filename="report.csv"' });
+        res.end('a,b\n1,2\n');
+      },
       '/login': '<title>Sign in</title><form><label for=p>Password</label><input id=p type=password autofocus></form>',
     });
     downloads = mkdtempSync(join(tmpdir(), 'ba-safety-dl-'));
@@ -70,6 +85,61 @@ describe('safety with the real tools', function () {
     const r = await call('browser_click', { x: 50, y: 50 });
     assert.equal(r.code, 'BLOCKED_BY_POLICY', textOf(r));
     assert.equal(await (await ctx.tab()).evaluate('location.href'), 'about:blank');
+  });
+
+  const pageTabs = async () => (await sessions.ensure()).tabs().length;
+
+  it('a popup (window.open) onto a blocked origin is closed and the result says BLOCKED_BY_POLICY', async () => {
+    await call('browser_navigate', { url: `${site.origin}/opener` });
+    const tabsBefore = await pageTabs();
+    const r = await call('browser_click', { x: 50, y: 30 });
+    assert.match(textOf(r), new RegExp(`BLOCKED_BY_POLICY: the action opened a new tab on ${crossSite(other.origin)}/landing`), textOf(r));
+    assert.doesNotMatch(textOf(r), /New tab opened/);
+    assert.equal(await pageTabs(), tabsBefore, 'the popup was closed');
+    assert.equal((await ctx.tab()).url, `${site.origin}/opener`, 'back on the opener');
+  });
+
+  it('a target=_blank tab that redirects into a blocked origin is closed too', async () => {
+    const tabsBefore = await pageTabs();
+    const r = await call('browser_click', { x: 50, y: 110 });
+    assert.match(textOf(r), /BLOCKED_BY_POLICY: the action opened a new tab on .*\/landing/, textOf(r));
+    assert.equal(await pageTabs(), tabsBefore);
+  });
+
+  it('a popup on an allowed origin is unaffected', async () => {
+    const tabsBefore = await pageTabs();
+    const r = await call('browser_click', { x: 50, y: 190 });
+    assert.doesNotMatch(textOf(r), /BLOCKED_BY_POLICY/);
+    assert.match(textOf(r), /New tab opened/);
+    assert.equal(await pageTabs(), tabsBefore + 1);
+    const popup = await ctx.tab();
+    assert.equal(await popup.evaluate('location.pathname'), '/ok');
+    await (await sessions.ensure()).closeTab(popup.targetId);
+  });
+
+  it('an executable download asks first; refused, it is stopped, deleted and the result says so', async () => {
+    await call('browser_navigate', { url: `${site.origin}/files` });
+    answer = 'refuse';
+    const asks = asked.length;
+    const r = await call('browser_click', { x: 50, y: 30 });
+    assert.equal(asked.length, asks + 1, 'asked once');
+    assert.equal(asked.at(-1)?.rating.rule, 'executable-download');
+    assert.match(textOf(r), /BLOCKED_BY_POLICY: The download of "setup\.exe" was declined/, textOf(r));
+    assert.doesNotMatch(textOf(r), /Downloaded "setup\.exe"/);
+    await new Promise((res) => setTimeout(res, 500)); // a late completion is deleted as well
+    assert.deepEqual(readdirSync(downloads).filter((f) => f.startsWith('setup')), []);
+    answer = 'allow';
+  });
+
+  it('an executable download the user allows is saved; other downloads are not asked about', async () => {
+    const asks = asked.length;
+    const yes = await call('browser_click', { x: 50, y: 30 });
+    assert.match(textOf(yes), /Downloaded "setup\.exe"/, textOf(yes));
+    assert.equal(asked.length, asks + 1);
+    assert.ok(existsSync(join(downloads, 'setup.exe')));
+    const csv = await call('browser_click', { x: 50, y: 110 });
+    assert.match(textOf(csv), /Downloaded "report\.csv"/, textOf(csv));
+    assert.equal(asked.length, asks + 1, 'a .csv is not confirmed');
   });
 
   it('browser_evaluate asks first; declined is a result for the model, allowed runs', async () => {

@@ -5,7 +5,7 @@ import { createDecider, type ConfirmRequest } from '../../src/safety/decider';
 import { SecretVault } from '../../src/safety/secrets';
 import { normalizePolicy } from '../../src/safety/settings';
 import { defineTool, text, type ToolContext } from '../../src/tools/types';
-import { fitToBudget, PendingConfirmations, prepareCall, sizeInput } from '../../src/vscode/copilotCalls';
+import { confirmationBody, fitToBudget, PendingConfirmations, prepareCall, sizeInput } from '../../src/vscode/copilotCalls';
 import { ALLOW, ALLOW_SITE, createModalConfirmer } from '../../src/vscode/modal';
 
 const ctx: ToolContext = { sessions: undefined as never, browser: () => Promise.reject(new Error('none')), tab: () => Promise.reject(new Error('none')), settings: { allowedSchemes: [], downloadsDir: tmpdir(), maxWaitMs: 1000 } };
@@ -33,6 +33,17 @@ describe('Copilot tool calls', () => {
     assert.match(body, /Rule: always-confirm:browser_evaluate/);
     assert.equal(handlerCalls, 0);
     assert.equal(previewCalls, 1);
+  });
+
+  it('the confirmation body is plain text: tool names and scripts read as written, no markdown escapes', async () => {
+    const p = await prepareCall(evaluate, { expression: '(() => { return a_b * 2 })()' }, decider, vault, ctx);
+    assert.ok(p.confirmation);
+    const body = confirmationBody(p.confirmation.lines);
+    assert.equal(typeof body, 'string');
+    assert.match(body, /\(browser_evaluate\)/);
+    assert.ok(body.includes('Running script (() => { return a'), body);
+    assert.ok(!body.includes('\\'), `no backslash escapes: ${body}`);
+    assert.deepEqual(body.split('\n\n'), p.confirmation.lines, 'one line per paragraph');
   });
 
   it('prepareInvocation survives bad input and a failing preview', async () => {

@@ -80,6 +80,8 @@ describe('UI: confirm-rated action answered in a modal dialog', () => {
       const outcome = await requestHelper(wb, call(mark));
       const message = await answer(route.allow, `modal-${route.via}-allow`);
       assert.match(message, /JavaScript|evaluate|script/i, `the dialog names the action: ${message}`);
+      // VS Code's own dialog shows the body as plain text: markdown escapes would show literally.
+      assert.ok(message.includes('browser_evaluate') && !/\\[_{}<>*`[\]]/.test(message), `the dialog reads cleanly, no markdown escapes: ${message}`);
       if (route.via === 'command') assert.match(message, /127\.0\.0\.1|Confirm test/, `the dialog names the page: ${message}`);
       const result = await outcome();
       assert.equal(result.status, 'ok', `result: ${result.status} ${result.text}`);
