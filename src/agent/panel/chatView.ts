@@ -13,6 +13,7 @@ import { createProvider, listModelChoices, MissingKeyError, resolveMode, selecte
 import { readAgentSettings, saveMode, saveModelChoice } from '../settings';
 import { chatHtml } from './html';
 import { FromWebview, TaskRecordSchema, type FromWebviewMessage, type TaskRecord, type ToWebviewMessage } from './messages';
+import { PickedModel } from './pickedModel';
 import { locateBox, Screencast } from './screencast';
 import { TaskTranscript } from './transcript';
 
@@ -44,6 +45,7 @@ export class ChatViewProvider implements vscode.WebviewViewProvider, vscode.Disp
   private controller?: AbortController;
   private running?: Promise<AgentOutcome>;
   private readonly screencast = new Screencast((m) => this.post(m));
+  private readonly picked = new PickedModel();
   private readonly disposables: vscode.Disposable[] = [];
 
   constructor(
@@ -63,6 +65,7 @@ export class ChatViewProvider implements vscode.WebviewViewProvider, vscode.Disp
       view.onDidChangeVisibility(() => void (view.visible ? this.followActiveTab() : this.screencast.stop())),
       // A browser launched from elsewhere (command, Copilot tool) shows up in the live view too.
       on(this.deps.sessions, 'status', (st: { state: string }) => st.state === 'connected' && void this.followActiveTab()),
+      vscode.workspace.onDidChangeConfiguration((e) => e.affectsConfiguration('browserAgent.agent') && this.picked.settingsChanged()),
       view.onDidDispose(() => {
         this.view = undefined;
         void this.screencast.stop();
@@ -90,7 +93,7 @@ export class ChatViewProvider implements vscode.WebviewViewProvider, vscode.Disp
         if (!this.controller) this.transcript = undefined;
         return this.sendInit();
       case 'selectModel':
-        await saveModelChoice(m.choice);
+        await this.picked.pick(m.choice, saveModelChoice(m.choice));
         return this.sendInit();
       case 'selectMode':
         await saveMode(m.mode);
@@ -145,7 +148,7 @@ export class ChatViewProvider implements vscode.WebviewViewProvider, vscode.Disp
       return undefined;
     }
     const controller = (this.controller = new AbortController());
-    const settings = readAgentSettings();
+    const settings = await this.picked.apply(readAgentSettings);
     const transcript = (this.transcript = new TaskTranscript(randomUUID(), task, settings.provider));
     this.post({ type: 'task', record: transcript.record, running: true });
     const emit = (e: Parameters<TaskTranscript['apply']>[0]) => transcript.apply(e).forEach((m) => this.post(m));
@@ -209,7 +212,7 @@ export class ChatViewProvider implements vscode.WebviewViewProvider, vscode.Disp
   }
 
   private async initState(withVsCodeModels = true) {
-    const s = readAgentSettings();
+    const s = this.picked.applyNow(readAgentSettings());
     const models = await listModelChoices(s, withVsCodeModels);
     return {
       models,
