@@ -46,6 +46,7 @@ export class ChatViewProvider implements vscode.WebviewViewProvider, vscode.Disp
   private running?: Promise<AgentOutcome>;
   private readonly screencast = new Screencast((m) => this.post(m));
   private readonly picked = new PickedModel();
+  private listedModels = false;
   private readonly disposables: vscode.Disposable[] = [];
 
   constructor(
@@ -122,7 +123,8 @@ export class ChatViewProvider implements vscode.WebviewViewProvider, vscode.Disp
 
   async sendInit(): Promise<void> {
     // Listing VS Code's models can take seconds right after start-up: show the panel at once, then fill the picker.
-    this.post({ type: 'init', ...(await this.initState(false)) });
+    // Only until they have been listed once: later, the partial list would flip the picker to another model.
+    if (!this.listedModels) this.post({ type: 'init', ...(await this.initState(false)) });
     this.post({ type: 'init', ...(await this.initState()) });
     void this.followActiveTab();
   }
@@ -214,6 +216,7 @@ export class ChatViewProvider implements vscode.WebviewViewProvider, vscode.Disp
   private async initState(withVsCodeModels = true) {
     const s = this.picked.applyNow(readAgentSettings());
     const models = await listModelChoices(s, withVsCodeModels);
+    if (withVsCodeModels) this.listedModels = true;
     return {
       models,
       selected: selectedChoice(s, models),
