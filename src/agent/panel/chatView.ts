@@ -13,6 +13,7 @@ import { createProvider, listModelChoices, MissingKeyError, resolveMode, selecte
 import { readAgentSettings, saveMode, saveModelChoice } from '../settings';
 import { chatHtml } from './html';
 import { FromWebview, TaskRecordSchema, type FromWebviewMessage, type TaskRecord, type ToWebviewMessage } from './messages';
+import { PickedModel } from './pickedModel';
 import { locateBox, Screencast } from './screencast';
 import { TaskTranscript } from './transcript';
 
@@ -44,6 +45,8 @@ export class ChatViewProvider implements vscode.WebviewViewProvider, vscode.Disp
   private controller?: AbortController;
   private running?: Promise<AgentOutcome>;
   private readonly screencast = new Screencast((m) => this.post(m));
+  private readonly picked = new PickedModel();
+  private listedModels = false;
   private readonly disposables: vscode.Disposable[] = [];
 
   constructor(
@@ -63,6 +66,7 @@ export class ChatViewProvider implements vscode.WebviewViewProvider, vscode.Disp
       view.onDidChangeVisibility(() => void (view.visible ? this.followActiveTab() : this.screencast.stop())),
       // A browser launched from elsewhere (command, Copilot tool) shows up in the live view too.
       on(this.deps.sessions, 'status', (st: { state: string }) => st.state === 'connected' && void this.followActiveTab()),
+      vscode.workspace.onDidChangeConfiguration((e) => e.affectsConfiguration('browserAgent.agent') && this.picked.settingsChanged()),
       view.onDidDispose(() => {
         this.view = undefined;
         void this.screencast.stop();
@@ -90,7 +94,7 @@ export class ChatViewProvider implements vscode.WebviewViewProvider, vscode.Disp
         if (!this.controller) this.transcript = undefined;
         return this.sendInit();
       case 'selectModel':
-        await saveModelChoice(m.choice);
+        await this.picked.pick(m.choice, saveModelChoice(m.choice));
         return this.sendInit();
       case 'selectMode':
         await saveMode(m.mode);
@@ -119,7 +123,8 @@ export class ChatViewProvider implements vscode.WebviewViewProvider, vscode.Disp
 
   async sendInit(): Promise<void> {
     // Listing VS Code's models can take seconds right after start-up: show the panel at once, then fill the picker.
-    this.post({ type: 'init', ...(await this.initState(false)) });
+    // Only until they have been listed once: later, the partial list would flip the picker to another model.
+    if (!this.listedModels) this.post({ type: 'init', ...(await this.initState(false)) });
     this.post({ type: 'init', ...(await this.initState()) });
     void this.followActiveTab();
   }
@@ -145,7 +150,7 @@ export class ChatViewProvider implements vscode.WebviewViewProvider, vscode.Disp
       return undefined;
     }
     const controller = (this.controller = new AbortController());
-    const settings = readAgentSettings();
+    const settings = await this.picked.apply(readAgentSettings);
     const transcript = (this.transcript = new TaskTranscript(randomUUID(), task, settings.provider));
     this.post({ type: 'task', record: transcript.record, running: true });
     const emit = (e: Parameters<TaskTranscript['apply']>[0]) => transcript.apply(e).forEach((m) => this.post(m));
@@ -209,8 +214,9 @@ export class ChatViewProvider implements vscode.WebviewViewProvider, vscode.Disp
   }
 
   private async initState(withVsCodeModels = true) {
-    const s = readAgentSettings();
+    const s = this.picked.applyNow(readAgentSettings());
     const models = await listModelChoices(s, withVsCodeModels);
+    if (withVsCodeModels) this.listedModels = true;
     return {
       models,
       selected: selectedChoice(s, models),

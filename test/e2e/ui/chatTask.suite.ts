@@ -1,0 +1,196 @@
+// The chat panel used the way a person uses it, in the real host: open it from the palette, pick a model in its
+// picker (scripted models from test/e2e/fixtures/lm-test-provider, reached through vscode.lm), type a task and press
+// Enter, watch step cards and the live view, answer the safety modal both ways, and press Stop mid-run.
+import * as assert from 'node:assert/strict';
+import type { Frame } from 'playwright-core';
+import { startServer, type TestServer } from '../../helpers/servers';
+import { helper, manifest, Workbench } from './workbench';
+
+const PAGE = `<!doctype html><title>Greeting form</title><h1>Greeting form</h1>
+<label>Your name <input id="name"></label>
+<button id="greet" onclick="document.getElementById('out').textContent = 'Hello, ' + document.getElementById('name').value">Greet</button>
+<p id="out">no greeting yet</p><p id="state">untouched</p>`;
+
+/** The webview document that holds the chat (webviews are nested iframes): the one with the task box. */
+async function chatFrame(wb: Workbench, timeoutMs = 30_000): Promise<Frame> {
+  const deadline = Date.now() + timeoutMs;
+  while (Date.now() < deadline) {
+    for (const f of wb.page.frames()) {
+      if (f === wb.page.mainFrame()) continue;
+      if (await f.locator('#task').count().catch(() => 0)) return f;
+    }
+    await new Promise((r) => setTimeout(r, 250));
+  }
+  throw new Error('the chat webview (with #task) did not appear');
+}
+
+async function until<T>(what: string, fn: () => Promise<T | undefined | false>, timeoutMs = 30_000): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const v = await fn().catch(() => undefined);
+    if (v) return v;
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 200));
+  }
+}
+
+describe('UI: a task in the chat panel', function () {
+  this.timeout(180_000);
+  let wb: Workbench;
+  let chat: Frame;
+  let server: TestServer;
+  let url: string;
+
+  before(async function () {
+    const cmds = manifest().contributes.commands;
+    if (!cmds.some((c) => c.command === 'browserAgent.openChat')) {
+      console.log('    SKIPPED: no browserAgent.openChat command (chat panel work not merged).');
+      this.skip();
+    }
+    server = await startServer({ '/greet': PAGE });
+    url = `${server.origin}/greet`;
+    wb = await Workbench.open('chat-task');
+    await wb.runCommand('Browser Agent: Open Chat');
+    chat = await chatFrame(wb);
+    await wb.screenshot('panel-open');
+  });
+  // A failed step leaves what the person would have seen: a screenshot and the conversation's text.
+  afterEach(async function () {
+    if (this.currentTest?.state !== 'failed' || !wb) return;
+    await wb.screenshot(`failed-${this.currentTest.title.split(':')[0].toLowerCase()}`).catch(() => {});
+    const seen = await chat?.locator('#log').innerText().catch(() => '(no chat log)');
+    console.log(`    chat log at failure:\n${String(seen).replace(/^/gm, '      ')}`);
+  });
+  after(async () => {
+    if (wb) {
+      await wb.runCommand('Browser Agent: Close Browser').catch(() => {});
+      await wb.close();
+    }
+    await server?.close();
+  });
+
+  /** Picks a model in the panel's picker and waits until the panel shows it as selected. */
+  async function pickModel(name: string): Promise<void> {
+    const label = `browser-agent-test · ${name}`;
+    await chat.locator('#model option', { hasText: label }).waitFor({ state: 'attached', timeout: 30_000 });
+    await chat.locator('#model').selectOption({ label });
+    // The picker is rebuilt from the saved setting: it must come back with this model selected.
+    await until(`the picker to keep "${label}"`, async () => {
+      const shown = await chat.locator('#model').evaluate((s: HTMLSelectElement) => s.selectedOptions[0]?.textContent ?? '');
+      return shown === label;
+    });
+    await wb.page.waitForTimeout(500);
+    assert.equal(await chat.locator('#model').evaluate((s: HTMLSelectElement) => s.selectedOptions[0]?.textContent), label);
+  }
+
+  async function sendTask(text: string): Promise<void> {
+    const box = chat.locator('#task');
+    await until('the task box to be enabled', () => box.isEnabled());
+    await box.fill(text);
+    await box.press('Enter');
+    await chat.locator('.msg.user', { hasText: text }).waitFor({ timeout: 15_000 });
+    await chat.locator('#stop').waitFor({ state: 'visible', timeout: 15_000 });
+  }
+
+  const card = (tool: string) => chat.locator(`.card[data-tool="${tool}"]`).last();
+
+  async function cardState(tool: string): Promise<string> {
+    return (await card(tool).getAttribute('class'))?.replace('card', '').trim() ?? '';
+  }
+
+  /** The safety modal for browser_evaluate; a language-model consent prompt on the way is allowed like a person would. */
+  async function evaluateModal() {
+    for (;;) {
+      const box = await wb.modal(60_000);
+      const text = await box.innerText();
+      if (/JavaScript|script/i.test(text)) return { box, text };
+      assert.match(text, /language model/i, `an unexpected dialog: ${text}`);
+      await wb.screenshot('lm-consent');
+      await box.locator('.monaco-button').filter({ hasText: /^\s*Allow\s*$/ }).first().click();
+      await box.waitFor({ state: 'hidden', timeout: 15_000 });
+    }
+  }
+
+  async function resultBox() {
+    const box = chat.locator('.result-box').last();
+    await box.waitFor({ state: 'visible', timeout: 60_000 });
+    await chat.locator('#run').waitFor({ state: 'visible', timeout: 15_000 });
+    return box;
+  }
+
+  async function probe(expr: string): Promise<string> {
+    const r = await helper(wb, { probe: expr });
+    assert.equal(r.status, 'ok', `probe: ${r.text}`);
+    return String(r.value);
+  }
+
+  it('Allow: step cards with results, the live view, the modal answered, the page changed', async () => {
+    await pickModel('Scripted (browser task)');
+    await sendTask(`Open ${url}, greet Ada and mark the page with a script`);
+
+    const { box, text } = await evaluateModal();
+    assert.match(text, /Running JavaScript/, `the dialog names the action: ${text}`);
+    assert.match(text, /127\.0\.0\.1|Greeting form/, `the dialog names the page: ${text}`);
+    // While the run waits for the person: earlier steps are done cards with results, the script's card is running.
+    for (const tool of ['browser_navigate', 'browser_snapshot', 'browser_type', 'browser_click']) {
+      assert.equal(await cardState(tool), 'ok', `${tool} card`);
+      assert.notEqual((await card(tool).locator('.result').innerText()).trim(), '', `${tool} card shows a result`);
+    }
+    assert.match(await card('browser_navigate').locator('.result').innerText(), /Greeting form|127\.0\.0\.1/);
+    assert.equal(await cardState('browser_evaluate'), 'running');
+    // The live view shows the page through the screencast.
+    const frame = await until('a live-view frame', async () => {
+      const f = await chat.locator('#live-frame').evaluate((img: HTMLImageElement) => ({ src: img.src.slice(0, 23), w: img.naturalWidth, visible: img.offsetWidth > 0 }));
+      return f.w > 0 && f.visible && f;
+    });
+    assert.equal(frame.src, 'data:image/jpeg;base64,');
+    await wb.screenshot('cards-and-modal');
+
+    await box.locator('.monaco-button').filter({ hasText: /^\s*Allow\s*$/ }).first().click();
+    await box.waitFor({ state: 'hidden', timeout: 15_000 });
+    const result = await resultBox();
+    assert.match(await result.innerText(), /Done[\s\S]*marked: Hello, Ada/);
+    assert.equal(await cardState('browser_evaluate'), 'ok');
+    assert.equal((await card('browser_evaluate').locator('.badge.decision').innerText()).trim(), 'Allowed by you');
+    assert.equal(await cardState('finish'), 'ok');
+    // Expanding a card shows its full input and output.
+    await card('browser_evaluate').locator('summary').click();
+    assert.match(await card('browser_evaluate').locator('.detail').innerText(), /changed by the agent[\s\S]*Output[\s\S]*Result: "marked: Hello, Ada"/i);
+    await wb.screenshot('allowed-done');
+    // The page really changed: read through Browser Agent's session API, not the panel.
+    assert.equal(await probe('document.getElementById("state").textContent'), 'changed by the agent');
+    assert.equal(await probe('document.getElementById("out").textContent'), 'Hello, Ada');
+  });
+
+  it('Cancel: the card shows the refusal and the script did not run', async () => {
+    await sendTask(`Open ${url} again, greet Ada and mark the page with a script`);
+    const { box } = await evaluateModal();
+    await box.locator('.monaco-button').filter({ hasText: /^\s*Cancel\s*$/ }).first().click();
+    await box.waitFor({ state: 'hidden', timeout: 15_000 });
+    const result = await resultBox();
+    assert.equal(await cardState('browser_evaluate'), 'error');
+    assert.equal((await card('browser_evaluate').locator('.badge.decision').innerText()).trim(), 'Declined by you');
+    assert.match(await card('browser_evaluate').locator('.result').innerText(), /BLOCKED_BY_POLICY/);
+    assert.match(await result.innerText(), /Could not finish[\s\S]*refused/);
+    await wb.screenshot('cancelled-done');
+    // Reloaded by the second navigate: the greeting happened, the script did not.
+    assert.equal(await probe('document.getElementById("out").textContent'), 'Hello, Ada');
+    assert.equal(await probe('document.getElementById("state").textContent'), 'untouched');
+  });
+
+  it('Stop ends a running task and the result says stopped', async () => {
+    await pickModel('Scripted (slow)');
+    await sendTask(`Open ${url} and think about it`);
+    await until('the navigate card to finish', async () => (await cardState('browser_navigate')) === 'ok');
+    await chat.locator('.msg.assistant', { hasText: 'Thinking it over slowly' }).waitFor({ timeout: 30_000 });
+    await wb.screenshot('running-before-stop');
+    const t0 = Date.now();
+    await chat.locator('#stop').click();
+    const result = await resultBox();
+    assert.ok(Date.now() - t0 < 15_000, `stopped within 15 s (took ${Date.now() - t0} ms)`);
+    assert.match(await result.innerText(), /Stopped[\s\S]*Stopped by the user/);
+    assert.equal(await chat.locator('#stop').isHidden(), true);
+    assert.equal(await chat.locator('#task').isEnabled(), true, 'the task box is usable again');
+    await wb.screenshot('stopped');
+  });
+});
