@@ -18,6 +18,17 @@ export type SessionStatus =
   | { state: 'connected'; kind: 'launched' | 'attached'; headless: boolean; tabTitle: string; tabUrl: string; tabs: number }
   | { state: 'disconnected'; reason: string };
 
+/**
+ * Why a session started: the first one, or in place of one that `disconnected` (crash, exit, lost
+ * connection), was `closed` on purpose before, or was `restarted` while still live.
+ */
+export type StartReason = 'first' | 'disconnected' | 'closed' | 'restarted';
+/** Emitted as `started` (session, info) after every successful launch or attach. */
+export interface StartInfo {
+  reason: StartReason;
+  previous?: BrowserSession;
+}
+
 export interface Logger {
   info(msg: string): void;
   warn(msg: string): void;
@@ -33,6 +44,8 @@ const silent: Logger = { info() {}, warn() {}, error() {} };
  */
 export class SessionManager extends EventEmitter {
   private session?: BrowserSession;
+  /** The most recent session, kept after close so a later start can say what it replaced. */
+  private last?: BrowserSession;
   private starting?: Promise<BrowserSession>;
   private _status: SessionStatus = { state: 'none' };
   /** The way the current/last session was made, reused when it has to be replaced. */
@@ -108,14 +121,19 @@ export class SessionManager extends EventEmitter {
     if (this.starting) await this.starting.catch(() => undefined);
     const previous = this.session;
     this.session = undefined;
+    // Why an earlier session (if any) is gone, for the 'started' event: the model must hear of it.
+    const replaced = previous ?? this.last;
+    const reason: StartReason = !replaced ? 'first' : !replaced.connected && previous ? 'disconnected' : previous ? 'restarted' : 'closed';
     if (previous) await previous.close().catch(() => {});
     this.setStatus({ state: 'starting', kind });
     this.starting = make();
     try {
       const session = await this.starting;
       this.session = session;
+      this.last = session;
       this.wire(session);
       this.refreshStatus();
+      this.emit('started', session, { reason, previous: replaced } satisfies StartInfo);
       return session;
     } catch (e) {
       this.log.error(`Could not start the browser session: ${errorMessage(e)}`);

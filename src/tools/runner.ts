@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { BrowserAgentError, errorMessage, isAgentError } from '../errors';
 import type { Decision } from '../safety/types';
 import type { ActionPreview, ToolContext, ToolDefinition, ToolResult } from './types';
+import { takeNotice, watchContinuity } from './continuity';
 
 /** One executed (or refused) tool call, for the audit log, notifications and the chat panel. */
 export interface StepEvent {
@@ -41,6 +42,7 @@ export function errorResult(e: unknown): ToolResult {
  */
 export async function runTool(tool: ToolDefinition, rawInput: unknown, ctx: ToolContext, hooks: RunHooks = {}): Promise<ToolResult> {
   const startedAt = Date.now();
+  watchContinuity(ctx.sessions);
   const parsed = tool.schema.safeParse(rawInput ?? {});
   let decision: Decision = { rating: { level: 'auto' }, outcome: 'auto' };
   let preview: ActionPreview | undefined;
@@ -63,6 +65,9 @@ export async function runTool(tool: ToolDefinition, rawInput: unknown, ctx: Tool
       result = errorResult(e);
     }
   }
+  // The first result after a relaunch or reattach says so (the model's pages and refs are gone).
+  const notice = takeNotice(ctx.sessions);
+  if (notice) result = withNotice(result, notice);
   if (hooks.onStep) {
     try {
       await hooks.onStep({ tool: tool.name, input: parsed.success ? parsed.data : rawInput, preview, decision, result, startedAt, durationMs: Date.now() - startedAt });
@@ -71,4 +76,10 @@ export async function runTool(tool: ToolDefinition, rawInput: unknown, ctx: Tool
     }
   }
   return result;
+}
+
+function withNotice(r: ToolResult, notice: string): ToolResult {
+  const [first, ...rest] = r.content;
+  if (first?.type === 'text') return { ...r, content: [{ type: 'text', text: `${notice}\n${first.text}` }, ...rest] };
+  return { ...r, content: [{ type: 'text', text: notice }, ...r.content] };
 }
