@@ -74,14 +74,23 @@ describe('mcp: the stdio server through a real MCP client', function () {
     assert.ok((byName.browser_click.inputSchema.properties as any).ref);
   });
 
-  it('records every call in the JSONL audit log given by --audit-dir', async () => {
+  it('records every call in the JSONL audit log given by --audit-dir, with its decision', async () => {
     await mcp.call('browser_navigate', { url: 'about:blank' });
+    // browser_evaluate always asks; this client has no elicitation and the server no --allow-confirm-actions.
+    const refused = await mcp.call('browser_evaluate', { script: '1 + 1' });
+    assert.equal(refused.isError, true, refused.text);
     const logs = readdirSync(AUDIT_DIR, { recursive: true }).map(String).filter((f) => f.endsWith('log.jsonl'));
     assert.ok(logs.length >= 1, 'a task log exists');
     const events = logs.flatMap((f) => readFileSync(join(AUDIT_DIR, f), 'utf8').trim().split('\n')).map((l) => JSON.parse(l));
-    const step = events.find((e) => e.tool === 'browser_navigate');
-    assert.ok(step, 'the navigate step is logged');
-    assert.equal(step.decision?.outcome ?? step.outcome ?? 'auto', 'auto');
+    const nav = events.find((e) => e.tool === 'browser_navigate');
+    assert.ok(nav, 'the navigate step is logged');
+    assert.equal(nav.decision, 'auto');
+    assert.equal(nav.ok, true);
+    const ev = events.find((e) => e.tool === 'browser_evaluate');
+    assert.ok(ev, 'the refused step is logged');
+    assert.match(ev.decision, /^(refused|needs-confirmation)$/);
+    assert.equal(ev.risk, 'confirm');
+    assert.equal(ev.ok, false);
   });
 
   it('task: find the price of the Pro plan by following links (extract + navigate)', async () => {
@@ -106,10 +115,10 @@ describe('mcp: the stdio server through a real MCP client', function () {
     assert.equal(shot.images, 1);
   });
 
-  it('task: sign up using snapshot refs (needs the snapshot layer)', async function () {
+  it('task: sign up using snapshot refs', async () => {
     await mcp.call('browser_navigate', { url: `${srv.origin}/signup` });
     const snap = await mcp.call('browser_snapshot');
-    if (snap.isError && /snapshot layer/.test(snap.text)) this.skip();
+    assert.equal(snap.isError, false, snap.text);
     const ref = (re: RegExp) => re.exec(snap.text)?.[1];
     const email = ref(/\[([^\]]+)\] textbox "Email"/);
     const terms = ref(/\[([^\]]+)\] checkbox "I accept the terms"/);
