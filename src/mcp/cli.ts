@@ -94,7 +94,7 @@ async function main() {
   let server: ReturnType<typeof createMcpServer> | undefined;
   const safety = createMcpSafety(() => server, process.argv.slice(2), process.env);
   const auditDir = auditDirFromArgs(process.argv.slice(2)) ?? join(homedir(), '.browser-agent', 'audit');
-  const audit = auditDir === 'off' ? undefined : createMcpAudit(auditDir, { decide: safety.decider.decide });
+  const audit = auditDir === 'off' ? undefined : createMcpAudit(auditDir, { decide: safety.decider.decide, knownSecrets: () => safety.vault.known() });
   server = createMcpServer(allTools.map((t) => secureTool(t, safety.vault)), ctx, audit?.hooks ?? { decide: safety.decider.decide });
   let closing = false;
   const shutdown = async () => {
