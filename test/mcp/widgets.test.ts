@@ -171,6 +171,24 @@ describe('mcp: widgets — every item has its own ref and acts like a click', fu
     assert.match(await out(), /Shape red/);
   });
 
+  it('a page that calls alert() then confirm() while loading: navigate names the dialog at once, both are answered', async () => {
+    // Bounds far below any timeout (30 s): this checks that nothing waits for a load the dialog blocks.
+    await ok('browser_navigate', { url: srv.origin + '/textarea' }); // the browser is up
+    let t = Date.now();
+    const nav = await call('browser_navigate', { url: srv.origin + '/dialogs' });
+    assert.ok(Date.now() - t < 5000, `navigate took ${Date.now() - t} ms`);
+    assert.match(nav.text, /alert/);
+    assert.match(nav.text, /Welcome!/);
+    assert.match(nav.text, /browser_handle_dialog/);
+    t = Date.now();
+    const first = await ok('browser_handle_dialog', { accept: true });
+    assert.match(first, /confirm/);
+    assert.match(first, /Continue\?/);
+    await ok('browser_handle_dialog', { accept: true });
+    assert.ok(Date.now() - t < 5000, `answering took ${Date.now() - t} ms`);
+    assert.match(await ok('browser_find', { query: 'accepted' }), /accepted/);
+  });
+
   it('long values: cut with a marker in the snapshot, whole in details and find', async () => {
     const snap = await open('/textarea');
     const notes = lineFor(snap, 'Notes');
