@@ -26,9 +26,7 @@ export function checkUrl(raw: string, allowedSchemes: string[] = []): string {
 }
 
 export async function navigate(s: Scope, url: string): Promise<ActionOutcome> {
-  // Page.navigate answers only once the old page let go and the new one committed: a dialog that
-  // opens meanwhile (beforeunload, or alert() while the new page loads) ends the action with this text.
-  s.pending = { text: `Navigating to ${url}` };
+  s.pending = { text: `Navigating to ${url} (the current page asked before leaving)` };
   const res = await s.page.send('Page.navigate', { url });
   if (res.errorText && res.errorText !== 'net::ERR_ABORTED') {
     throw new BrowserAgentError('NAVIGATION_FAILED', `Could not open ${url}: ${res.errorText}.`, /NAME_NOT_RESOLVED|CONNECTION_REFUSED|ADDRESS_UNREACHABLE/.test(res.errorText) ? 'Check the address; the site may be down or unreachable from here.' : 'Check the URL, or try again.');

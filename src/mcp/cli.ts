@@ -14,7 +14,9 @@ const HELP = `browser-agent-mcp — Browser Agent's MCP server (stdio)
 
 Options:
   --cdp-url <url>          attach to a running Chrome (http://host:port or ws://…); works in the page
-                           already open (or its own tab when another client uses it)
+                           the user has open and focused, even when DevTools or another tool is
+                           attached to it (its own tab when another Browser Agent works there)
+  --attach-tab <mode>      with --cdp-url: "focused" (default) or "new" (always a tab of its own)
   --headless               run the launched browser headless
   --user-data-dir <dir>    persistent profile for the launched browser
   --executable-path <path> Chrome/Chromium binary to launch
@@ -40,6 +42,7 @@ export function parseCli(argv: string[]): McpOptions & { help?: boolean; version
     args: argv,
     options: {
       'cdp-url': { type: 'string' },
+      'attach-tab': { type: 'string' },
       headless: { type: 'boolean' },
       'user-data-dir': { type: 'string' },
       'executable-path': { type: 'string' },
@@ -57,10 +60,13 @@ export function parseCli(argv: string[]): McpOptions & { help?: boolean; version
     },
     strict: true,
   });
+  const attachTab = values['attach-tab'];
+  if (attachTab !== undefined && attachTab !== 'focused' && attachTab !== 'new') throw new Error(`--attach-tab must be "focused" or "new" (got "${attachTab}")`);
   const maxWait = values['max-wait-ms'] ? Number(values['max-wait-ms']) : undefined;
   if (maxWait !== undefined && !(maxWait >= 1000)) throw new Error('--max-wait-ms must be a number ≥ 1000');
   return {
     cdpUrl: values['cdp-url'],
+    attachTab,
     headless: values.headless,
     userDataDir: values['user-data-dir'],
     executablePath: values['executable-path'],
