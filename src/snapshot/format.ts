@@ -11,6 +11,8 @@ export interface Line {
   prefix?: number;
   role?: string;
   name?: string;
+  /** The whole value of an element whose line shows it cut. */
+  full?: string;
 }
 
 /** `[12] button "Submit" disabled`, `[3] button (search icon)`, `… covered by [40]`. */
@@ -29,7 +31,7 @@ export function flatten(r: FrameResult, out: Line[] = []): Line[] {
       const ref = refString(r.frame.prefix, it.id);
       // A coverer named by ref number in a frame needs the frame prefix too.
       const fixed = it.cov && r.frame.prefix && /^\[\d+\]$/.test(it.cov) ? { ...it, cov: `[${refString(r.frame.prefix, Number(it.cov.slice(1, -1)))}]` } : it;
-      out.push({ kind: 'element', text: elementLine(ref, fixed), ref, prefix: r.frame.prefix, role: it.role, name: it.name || it.hint || '' });
+      out.push({ kind: 'element', text: elementLine(ref, fixed), ref, prefix: r.frame.prefix, role: it.role, name: it.name || it.hint || '', full: it.full });
     } else if ('t' in it) {
       out.push({ kind: 'text', text: it.t });
     } else {

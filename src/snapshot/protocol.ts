@@ -12,6 +12,8 @@ export interface ElementItem {
   cov?: string;
   /** 1 when the element intersects the viewport. */
   vp: 0 | 1;
+  /** The whole value when `st` shows it cut (`value="…"(+N chars)`); never a password. */
+  full?: string;
 }
 export interface TextItem {
   t: string;
@@ -71,4 +73,6 @@ export interface DetailsResult {
   children?: number;
   href?: string;
   text?: string;
+  /** The whole value of a text control (never a password). */
+  value?: string;
 }

@@ -126,9 +126,12 @@ export async function findInPage(tab: Tab, query: string, opts: { regex?: boolea
   let lastRef: string | undefined;
   for (const l of lines) {
     if (l.ref) lastRef = l.ref;
-    if (l.kind === 'frame' || !test(l.text)) continue;
+    // Values cut in the line are searched whole, and a match inside one shows it whole.
+    const inLine = l.kind !== 'frame' && test(l.text);
+    const inFull = !inLine && !!l.full && test(l.full);
+    if (!inLine && !inFull) continue;
     total++;
-    if (hits.length < limit) hits.push(l.kind === 'text' && lastRef ? `${l.text} (after [${lastRef}])` : l.text);
+    if (hits.length < limit) hits.push(inFull ? `${l.text}\n  whole value: ${JSON.stringify(l.full)}` : l.kind === 'text' && lastRef ? `${l.text} (after [${lastRef}])` : l.text);
   }
   if (!total) return `No element or text matches ${JSON.stringify(query)}. Try fewer words, or browser_snapshot.`;
   const more = total > hits.length ? `\n${total - hits.length} more matches; raise limit or refine the query.` : '';
@@ -174,6 +177,7 @@ export async function elementDetails(tab: Tab, refs: string[]): Promise<string> 
         attrs ? `  attributes: ${attrs}` : '  attributes: none',
         d.href ? `  href: ${d.href}` : '',
         d.text ? `  text: ${JSON.stringify(d.text)}` : '',
+        d.value !== undefined ? `  value (${d.value.length} chars, whole): ${JSON.stringify(d.value)}` : '',
         `  parent text: ${JSON.stringify(d.parentText ?? '')}`,
         `  children: ${d.children}`,
       ].filter(Boolean).join('\n'),
