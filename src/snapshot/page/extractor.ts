@@ -6,11 +6,11 @@ import type { PageItem, RunOptions, RunResult, SummaryResult, DetailsResult } fr
 import { INTERACTIVE_ROLES, closedRoots, shadowOf, buildLabelMap, clearLabelMap, labelsOf, accessibleName, cap, clean, describeSvg, explicitRole, iconHint, isWeakRole, nativeRole } from './roles';
 import { elementStates } from './states';
 import { cssPath, xPath } from './selectors';
+import { attributeName, imageText, keyboardReachable, landmarkOf, linkHref } from './reading';
 
 const SKIP = new Set(['script', 'style', 'noscript', 'template', 'head', 'meta', 'link', 'title', 'base', 'option', 'optgroup', 'datalist', 'param', 'source', 'track']);
 const BLOCK_DISPLAY = /^(block|flex|grid|list-item|table|table-row|table-caption|flow-root)/;
 const STRONG = 'a[href],button,input:not([type=hidden]),select,textarea,[role=button],[role=link],[role=checkbox],[role=radio],[role=tab],[role=menuitem],[role=option],[role=switch],[role=textbox],[role=combobox],[contenteditable=""],[contenteditable=true]';
-const MAX_TEXT = 200;
 
 interface State {
   map: WeakMap<Element, number>;
@@ -26,6 +26,8 @@ interface State {
   /** Candidates already asked about, and whether they were upgraded custom elements by then. */
   probed: WeakMap<Element, boolean>;
 }
+
+const DOC = String(performance.timeOrigin);
 
 const S: State = {
   map: new WeakMap(),
@@ -193,7 +195,8 @@ function run(o: RunOptions): RunResult {
   const t0 = performance.now();
   sweep();
   buildLabelMap(document);
-  if (o.start > S.next) S.next = o.start;
+  // Refs are numbered per document (short refs on long sessions); a world re-created on the same document keeps counting.
+  if (o.start > S.next && o.doc === DOC) S.next = o.start;
   S.frames = [];
   S.hostCandidates = [];
   runTagCount = new Map();
@@ -214,8 +217,7 @@ function run(o: RunOptions): RunResult {
   const flush = () => {
     const t = clean(buf);
     if (t) {
-      const full = t.length > MAX_TEXT ? `${t.slice(0, MAX_TEXT).trimEnd()}…(+${t.length - MAX_TEXT})` : t;
-      items.push({ t: bufPrefix + full, vp: bufVp ? 1 : 0 });
+      items.push({ t: bufPrefix + t, vp: bufVp ? 1 : 0 });
       lastText = t.slice(-40);
     }
     buf = '';
@@ -237,6 +239,7 @@ function run(o: RunOptions): RunResult {
       const ih = iconHint(el);
       if (ih) hint = hint ? `${ih}; ${hint}` : `${ih} icon`;
     }
+    if (!name && !hint) hint = attributeName(target);
     if (!name && !hint && lastText) hint = `after "${cap(lastText, 30)}"`;
     const id = refFor(el, role, name || hint);
     const inVp = r.bottom > 0 && r.right > 0 && r.top < vh && r.left < vw;
@@ -248,7 +251,7 @@ function run(o: RunOptions): RunResult {
       if (c) cov = describeCoverer(c);
     }
     flush();
-    items.push({ id, role, name: cap(name, 80), hint: hint || undefined, st: states || undefined, cov: cov || undefined, vp: inVp ? 1 : 0 });
+    items.push({ id, role, name: cap(name, 80), hint: hint || undefined, href: linkHref(el), st: states || undefined, cov: cov || undefined, vp: inVp ? 1 : 0 });
     if (name) lastText = name.slice(-40);
     count++;
   };
@@ -275,8 +278,10 @@ function run(o: RunOptions): RunResult {
 
     let role: string | null = null;
     let control: Element | undefined;
-        const visibleBox = !hidden && !offCanvas && r.width > 0 && r.height > 0 && !tiny;
-    if (visibleBox || (tag === 'input' && (el as HTMLInputElement).type === 'file')) {
+    const visibleBox = !hidden && !offCanvas && r.width > 0 && r.height > 0 && !tiny;
+    // Skip links and other controls parked off-screen stay listed (marked offscreen): the keyboard reaches them.
+    const parked = !visibleBox && !hidden && (offCanvas || (tiny && r.width + r.height > 0)) && tag !== 'input' && keyboardReachable(el);
+    if (visibleBox || parked || (tag === 'input' && (el as HTMLInputElement).type === 'file')) {
       const er = explicitRole(el);
       const nr = nativeRole(el);
       role = er && INTERACTIVE_ROLES.has(er) ? er : nr;
@@ -311,6 +316,7 @@ function run(o: RunOptions): RunResult {
 
     if (role) {
       emit(el, role, st, r, control);
+      if (parked) addState('offscreen');
       if (tag === 'select' || tag === 'textarea' || tag === 'input') return;
     } else if (tag === 'iframe' || tag === 'frame') {
       if (visibleBox) {
@@ -326,9 +332,9 @@ function run(o: RunOptions): RunResult {
         buf += ` [svg${label ? ` "${cap(label, 60)}"` : ''}${d ? `: ${d}` : ''}] `;
       }
       return;
-    } else if (tag === 'img' && visibleBox && !inInteractive && r.width >= 32 && r.height >= 32) {
-      const alt = clean(el.getAttribute('alt'));
-      if (alt) buf += ` [img "${cap(alt, 60)}"] `;
+    } else if (tag === 'img' && visibleBox && !inInteractive && !suppressText && r.width >= 2 && r.height >= 2) {
+      buf += imageText(el);
+      if (elInVpOf(r)) bufVp = true;
       return;
     } else if (tag === 'br') {
       buf += ' ';
@@ -338,6 +344,11 @@ function run(o: RunOptions): RunResult {
 
     const inside = inInteractive || !!role;
     const quiet = suppressText || inside || (tag === 'label' && !!(el as HTMLLabelElement).control);
+    const section = !quiet && !hidden ? landmarkOf(el) : '';
+    if (section) {
+      flush();
+      items.push({ sec: section });
+    }
     const textHidden = hidden || tiny || offCanvas || (zeroBox && display !== 'contents') || (block && !el.checkVisibility());
     if (block && !quiet) {
       if (/^h[1-6]$/.test(tag)) bufPrefix = '#'.repeat(+tag[1]) + ' ';
@@ -373,13 +384,23 @@ function run(o: RunOptions): RunResult {
       if (!quiet) flush();
       else if (bufPrefix) bufPrefix = '';
     }
+    if (section) {
+      flush();
+      items.push({ sec: '/' + section.split(' ')[0] });
+    }
     void parentHidden;
   };
 
+  const elInVpOf = (r: DOMRect) => r.bottom > 0 && r.right > 0 && r.top < vh && r.left < vw;
+
   const emitHiddenFile = (el: Element, st: CSSStyleDeclaration) => {
     emit(el, 'file', st, new DOMRect(0, 0, 0, 0));
+    addState('hidden');
+  };
+
+  const addState = (word: string) => {
     const last = items[items.length - 1];
-    if ('id' in last) last.st = [last.st, 'hidden'].filter(Boolean).join(' ');
+    if ('id' in last) last.st = [last.st, word].filter(Boolean).join(' ');
   };
 
   let root: Element | null = document.documentElement;
@@ -395,7 +416,7 @@ function run(o: RunOptions): RunResult {
   clearLabelMap();
   let out = items;
   if (o.viewportOnly) out = items.filter((i) => !('vp' in i) || i.vp === 1);
-  return { items: out, next: S.next, frames: S.frames.length, hosts: S.hostCandidates.length, ms: Math.round(performance.now() - t0), count, url: location.href, title: document.title };
+  return { items: out, next: S.next, frames: S.frames.length, hosts: S.hostCandidates.length, ms: Math.round(performance.now() - t0), count, url: location.href, title: document.title, doc: DOC };
 }
 
 /** Hands the candidates of the last run to the CDP side (once: they count as probed from now on). */
