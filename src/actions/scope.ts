@@ -116,7 +116,11 @@ export async function perform(ctx: ToolContext, opts: PerformOptions, action: (s
   if (blockedTabs.length) outcome = { ...outcome, details: [...(outcome.details ?? []), ...blockedTabs] };
   await enforceLandedPage(
     ctx,
-    async () => (await scope.page.send('Runtime.evaluate', { expression: 'location.href', returnByValue: true }, 5000)).result.value as string,
+    // Asked of the browser, not the renderer: a JavaScript dialog blocks the renderer (Runtime.evaluate would hang).
+    async () => {
+      const h = await scope.page.send('Page.getNavigationHistory', undefined, 5000);
+      return h.entries[h.currentIndex]?.url ?? scope.tab.url;
+    },
     () => scope.page.send('Page.navigate', { url: 'about:blank' }),
   );
   return composeResult(scope, before, outcome, settle);

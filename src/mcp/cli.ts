@@ -14,7 +14,9 @@ const HELP = `browser-agent-mcp — Browser Agent's MCP server (stdio)
 
 Options:
   --cdp-url <url>          attach to a running Chrome (http://host:port or ws://…); works in the page
-                           already open (or its own tab when another client uses it)
+                           the user has open and focused, even when DevTools or another tool is
+                           attached to it (its own tab when another Browser Agent works there)
+  --attach-tab <mode>      with --cdp-url: "focused" (default) or "new" (always a tab of its own)
   --headless               run the launched browser headless
   --user-data-dir <dir>    persistent profile for the launched browser
   --executable-path <path> Chrome/Chromium binary to launch
@@ -42,6 +44,7 @@ export function parseCli(argv: string[]): McpOptions & { help?: boolean; version
     args: argv,
     options: {
       'cdp-url': { type: 'string' },
+      'attach-tab': { type: 'string' },
       headless: { type: 'boolean' },
       'user-data-dir': { type: 'string' },
       'executable-path': { type: 'string' },
@@ -60,12 +63,15 @@ export function parseCli(argv: string[]): McpOptions & { help?: boolean; version
     },
     strict: true,
   });
+  const attachTab = values['attach-tab'];
+  if (attachTab !== undefined && attachTab !== 'focused' && attachTab !== 'new') throw new Error(`--attach-tab must be "focused" or "new" (got "${attachTab}")`);
   const maxWait = values['max-wait-ms'] ? Number(values['max-wait-ms']) : undefined;
   if (maxWait !== undefined && !(maxWait >= 1000)) throw new Error('--max-wait-ms must be a number ≥ 1000');
   const maxInput = values['max-input-bytes'] ? Number(values['max-input-bytes']) : undefined;
   if (maxInput !== undefined && !(Number.isInteger(maxInput) && maxInput >= 65_536)) throw new Error('--max-input-bytes must be a whole number ≥ 65536');
   return {
     cdpUrl: values['cdp-url'],
+    attachTab,
     headless: values.headless,
     userDataDir: values['user-data-dir'],
     executablePath: values['executable-path'],
@@ -100,7 +106,7 @@ async function main() {
   let server: ReturnType<typeof createMcpServer> | undefined;
   const safety = createMcpSafety(() => server, process.argv.slice(2), process.env);
   const auditDir = auditDirFromArgs(process.argv.slice(2)) ?? join(homedir(), '.browser-agent', 'audit');
-  const audit = auditDir === 'off' ? undefined : createMcpAudit(auditDir, { decide: safety.decider.decide });
+  const audit = auditDir === 'off' ? undefined : createMcpAudit(auditDir, { decide: safety.decider.decide, knownSecrets: () => safety.vault.known() });
   server = createMcpServer(allTools.map((t) => secureTool(t, safety.vault)), ctx, audit?.hooks ?? { decide: safety.decider.decide });
   let closing = false;
   const shutdown = async () => {

@@ -1,4 +1,5 @@
 import { EventEmitter } from 'node:events';
+import { chooseAttachTab, probePages } from './tabChoice';
 import type { Protocol } from 'devtools-protocol';
 import { BrowserAgentError } from '../errors';
 import { CdpConnection } from './cdp';
@@ -95,8 +96,10 @@ export class BrowserSession extends EventEmitter {
     const { targetInfos } = await this.connection.send('Target.getTargets');
     for (const info of targetInfos) this.onTargetCreated(info, false);
     const pages = [...this.tabMap.values()];
-    if (attachTab === 'new' || pages.length === 0) await this.newTab();
-    else await this.selectTab(pages[0].targetId);
+    if (attachTab === 'new' || pages.length === 0) return void (await this.newTab());
+    // The page the user is looking at, even when another client (DevTools, a tool) is attached to it.
+    const chosen = chooseAttachTab(await probePages(this.connection).catch(() => []));
+    await this.selectTab(chosen && this.tabMap.has(chosen) ? chosen : pages[0].targetId);
   }
 
   get connected(): boolean {
