@@ -2,6 +2,7 @@ import type { Protocol } from 'devtools-protocol';
 import type { CdpSession } from '../session/cdp';
 import type { Tab } from '../session/tab';
 import type { TargetFingerprint } from '../tools/types';
+import { worldName } from '../session/worlds';
 
 /** An element found again from a recorded fingerprint, with what the accessibility tree says it is now. */
 export interface LocatedElement {
@@ -93,7 +94,7 @@ async function framesFor(tab: Tab, fp: TargetFingerprint): Promise<FrameTarget[]
 }
 
 async function findIn(target: FrameTarget, kind: 'selector' | 'xpath', query: string): Promise<{ objectId?: string; count: number }> {
-  const { executionContextId } = await target.session.send('Page.createIsolatedWorld', { frameId: target.frameId, worldName: 'browser-agent-replay' }, 5000);
+  const { executionContextId } = await target.session.send('Page.createIsolatedWorld', { frameId: target.frameId, worldName: worldName('replay') }, 5000);
   const res = await target.session.send(
     'Runtime.callFunctionOn',
     { functionDeclaration: FIND_FN, executionContextId, arguments: [{ value: kind }, { value: query }] },

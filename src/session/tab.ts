@@ -87,6 +87,9 @@ export class Tab extends EventEmitter {
       session.send('Runtime.enable'),
       session.send('Network.enable', { maxTotalBufferSize: 1_000_000, maxResourceBufferSize: 500_000 }),
       session.send('Target.setAutoAttach', { autoAttach: true, waitForDebuggerOnStart: true, flatten: true }),
+      // Pages of a window without OS focus (a second client's window, a background window) still get
+      // focus and blur, so clicks into fields and typing behave as for a person at that window.
+      session.send('Emulation.setFocusEmulationEnabled', { enabled: true }).catch(() => undefined),
     ]);
     // Dialogs already open before we attached are re-announced by Page.enable; nothing else to do.
     this._session = session;

@@ -15,6 +15,7 @@ export const browserExtract = defineTool({
   }),
   risk: 'read',
   readOnly: true,
+  concurrent: true,
   preview: (i, ctx) => previewOf(ctx, `Extracting ${i.what ?? 'markdown'}`),
   handler: async (i, ctx) => {
     const s = await openScope(ctx);

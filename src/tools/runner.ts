@@ -3,6 +3,7 @@ import { BrowserAgentError, errorMessage, isAgentError } from '../errors';
 import type { Decision } from '../safety/types';
 import type { ActionPreview, ToolContext, ToolDefinition, ToolResult } from './types';
 import { takeNotice, watchContinuity } from './continuity';
+import { takeTurn } from './tabLocks';
 
 /** One executed (or refused) tool call, for the audit log, notifications and the chat panel. */
 export interface StepEvent {
@@ -50,8 +51,13 @@ export async function runTool(tool: ToolDefinition, rawInput: unknown, ctx: Tool
   if (!parsed.success) {
     result = errorResult(new BrowserAgentError('INVALID_INPUT', describeZodError(tool.name, parsed.error), 'Fix the arguments to match the tool schema and call it again.'));
   } else {
+    let release = () => {};
     try {
       if (ctx.signal?.aborted) throw new BrowserAgentError('CANCELLED', 'Cancelled before it started.');
+      // One call at a time per tab (preview, confirmation and action see the same page); other tabs run in parallel.
+      const turn = await takeTurn(tool, ctx);
+      release = turn.release;
+      ctx = turn.ctx;
       preview = tool.preview ? await tool.preview(parsed.data, ctx).catch(() => undefined) : undefined;
       if (hooks.decide) decision = await hooks.decide(tool, parsed.data, preview, ctx);
       if (decision.outcome === 'blocked') {
@@ -63,6 +69,8 @@ export async function runTool(tool: ToolDefinition, rawInput: unknown, ctx: Tool
       }
     } catch (e) {
       result = errorResult(e);
+    } finally {
+      release();
     }
   }
   // The first result after a relaunch or reattach says so (the model's pages and refs are gone).

@@ -50,20 +50,15 @@ describe('session: the first result after a relaunch or reattach says so', funct
       for (let i = 0; i < 100 && groupAlive(browser.pid); i++) await sleep(50);
       await sleep(300);
 
-      const next = await mcp.call('browser_snapshot');
-      assert.equal(next.isError, false, next.text);
-      assert.match(next.text, /^Note: the browser had exited or crashed since the last call and was relaunched\./);
-      assert.match(next.text, /about:blank/);
-      const again = await mcp.call('browser_snapshot');
-      assert.doesNotMatch(again.text, /relaunched/, 'only the first result carries the notice');
-
-      // The same page again: its elements must get new refs, and the old ref names what it was.
-      await mcp.call('browser_navigate', { url: srv.url });
-      const fresh = await mcp.call('browser_snapshot');
-      assert.notEqual(refOf(fresh.text, 'Publish'), ref, 'no ref number is reused after the relaunch');
+      // The next call uses a ref from before: it hears of the relaunch and gets STALE_REF, nothing is clicked.
       const click = await mcp.call('browser_click', { ref });
       assert.equal(click.isError, true, click.text);
-      assert.match(click.text, new RegExp(`^STALE_REF: Ref ${ref} \\(button "Publish"\\) is no longer on the page\\. Closest current match: \\[\\d+\\] button "Publish"`));
+      assert.match(click.text, /^Note: the browser had exited or crashed since the last call and was relaunched\./);
+      assert.match(click.text, new RegExp(`\\nSTALE_REF: Ref ${ref} \\(button "Publish"\\) is no longer on the page\\.`));
+      const snap2 = await mcp.call('browser_snapshot');
+      assert.equal(snap2.isError, false, snap2.text);
+      assert.doesNotMatch(snap2.text, /relaunched/, 'only the first result carries the notice');
+      assert.match(snap2.text, /about:blank/, 'the new browser shows a blank tab');
     } finally {
       await mcp.close();
     }
@@ -87,11 +82,13 @@ describe('session: the first result after a relaunch or reattach says so', funct
         await sleep(50);
       }
 
+      const click = await mcp.call('browser_click', { ref });
+      assert.equal(click.isError, true, click.text);
+      assert.match(click.text, /^Note: the connection to the browser was lost and Browser Agent reattached\./);
+      assert.match(click.text, /\nSTALE_REF: Ref \d+ \(button "Save draft"\) is no longer on the page/);
       const next = await mcp.call('browser_navigate', { url: srv.url });
       assert.equal(next.isError, false, next.text);
-      assert.match(next.text, /^Note: the connection to the browser was lost and Browser Agent reattached\./);
-      const click = await mcp.call('browser_click', { ref });
-      assert.match(click.text, /^STALE_REF: /);
+      assert.doesNotMatch(next.text, /reattached/);
     } finally {
       await mcp.close();
       try {
