@@ -15,7 +15,7 @@ const SERVER = process.env.BENCH_SERVER ?? join(root, 'dist', 'mcp.js');
 const ROUNDS = Number(process.env.BENCH_N ?? 3);
 
 const big = `<!doctype html><title>Big</title>${Array.from({ length: 300 }, (_, i) => `<p>Paragraph ${i} with some words</p><a href="#${i}">Link ${i}</a><button>Button ${i}</button>`).join('')}`;
-const counter = `<!doctype html><title>Counter</title><button id=b>Count</button><p id=n>0</p><script>let n = 0; b.onclick = () => n.textContent = String(++n);</script>`;
+const counter = `<!doctype html><title>Counter</title><button id=b>Count</button><p id=n>0</p><script>let count = 0; document.getElementById("b").onclick = () => { document.getElementById("n").textContent = String(++count); };</script>`;
 const server = createServer((req, res) => {
   res.writeHead(200, { 'content-type': 'text/html' });
   res.end(req.url.startsWith('/big') ? big : counter);
@@ -83,6 +83,8 @@ for (let round = 0; round < 4 * ROUNDS; round++) {
   const done = await Promise.all([timed(x, 'browser_click', { ref: rx }), timed(y, 'browser_click', { ref: ry })]);
   for (const d of done) (d.error ? clickErrors.push(d.error) : clicks.push(d.ms));
 }
+const shots = await Promise.all([timed(x, 'browser_screenshot', {}), timed(y, 'browser_screenshot', {})]);
+console.log(`two servers, simultaneous screenshots: ${shots.map((d) => `${Math.round(d.ms)} ms${d.error ? ` (${d.error.slice(0, 100)})` : ''}`).join(' / ')}`);
 const counts = await Promise.all([x, y].map(async (c) => text(await c.callTool({ name: 'browser_evaluate', arguments: { script: 'document.getElementById("n").textContent' } }))));
 const b = stats(clicks.length ? clicks : [0]);
 console.log(`two servers, simultaneous clicks (${4 * ROUNDS} rounds): median ${b.median} ms, max ${b.max} ms, ${clickErrors.length} errors${clickErrors.length ? `: ${[...new Set(clickErrors)].slice(0, 2).join(' | ')}` : ''}; counts ${counts.map((t) => /"(\d+)"/.exec(t)?.[1] ?? t.slice(0, 80)).join(' / ')} (expected ${4 * ROUNDS} each)`);

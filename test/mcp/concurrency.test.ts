@@ -74,6 +74,14 @@ describe('mcp: several clients and concurrent calls', function () {
       for (let i = 0; i < 50 && hits.length < 8; i++) await new Promise((r) => setTimeout(r, 50));
       assert.deepEqual([...hits].sort(), ['A', 'A', 'A', 'A', 'B', 'B', 'B', 'B']);
     });
+
+    it('both tabs render: screenshots of both at once come back (a tab hidden behind the other would never paint)', async () => {
+      const shots = await Promise.all([a.call('browser_screenshot', {}, 20_000), b.call('browser_screenshot', {}, 20_000)]);
+      for (const [i, r] of shots.entries()) {
+        assert.equal(r.isError, false, `${i ? 'B' : 'A'}: ${r.text}`);
+        assert.equal(r.images, 1);
+      }
+    });
   });
 
   it('20 concurrent read-only calls (snapshot, screenshot, find) on one server are all answered', async () => {
