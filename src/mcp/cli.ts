@@ -29,6 +29,9 @@ Options:
   --secrets-file <path>    .env-style file of secrets the model may type as {{secret:NAME}}
   --audit-dir <dir>        where the JSONL audit log of every step goes
                            (default: ~/.browser-agent/audit; "off" disables it)
+  --no-daemon              drive the browser from this process instead of the per-user session daemon
+                           (by default every client shares one browser through browser-agent-daemon,
+                           each in its own tab)
   --help, --version`;
 
 function list(v?: string): string[] {
@@ -52,6 +55,7 @@ export function parseCli(argv: string[]): McpOptions & { help?: boolean; version
       'allow-confirm-actions': { type: 'boolean' },
       'secrets-file': { type: 'string' },
       'audit-dir': { type: 'string' },
+      'no-daemon': { type: 'boolean' },
       help: { type: 'boolean', short: 'h' },
       version: { type: 'boolean', short: 'v' },
     },
@@ -70,6 +74,7 @@ export function parseCli(argv: string[]): McpOptions & { help?: boolean; version
     downloadsDir: values['downloads-dir'],
     allowedSchemes: list(values['allow-schemes']),
     maxWaitMs: maxWait,
+    daemon: !values['no-daemon'],
     help: values.help,
     version: values.version,
   };
@@ -90,8 +95,8 @@ async function main() {
     warn: (m: string) => process.stderr.write(`[browser-agent] warning: ${m}\n`),
     error: (m: string) => process.stderr.write(`[browser-agent] error: ${m}\n`),
   };
-  const { ctx, sessions } = createMcpContext(opts, log);
   let server: ReturnType<typeof createMcpServer> | undefined;
+  const { ctx, sessions } = createMcpContext({ ...opts, clientName: () => server?.getClientVersion()?.name }, log);
   const safety = createMcpSafety(() => server, process.argv.slice(2), process.env);
   const auditDir = auditDirFromArgs(process.argv.slice(2)) ?? join(homedir(), '.browser-agent', 'audit');
   const audit = auditDir === 'off' ? undefined : createMcpAudit(auditDir, { decide: safety.decider.decide });

@@ -1,12 +1,12 @@
 import { EventEmitter } from 'node:events';
 import type { Protocol } from 'devtools-protocol';
 import { BrowserAgentError } from '../errors';
-import { CdpConnection } from './cdp';
-import { resolveEndpoint, ATTACH_HELP } from './endpoints';
-import { launchBrowser, type LaunchedBrowser, type LaunchOptions } from './launcher';
+import type { CdpConnection } from './cdp';
+import type { LaunchOptions } from './launcher';
+import { localProvider, type BrowserHandle, type SessionKind } from './provider';
 import { Tab } from './tab';
 
-export type SessionKind = 'launched' | 'attached';
+export type { SessionKind } from './provider';
 
 export interface TabInfo {
   id: string;
@@ -33,16 +33,17 @@ export class BrowserSession extends EventEmitter {
   private closing = false;
   readonly headless: boolean;
 
-  private constructor(
-    readonly connection: CdpConnection,
-    readonly kind: SessionKind,
-    readonly endpoint: string,
-    private readonly launched?: LaunchedBrowser,
-    headless = false,
-  ) {
+  readonly connection: CdpConnection;
+  readonly kind: SessionKind;
+  readonly endpoint: string;
+
+  private constructor(private readonly handle: BrowserHandle) {
     super();
     this.setMaxListeners(0);
-    this.headless = headless;
+    const connection = (this.connection = handle.connection);
+    this.kind = handle.kind;
+    this.endpoint = handle.endpoint;
+    this.headless = handle.headless;
     connection.on('disconnected', () => this.onDisconnected());
     connection.on('Target.targetCreated', (p: Protocol.Target.TargetCreatedEvent, sid?: string) => !sid && this.onTargetCreated(p.targetInfo));
     connection.on('Target.targetInfoChanged', (p: Protocol.Target.TargetInfoChangedEvent, sid?: string) => !sid && this.onTargetInfoChanged(p.targetInfo));
@@ -57,34 +58,23 @@ export class BrowserSession extends EventEmitter {
     });
   }
 
+  /** Launches a browser of our own, in this process. */
   static async launch(opts: LaunchOptions & SessionOptions = {}): Promise<BrowserSession> {
-    const browser = await launchBrowser(opts);
-    try {
-      const conn = await CdpConnection.connect(browser.wsEndpoint, { timeoutMs: opts.cdpTimeoutMs });
-      const session = new BrowserSession(conn, 'launched', browser.wsEndpoint, browser, !!opts.headless);
-      browser.process.once('exit', () => conn.close());
-      await session.init('existing');
-      return session;
-    } catch (e) {
-      await browser.kill();
-      throw e;
-    }
+    return BrowserSession.open(await localProvider.launch(opts, opts), 'existing');
   }
 
   /** Attaches to a running browser by http://host:port, host:port, port or ws(s):// URL. */
   static async attach(endpoint: string, opts: SessionOptions & { headers?: Record<string, string> } = {}): Promise<BrowserSession> {
-    const wsUrl = await resolveEndpoint(endpoint, opts.headers);
-    let conn: CdpConnection;
+    return BrowserSession.open(await localProvider.attach(endpoint, opts), opts.attachTab ?? 'existing');
+  }
+
+  /** A session over a connection any provider made (local, the session daemon, a relay). */
+  static async open(handle: BrowserHandle, attachTab: 'existing' | 'new' = 'existing'): Promise<BrowserSession> {
+    const session = new BrowserSession(handle);
     try {
-      conn = await CdpConnection.connect(wsUrl, { headers: opts.headers, timeoutMs: opts.cdpTimeoutMs });
+      await session.init(attachTab);
     } catch (e) {
-      throw new BrowserAgentError('ATTACH_FAILED', (e as Error).message, ATTACH_HELP);
-    }
-    const session = new BrowserSession(conn, 'attached', wsUrl);
-    try {
-      await session.init(opts.attachTab ?? 'existing');
-    } catch (e) {
-      conn.close();
+      await handle.close().catch(() => {});
       throw e;
     }
     return session;
@@ -104,11 +94,16 @@ export class BrowserSession extends EventEmitter {
   }
 
   get pid(): number | undefined {
-    return this.launched?.pid;
+    return this.handle.pid;
   }
 
   get userDataDir(): string | undefined {
-    return this.launched?.userDataDir;
+    return this.handle.userDataDir;
+  }
+
+  /** The session id the daemon (or relay) gave this client; absent for a local browser. */
+  get sharedSessionId(): string | undefined {
+    return this.handle.sessionId;
   }
 
   tabs(): TabInfo[] {
@@ -162,17 +157,11 @@ export class BrowserSession extends EventEmitter {
     void tab;
   }
 
-  /** Launched: close the browser and kill its process group. Attached: only detach. */
+  /** Launched: close the browser and kill its process group. Attached: only detach. Shared: end our session. */
   async close(): Promise<void> {
     if (this.closing) return;
     this.closing = true;
-    if (this.launched) {
-      if (!this.connection.closed) await this.connection.send('Browser.close', undefined, undefined, 2000).catch(() => {});
-      this.connection.close();
-      await this.launched.kill();
-    } else {
-      this.connection.close();
-    }
+    await this.handle.close();
     for (const tab of this.tabMap.values()) tab.dispose();
     this.tabMap.clear();
   }
@@ -232,7 +221,7 @@ export class BrowserSession extends EventEmitter {
     this.tabMap.clear();
     if (!this.closing) {
       // The browser crashed, was closed by the user, or the remote endpoint went away.
-      this.launched?.kill().catch(() => {});
+      if (this.handle.pid) this.handle.close().catch(() => {});
       this.emit('disconnected');
     } else {
       this.emit('closed');

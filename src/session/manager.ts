@@ -2,6 +2,7 @@ import { EventEmitter } from 'node:events';
 import { errorMessage } from '../errors';
 import { BrowserSession } from './browserSession';
 import type { LaunchOptions } from './launcher';
+import { localProvider, type BrowserProvider } from './provider';
 
 export interface SessionSettings {
   /** What `ensure()` does when no browser is connected. */
@@ -10,6 +11,11 @@ export interface SessionSettings {
   attach?: { endpoint: string; headers?: Record<string, string> };
   cdpTimeoutMs?: number;
   attachTab?: 'existing' | 'new';
+  /**
+   * Where browsers come from: this process (default) or the per-user session daemon, which shares
+   * one browser among clients, each in its own tab.
+   */
+  provider?: BrowserProvider;
 }
 
 export type SessionStatus =
@@ -68,10 +74,12 @@ export class SessionManager extends EventEmitter {
     const s = this.settings();
     return this.start('launched', async () => {
       const opts = { ...s.launch, ...overrides };
-      this.log.info(`Launching ${opts.executablePath ?? 'Chrome/Chromium'} (${opts.headless ? 'headless' : 'headed'}, ${opts.userDataDir ? `profile ${opts.userDataDir}` : 'temporary profile'})`);
-      const session = await BrowserSession.launch({ ...opts, cdpTimeoutMs: s.cdpTimeoutMs });
+      const provider = s.provider ?? localProvider;
+      if (provider === localProvider) this.log.info(`Launching ${opts.executablePath ?? 'Chrome/Chromium'} (${opts.headless ? 'headless' : 'headed'}, ${opts.userDataDir ? `profile ${opts.userDataDir}` : 'temporary profile'})`);
+      else this.log.info(`Opening a session in the shared browser (${provider.name})`);
+      const session = await BrowserSession.open(await provider.launch(opts, { cdpTimeoutMs: s.cdpTimeoutMs }), 'existing');
       this.lastMode = { mode: 'launch' };
-      this.log.info(`Launched pid ${session.pid} at ${session.endpoint}`);
+      this.log.info(session.sharedSessionId ? `Session ${session.sharedSessionId} in the shared browser at ${session.endpoint}` : `Launched pid ${session.pid} at ${session.endpoint}`);
       return session;
     });
   }
@@ -80,7 +88,9 @@ export class SessionManager extends EventEmitter {
     const s = this.settings();
     return this.start('attached', async () => {
       this.log.info(`Attaching to ${endpoint}`);
-      const session = await BrowserSession.attach(endpoint, { headers: headers ?? s.attach?.headers, cdpTimeoutMs: s.cdpTimeoutMs, attachTab: s.attachTab });
+      const attachTab = s.attachTab ?? 'existing';
+      const handle = await (s.provider ?? localProvider).attach(endpoint, { headers: headers ?? s.attach?.headers, cdpTimeoutMs: s.cdpTimeoutMs, attachTab });
+      const session = await BrowserSession.open(handle, attachTab);
       this.lastMode = { mode: 'attach', endpoint, headers };
       this.log.info(`Attached to ${session.endpoint}`);
       return session;
