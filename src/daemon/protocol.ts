@@ -31,6 +31,8 @@ export interface SessionInfo {
   startedAt: number;
   lastActivity: number;
   connected: boolean;
+  requests: number;
+  messages: number;
 }
 
 export interface DaemonStatus {

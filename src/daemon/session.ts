@@ -19,6 +19,9 @@ export class DaemonSession implements HubClient {
   activeTarget?: string;
   readonly startedAt = Date.now();
   lastActivity = Date.now();
+  /** CDP requests and messages (answers and events) this session has passed, for `status`. */
+  requests = 0;
+  messages = 0;
   socket?: Socket;
   ended = false;
   private readonly inflight = new Set<number>();
@@ -58,6 +61,7 @@ export class DaemonSession implements HubClient {
   /** A CDP line from the client. */
   request(line: string): void {
     this.lastActivity = Date.now();
+    this.requests++;
     const m = RESPONSE_ID.exec(line);
     if (m) {
       const id = Number(m[1]);
@@ -71,6 +75,7 @@ export class DaemonSession implements HubClient {
 
   deliver(line: string): void {
     if (this.ended) return;
+    this.messages++;
     const m = RESPONSE_ID.exec(line);
     if (m) {
       const id = Number(m[1]);
@@ -106,6 +111,8 @@ export class DaemonSession implements HubClient {
       startedAt: this.startedAt,
       lastActivity: this.lastActivity,
       connected: !!this.socket,
+      requests: this.requests,
+      messages: this.messages,
     };
   }
 }
