@@ -140,7 +140,7 @@ export class DaemonTransport implements CdpTransport {
 
   static async open(opts: DaemonClientOptions & { client: string; browser: BrowserSpec; cdpTimeoutMs?: number; timeoutMs?: number }): Promise<DaemonTransport> {
     const socket = await connectDaemon(opts);
-    const hello: ClientMessage = { t: 'hello', v: PROTOCOL_VERSION, client: opts.client, pid: process.pid, browser: opts.browser, cdpTimeoutMs: opts.cdpTimeoutMs };
+    const hello: ClientMessage = { t: 'hello', v: PROTOCOL_VERSION, client: opts.client, pid: process.pid, browser: opts.browser, cdpTimeoutMs: opts.cdpTimeoutMs, transport: 'proxy' };
     // Launching a browser can take a while on a busy machine.
     const { welcome, reader } = await handshake(socket, hello, opts.timeoutMs ?? 60_000);
     const t = new DaemonTransport(socket, { session: welcome.session!, kind: welcome.kind!, endpoint: welcome.endpoint ?? '', headless: !!welcome.headless, daemonPid: welcome.daemonPid }, opts);
@@ -250,5 +250,99 @@ export async function daemonControl<T extends 'status' | 'endSession' | 'focus' 
     });
   } finally {
     socket.destroy();
+  }
+}
+
+/**
+ * A direct session's control link: the daemon keeps the registry (this client, its tabs) while the
+ * client speaks CDP to the browser itself. If the daemon dies, the link re-registers with a new
+ * one (started on demand), handing over the tabs this client works in; CDP traffic goes on meanwhile.
+ */
+export class DaemonLink {
+  session: string;
+  /** Tabs to hand over when re-registering after a daemon restart. */
+  rejoinTabs: () => string[] = () => [];
+  /** The daemon ended this session (ended from the Sessions view, browser gone, daemon stopped). */
+  ongone?: (reason: string) => void;
+  private closed = false;
+  private reconnecting?: Promise<void>;
+
+  private constructor(
+    private socket: Socket,
+    readonly info: DaemonSessionInfo & { tabs: string[] },
+    private readonly opts: DaemonClientOptions & { client: string; browser: BrowserSpec; cdpTimeoutMs?: number },
+  ) {
+    this.session = info.session;
+  }
+
+  static async open(opts: DaemonClientOptions & { client: string; browser: BrowserSpec; cdpTimeoutMs?: number; timeoutMs?: number }): Promise<DaemonLink> {
+    const { socket, welcome, reader } = await DaemonLink.hello(opts, undefined, opts.timeoutMs ?? 60_000);
+    const link = new DaemonLink(socket, { session: welcome.session!, kind: welcome.kind!, endpoint: welcome.endpoint ?? '', headless: !!welcome.headless, daemonPid: welcome.daemonPid, tabs: welcome.tabs ?? [] }, opts);
+    link.wire(socket, reader);
+    return link;
+  }
+
+  private static async hello(opts: DaemonClientOptions & { client: string; browser: BrowserSpec; cdpTimeoutMs?: number }, rejoin: string[] | undefined, timeoutMs: number) {
+    const socket = await connectDaemon(opts);
+    const { welcome, reader } = await handshake(
+      socket,
+      { t: 'hello', v: PROTOCOL_VERSION, client: opts.client, pid: process.pid, browser: opts.browser, cdpTimeoutMs: opts.cdpTimeoutMs, transport: 'direct', rejoin: rejoin ? { tabs: rejoin } : undefined },
+      timeoutMs,
+    );
+    return { socket, welcome, reader };
+  }
+
+  private wire(socket: Socket, reader: (fn: (line: string) => void) => void) {
+    this.socket = socket;
+    reader((line) => {
+      const msg = JSON.parse(line) as DaemonMessage;
+      if (msg.t === 'gone') {
+        this.closed = true;
+        this.ongone?.(msg.reason);
+      }
+    });
+    socket.once('close', () => {
+      if (this.socket === socket && !this.closed) this.reconnecting ??= this.rejoin().finally(() => (this.reconnecting = undefined));
+    });
+  }
+
+  /** The daemon went away: register again with the next one (started if needed), same tabs. */
+  private async rejoin() {
+    for (let attempt = 0; attempt < 3 && !this.closed; attempt++) {
+      try {
+        const { socket, welcome, reader } = await DaemonLink.hello(this.opts, this.rejoinTabs(), 30_000);
+        if (this.closed) return void socket.destroy();
+        this.session = welcome.session!;
+        this.wire(socket, reader);
+        return;
+      } catch {
+        await sleep(300 * (attempt + 1));
+      }
+    }
+  }
+
+  /** A tab this client opened. */
+  own(targetId: string): void {
+    if (!this.closed) this.socket.write(`${JSON.stringify({ t: 'own', targetId })}\n`);
+  }
+
+  /** Ends the session: the daemon closes its tabs in a launched browser; waits briefly for that. */
+  async end(timeoutMs = 5000): Promise<void> {
+    await this.reconnecting;
+    if (this.closed) return;
+    this.closed = true;
+    const socket = this.socket;
+    const done = new Promise<void>((r) => {
+      socket.once('close', () => r());
+      setTimeout(r, timeoutMs).unref();
+    });
+    socket.write(`${JSON.stringify({ t: 'end' })}\n`);
+    await done;
+    socket.destroy();
+  }
+
+  close(): void {
+    this.closed = true;
+    this.socket.destroy();
   }
 }

@@ -114,6 +114,11 @@ export class BrowserHub {
     return free?.targetId;
   }
 
+  /** A tab a direct client opened (or worked in before the daemon restarted) is its own, unless another's. */
+  claim(client: HubClient, targetId: string): void {
+    if (!this.targetOwner.has(targetId)) this.targetOwner.set(targetId, client);
+  }
+
   /** A message from a client. */
   fromClient(client: HubClient, line: string): void {
     let m = COMMAND_HEAD.exec(line);

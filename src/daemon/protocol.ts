@@ -1,7 +1,8 @@
 // The session daemon's wire protocol, version 1. One JSON text per line over a Unix socket (a named
-// pipe on Windows). Lines that start with `{"t":` are control messages; every other line is a
-// CDP message passed through unchanged (only its `id` is renumbered), so a page's snapshot or a
-// screenshot is never decoded and re-encoded on the way.
+// pipe on Windows). Lines that start with `{"t":` are control messages. In a proxy session every
+// other line is a CDP message passed through unchanged (only its `id` is renumbered), so a page's
+// snapshot or a screenshot is never decoded and re-encoded on the way; a direct session (the
+// default) carries only control messages and speaks CDP to the browser itself.
 import type { LaunchOptions } from '../session/launcher';
 
 export const PROTOCOL_VERSION = 1;
@@ -14,7 +15,25 @@ export type BrowserSpec =
 /** client → daemon */
 export type ClientMessage =
   /** Opens a session (or resumes one after a dropped socket), or a control connection (no browser). */
-  | { t: 'hello'; v: number; client: string; pid: number; browser?: BrowserSpec; resume?: string; cdpTimeoutMs?: number }
+  | {
+      t: 'hello';
+      v: number;
+      client: string;
+      pid: number;
+      browser?: BrowserSpec;
+      resume?: string;
+      cdpTimeoutMs?: number;
+      /**
+       * direct (default): the daemon owns the browser and the session registry; the client speaks
+       * CDP to the browser on a WebSocket of its own, so no CDP message pays an extra process hop.
+       * proxy: every CDP message goes through this socket (for browsers only the daemon can reach).
+       */
+      transport?: 'direct' | 'proxy';
+      /** After the daemon was restarted: the tabs this client already works in. */
+      rejoin?: { tabs: string[] };
+    }
+  /** Direct sessions: a tab this client opened is its own. */
+  | { t: 'own'; targetId: string }
   /** Ends this session: its tabs are closed (launched browser) or left open (attached). */
   | { t: 'end' }
   | { t: 'status'; rid: number }
@@ -31,6 +50,7 @@ export interface SessionInfo {
   startedAt: number;
   lastActivity: number;
   connected: boolean;
+  transport: 'direct' | 'proxy';
   requests: number;
   messages: number;
 }
@@ -47,7 +67,18 @@ export interface DaemonStatus {
 
 /** daemon → client */
 export type DaemonMessage =
-  | { t: 'welcome'; v: number; daemonPid: number; session?: string; kind?: 'launched' | 'attached'; endpoint?: string; headless?: boolean; resumed?: boolean }
+  | {
+      t: 'welcome';
+      v: number;
+      daemonPid: number;
+      session?: string;
+      kind?: 'launched' | 'attached';
+      endpoint?: string;
+      headless?: boolean;
+      resumed?: boolean;
+      /** Direct sessions: the tabs given to this client (connect to `endpoint` yourself). */
+      tabs?: string[];
+    }
   | { t: 'error'; code: string; message: string; hint?: string; rid?: number }
   | { t: 'result'; rid: number; status?: DaemonStatus; ok?: boolean }
   /** The session is over (ended from elsewhere, browser gone, daemon exiting); the socket closes next. */

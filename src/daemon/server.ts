@@ -3,7 +3,7 @@ import { chmodSync, mkdirSync, readFileSync, rmSync, rmdirSync, statSync, unlink
 import { createConnection, createServer, type Server, type Socket } from 'node:net';
 import { BrowserAgentError, errorMessage, isAgentError } from '../errors';
 import { resolveEndpoint } from '../session/endpoints';
-import { launchBrowser, sleep, type LaunchedBrowser } from '../session/launcher';
+import { groupAlive, launchBrowser, sleep, type LaunchedBrowser } from '../session/launcher';
 import { connectWebSocket } from '../session/transport';
 import { BrowserHub } from './hub';
 import { ensurePrivateDir, type DaemonPaths } from './paths';
@@ -21,13 +21,48 @@ export interface DaemonOptions {
   log?: (line: string) => void;
 }
 
+/** A browser this daemon (or a killed predecessor it adopted) launched. */
+type Launched = Pick<LaunchedBrowser, 'pid' | 'wsEndpoint' | 'userDataDir' | 'temporaryProfile' | 'kill'> & { headless: boolean };
+
 interface Browser {
   key: string;
   kind: 'launched' | 'attached';
   endpoint: string;
   headless: boolean;
   hub: BrowserHub;
-  launched?: LaunchedBrowser;
+  launched?: Launched;
+}
+
+/** What browsers.json keeps of each launched browser, so a successor can adopt or close it. */
+type LaunchRecord = Pick<Launched, 'pid' | 'wsEndpoint' | 'userDataDir' | 'temporaryProfile' | 'headless'>;
+
+function ownsProfile(r: LaunchRecord): boolean {
+  try {
+    return readFileSync(`/proc/${r.pid}/cmdline`, 'utf8').includes(`--user-data-dir=${r.userDataDir}`);
+  } catch {
+    return false;
+  }
+}
+
+/** Kills a browser launched by a daemon that no longer runs (not our child: no exit event). */
+function adopted(r: LaunchRecord): Launched {
+  return {
+    ...r,
+    async kill() {
+      try {
+        process.kill(-r.pid, 'SIGTERM');
+      } catch {
+        /* gone */
+      }
+      for (let i = 0; i < 60 && groupAlive(r.pid); i++) await sleep(50);
+      try {
+        process.kill(-r.pid, 'SIGKILL');
+      } catch {
+        /* gone */
+      }
+      if (r.temporaryProfile) rmSync(r.userDataDir, { recursive: true, force: true, maxRetries: 5, retryDelay: 100 });
+    },
+  };
 }
 
 /** True when something answers on the socket. */
@@ -85,34 +120,6 @@ async function withStartLock<T>(lock: string, fn: () => Promise<T>): Promise<T> 
   }
 }
 
-/** Browsers a killed daemon launched and could not close: found by pid and profile, then killed. */
-function reapLeftovers(file: string, log: (m: string) => void) {
-  let list: { pid: number; userDataDir: string; temporaryProfile: boolean }[] = [];
-  try {
-    list = JSON.parse(readFileSync(file, 'utf8'));
-  } catch {
-    return;
-  }
-  for (const b of list) {
-    let cmdline = '';
-    try {
-      cmdline = readFileSync(`/proc/${b.pid}/cmdline`, 'utf8');
-    } catch {
-      /* gone, or not Linux */
-    }
-    if (cmdline.includes(`--user-data-dir=${b.userDataDir}`)) {
-      log(`Closing browser pid ${b.pid} left by an earlier daemon.`);
-      try {
-        process.kill(-b.pid, 'SIGKILL');
-      } catch {
-        /* already gone */
-      }
-    }
-    if (b.temporaryProfile) rmSync(b.userDataDir, { recursive: true, force: true });
-  }
-  rmSync(file, { force: true });
-}
-
 /**
  * The per-user session daemon: owns the browser connections, gives each client its own session
  * and tabs, and exits after `idleMs` without a session, closing what it launched.
@@ -145,7 +152,7 @@ export class Daemon {
     await withStartLock(paths.startLock, async () => {
       if (await socketAlive(paths.socket)) throw new BrowserAgentError('LAUNCH_FAILED', `A session daemon is already running on ${paths.socket}.`);
       if (process.platform !== 'win32') rmSync(paths.socket, { force: true }); // stale: nobody answers
-      reapLeftovers(paths.browsers, this.log);
+      await this.adoptLeftovers();
       const server = createServer((socket) => this.accept(socket));
       const oldMask = process.umask(0o077);
       try {
@@ -171,7 +178,7 @@ export class Daemon {
     const helloTimer = setTimeout(() => !hello && socket.destroy(), 5000);
     const send = (msg: DaemonMessage) => !socket.destroyed && socket.write(`${JSON.stringify(msg)}\n`);
     const reader = new LineReader((line) => {
-      if (session && !isControl(line)) return session.request(line);
+      if (session && !isControl(line)) return session.direct ? undefined : session.request(line);
       let msg: ClientMessage;
       try {
         msg = JSON.parse(line);
@@ -223,13 +230,15 @@ export class Daemon {
       return s;
     }
     const browser = await this.browser(msg.browser!, msg.cdpTimeoutMs);
-    const s = new DaemonSession(randomUUID(), String(msg.client).slice(0, 200), Number(msg.pid) || 0, browser.hub, browser.key, browser.kind);
+    const s = new DaemonSession(randomUUID(), String(msg.client).slice(0, 200), Number(msg.pid) || 0, browser.hub, browser.key, browser.kind, msg.transport !== 'proxy');
     this.sessions.set(s.id, s);
-    if (browser.kind === 'launched' || (msg.browser!.mode === 'attach' && (msg.browser!.attachTab ?? 'existing') === 'existing')) {
+    if (msg.rejoin?.tabs?.length) {
+      for (const t of msg.rejoin.tabs) browser.hub.claim(s, t);
+    } else if (browser.kind === 'launched' || (msg.browser!.mode === 'attach' && (msg.browser!.attachTab ?? 'existing') === 'existing')) {
       browser.hub.claimFreePage(s, { skipExternallyAttached: browser.kind === 'attached' });
     }
     s.attach(socket);
-    s.send({ t: 'welcome', v: PROTOCOL_VERSION, daemonPid: process.pid, session: s.id, kind: browser.kind, endpoint: browser.endpoint, headless: browser.headless });
+    s.send({ t: 'welcome', v: PROTOCOL_VERSION, daemonPid: process.pid, session: s.id, kind: browser.kind, endpoint: browser.endpoint, headless: browser.headless, tabs: browser.hub.tabsOf(s).map((t) => t.targetId) });
     this.log(`Session ${s.id} opened by ${s.client} (pid ${s.pid}) on ${browser.key}`);
     return s;
   }
@@ -252,6 +261,9 @@ export class Daemon {
       switch (msg.t) {
         case 'end':
           if (session) await this.end(session, 'ended by its client');
+          return;
+        case 'own':
+          if (session?.direct && typeof msg.targetId === 'string') session.hub.claim(session, msg.targetId);
           return;
         case 'status':
           return send({ t: 'result', rid: msg.rid, status: await this.status() });
@@ -323,7 +335,7 @@ export class Daemon {
     let browser: Browser;
     if (spec.mode === 'launch') {
       this.log(`Launching ${spec.launch.executablePath ?? 'Chrome/Chromium'} (${spec.launch.headless ? 'headless' : 'headed'})`);
-      const launched = await launchBrowser(spec.launch);
+      const launched = { ...(await launchBrowser(spec.launch)), headless: !!spec.launch.headless };
       this.recordLaunched(launched, true);
       try {
         const transport = await connectWebSocket(launched.wsEndpoint);
@@ -365,10 +377,47 @@ export class Daemon {
     for (const s of [...this.sessions.values()]) if (s.hub === b.hub) await this.end(s, 'browser disconnected');
   }
 
-  private launchedList: { pid: number; userDataDir: string; temporaryProfile: boolean }[] = [];
-  private recordLaunched(b: LaunchedBrowser, live: boolean) {
+  /**
+   * A daemon that was killed leaves its browser running, with clients still working in it: adopt
+   * it (they re-register and go on), or close it if it no longer answers.
+   */
+  private async adoptLeftovers() {
+    let list: LaunchRecord[] = [];
+    try {
+      list = JSON.parse(readFileSync(this.opts.paths.browsers, 'utf8'));
+    } catch {
+      return;
+    }
+    for (const r of list) {
+      const b = adopted(r);
+      if (!ownsProfile(r)) {
+        if (r.temporaryProfile) rmSync(r.userDataDir, { recursive: true, force: true });
+        continue;
+      }
+      if (this.browsers.has('launch')) {
+        await b.kill();
+        continue;
+      }
+      try {
+        const hub = new BrowserHub(await connectWebSocket(r.wsEndpoint, { connectTimeoutMs: 3000 }));
+        await hub.init();
+        const browser: Browser = { key: 'launch', kind: 'launched', endpoint: r.wsEndpoint, headless: r.headless, hub, launched: b };
+        hub.onclose = () => void this.browserGone(browser);
+        this.browsers.set('launch', browser);
+        this.recordLaunched(b, true);
+        this.log(`Adopted browser pid ${r.pid} left by an earlier daemon.`);
+      } catch {
+        this.log(`Closing browser pid ${r.pid} left by an earlier daemon (it does not answer).`);
+        await b.kill();
+      }
+    }
+    if (!this.browsers.size) rmSync(this.opts.paths.browsers, { force: true });
+  }
+
+  private launchedList: LaunchRecord[] = [];
+  private recordLaunched(b: Launched, live: boolean) {
     this.launchedList = this.launchedList.filter((x) => x.pid !== b.pid);
-    if (live) this.launchedList.push({ pid: b.pid, userDataDir: b.userDataDir, temporaryProfile: b.temporaryProfile });
+    if (live) this.launchedList.push({ pid: b.pid, wsEndpoint: b.wsEndpoint, userDataDir: b.userDataDir, temporaryProfile: b.temporaryProfile, headless: b.headless });
     try {
       writeFileSync(this.opts.paths.browsers, JSON.stringify(this.launchedList), { mode: 0o600 });
     } catch {

@@ -38,6 +38,8 @@ export class DaemonSession implements HubClient {
     readonly hub: BrowserHub,
     readonly browserKey: string,
     readonly kind: 'launched' | 'attached',
+    /** The client speaks CDP to the browser itself; this socket carries only control messages. */
+    readonly direct = false,
   ) {}
 
   attach(socket: Socket): void {
@@ -74,7 +76,7 @@ export class DaemonSession implements HubClient {
   }
 
   deliver(line: string): void {
-    if (this.ended) return;
+    if (this.ended || this.direct) return;
     this.messages++;
     const m = RESPONSE_ID.exec(line);
     if (m) {
@@ -111,6 +113,7 @@ export class DaemonSession implements HubClient {
       startedAt: this.startedAt,
       lastActivity: this.lastActivity,
       connected: !!this.socket,
+      transport: this.direct ? 'direct' : 'proxy',
       requests: this.requests,
       messages: this.messages,
     };

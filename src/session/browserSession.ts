@@ -131,7 +131,9 @@ export class BrowserSession extends EventEmitter {
 
   async newTab(url = 'about:blank'): Promise<Tab> {
     this.assertConnected();
-    const { targetId } = await this.connection.send('Target.createTarget', { url });
+    const { targetId } = await this.connection.send('Target.createTarget', this.handle.newWindow ? { url, newWindow: true } : { url });
+    this.handle.scope?.add(targetId);
+    this.handle.onTabCreated?.(targetId);
     let tab = this.tabMap.get(targetId);
     if (!tab) {
       tab = this.addTab({ targetId, url, title: '', type: 'page', attached: false, canAccessOpener: false } as Protocol.Target.TargetInfo);
@@ -181,6 +183,8 @@ export class BrowserSession extends EventEmitter {
 
   private onTargetCreated(info: Protocol.Target.TargetInfo, announce = true) {
     if (info.type !== 'page' || this.tabMap.has(info.targetId)) return;
+    // In a shared browser, other clients' tabs do not exist for us.
+    if (this.handle.scope && !this.handle.scope.owns(info)) return;
     // Ignore DevTools windows and the browser's own internal pages when attached to a user's Chrome.
     if (info.url.startsWith('devtools://')) return;
     const tab = this.addTab(info);

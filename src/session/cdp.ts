@@ -88,8 +88,10 @@ export class CdpConnection extends EventEmitter {
     return new CdpSession(this, sessionId);
   }
 
-  close(): void {
+  /** Closes the connection; calls still waiting fail with `reason` when one is given. */
+  close(reason?: string): void {
     if (this._closed) return;
+    if (reason) this.transport.closeReason = reason;
     this.transport.close();
     this.onClose();
   }

@@ -2,6 +2,7 @@ import { BrowserAgentError } from '../errors';
 import { CdpConnection } from './cdp';
 import { ATTACH_HELP, resolveEndpoint } from './endpoints';
 import { launchBrowser, type LaunchOptions } from './launcher';
+import type { TabScope } from './tabScope';
 
 export type SessionKind = 'launched' | 'attached';
 
@@ -21,6 +22,12 @@ export interface BrowserHandle {
   userDataDir?: string;
   /** Through a daemon or relay: the session id it gave us. */
   sessionId?: string;
+  /** In a browser shared with other clients: the tabs that are ours (others are never shown). */
+  scope?: TabScope;
+  /** Open each tab in a window of its own (a shared browser: no client's tab hides another's). */
+  newWindow?: boolean;
+  /** Told about every tab we open, so the owner of the shared browser knows it is ours. */
+  onTabCreated?(targetId: string): void;
   /**
    * Ends our use of the browser: a browser launched for us alone is closed; an attached one only
    * detached from; a shared one (daemon) keeps running for its other clients, our tabs closed.

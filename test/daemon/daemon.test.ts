@@ -31,8 +31,9 @@ describe('daemon: one browser, a session and tab per client (real daemon, real M
     await srv?.close();
   });
 
-  it('three MCP clients at once: interleaved navigate/snapshot/click, each in its own tab, none seeing another', async () => {
-    const env = daemonEnv(1500);
+  for (const transport of ['direct', 'proxy'] as const)
+  it(`${transport}: three MCP clients at once: interleaved navigate/snapshot/click, each in its own tab, none seeing another`, async () => {
+    const env = daemonEnv(1500, transport);
     const [a, b, c] = await Promise.all(['alpha', 'beta', 'gamma'].map((n) => spawnMcp(env, undefined, n)));
     procs.push(a, b, c);
     const clients = { a, b, c };
@@ -66,6 +67,7 @@ describe('daemon: one browser, a session and tab per client (real daemon, real M
     assert.equal(st.browsers.length, 1, 'one browser for everyone');
     assert.equal(st.sessions.length, 3);
     assert.deepEqual(st.sessions.map((s: any) => s.client).sort(), ['MCP: alpha', 'MCP: beta', 'MCP: gamma']);
+    assert.ok(st.sessions.every((s: any) => s.transport === transport));
     const human = await runDaemonCli(env, 'status');
     assert.match(human.stdout, /session .* MCP: beta/);
     assert.match(human.stdout, /tab "Page b"/);
@@ -93,8 +95,35 @@ describe('daemon: one browser, a session and tab per client (real daemon, real M
     assert.equal(existsSync(join(dir, 'daemon.sock')), false, 'no socket left behind');
   });
 
-  it('the daemon killed mid-call: a clear error, then a new daemon on the next call; its orphaned browser is closed', async () => {
-    const env = daemonEnv(1500);
+  it('direct: the daemon killed mid-call: the call completes, the client re-registers with a new daemon that adopts the browser, tab and page intact', async () => {
+    const env = daemonEnv(1500, 'direct');
+    const m = await spawnMcp(env, undefined, 'survivor');
+    procs.push(m);
+    await m.call('browser_navigate', { url: `${srv.origin}/a` });
+    const snap = (await m.call('browser_snapshot')).text;
+    await m.call('browser_click', { ref: /\[([^\]]+)\] button/.exec(snap)![1] });
+    const before = await status(env);
+    const slow = m.call('browser_navigate', { url: `${srv.origin}/slow` });
+    await new Promise((r) => setTimeout(r, 800));
+    process.kill(before.pid, 'SIGKILL');
+    const done = await slow;
+    assert.equal(done.isError, false, done.text);
+    assert.match(done.text, /Title: (?:.* → )?"Slow"/);
+    await until(async () => (await runDaemonCli(env, 'status', '--json')).stdout.includes('MCP: survivor'), 20_000, 'the client to re-register');
+    const after = await status(env);
+    assert.notEqual(after.pid, before.pid);
+    assert.equal(after.browsers[0].pid, before.browsers[0].pid, 'the new daemon adopted the running browser');
+    assert.equal(after.sessions.length, 1);
+    assert.match(after.sessions[0].tabs[0].url, /\/slow$/);
+    await m.call('browser_navigate_back');
+    assert.match((await m.call('browser_snapshot')).text, /clicked a 1/, 'page state survived (back/forward cache or not, same tab)');
+    await m.close();
+    await until(() => !alive(after.pid), 15_000, 'the idle daemon to exit');
+    await until(() => !alive(before.browsers[0].pid), 5000, 'the adopted browser to be closed on idle exit');
+  });
+
+  it('proxy: the daemon killed mid-call: a clear error, then a new daemon on the next call', async () => {
+    const env = daemonEnv(1500, 'proxy');
     const m = await spawnMcp(env, undefined, 'survivor');
     procs.push(m);
     await m.call('browser_navigate', { url: `${srv.origin}/a` });
@@ -111,8 +140,9 @@ describe('daemon: one browser, a session and tab per client (real daemon, real M
     const after = await status(env);
     assert.notEqual(after.pid, before.pid);
     assert.equal(after.sessions.length, 1);
-    await until(() => !alive(before.browsers[0].pid), 5000, 'the killed daemon’s browser to be reaped');
     await m.close();
+    await until(() => !alive(after.pid), 15_000, 'the idle daemon to exit');
+    await until(() => !alive(before.browsers[0].pid), 5000, 'no browser left behind');
   });
 
   it('a second start finds the first; a stale socket file is replaced', async () => {

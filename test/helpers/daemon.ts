@@ -11,9 +11,15 @@ export const MCP_BIN = join(DIST, 'mcp.js');
 export const DAEMON_BIN = join(DIST, 'daemon.js');
 
 /** A daemon folder of the test's own, so tests never meet the user's daemon. */
-export function daemonEnv(idleMs = 1500): Record<string, string> {
+export function daemonEnv(idleMs = 1500, transport: 'direct' | 'proxy' = 'direct'): Record<string, string> {
   const dir = mkdtempSync(join(tmpdir(), 'bad-'));
-  return { ...(process.env as Record<string, string>), BROWSER_AGENT_DAEMON_DIR: dir, BROWSER_AGENT_DAEMON_IDLE_MS: String(idleMs), BROWSER_AGENT_DAEMON_SCRIPT: DAEMON_BIN };
+  return {
+    ...(process.env as Record<string, string>),
+    BROWSER_AGENT_DAEMON_DIR: dir,
+    BROWSER_AGENT_DAEMON_IDLE_MS: String(idleMs),
+    BROWSER_AGENT_DAEMON_SCRIPT: DAEMON_BIN,
+    BROWSER_AGENT_DAEMON_TRANSPORT: transport,
+  };
 }
 
 export const HEADLESS_ARGS = ['--headless', ...TEST_LAUNCH.args!.map((a) => `--browser-arg=${a}`), '--audit-dir', 'off'];
