@@ -92,7 +92,7 @@ const hop = await CdpConnection.measure(cdp, daemonDir, N * 10);
 console.log(`\nMedian round trip over ${N} interleaved runs (ms), MCP over stdio, same Chromium:\n`);
 console.log(['call'.padEnd(26), 'in-process'.padStart(11), 'daemon'.padStart(8), 'ratio'.padStart(7)].join(' '));
 for (const [k, v] of Object.entries(results)) console.log([k.padEnd(26), v['in-process'].toFixed(1).padStart(11), v.daemon.toFixed(1).padStart(8), (v.daemon / v['in-process']).toFixed(2).padStart(7)].join(' '));
-console.log(`\nOne CDP call (Runtime.evaluate "1"), median over ${N * 10}: direct ${hop.direct.toFixed(3)} ms, through the daemon ${hop.daemon.toFixed(3)} ms (+${(hop.daemon - hop.direct).toFixed(3)} ms per call)`);
+console.log(`\nOne CDP call (Runtime.evaluate "1"), median over ${N * 10}: on the client's own WebSocket (in-process and the daemon's default direct transport) ${hop.direct.toFixed(3)} ms; through the daemon's proxy transport ${hop.daemon.toFixed(3)} ms (+${(hop.daemon - hop.direct).toFixed(3)} ms per call)`);
 
 for (const impl of impls) await impl.client.close();
 server.closeAllConnections?.();

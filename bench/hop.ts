@@ -1,4 +1,5 @@
-// The bare cost of the daemon hop, for bench/daemon.mjs: one CDP call direct vs through the daemon.
+// The bare cost of the daemon hop, for bench/daemon.mjs: one CDP call direct vs through the daemon's
+// proxy transport (the default direct transport has no hop: its CDP calls are the direct ones).
 import { CdpConnection as Cdp } from '../src/session/cdp';
 import { resolveEndpoint } from '../src/session/endpoints';
 import { daemonPaths } from '../src/daemon/paths';
@@ -26,7 +27,7 @@ export const CdpConnection = {
   async measure(endpoint: string, daemonDir: string, n: number): Promise<{ direct: number; daemon: number }> {
     const direct = await Cdp.connect(await resolveEndpoint(endpoint));
     const paths = daemonPaths({ BROWSER_AGENT_DAEMON_DIR: daemonDir });
-    const handle = await daemonProvider({ client: 'bench', paths, script: join(__dirname, '..', '..', 'dist', 'daemon.js') }).attach(endpoint, { attachTab: 'new' });
+    const handle = await daemonProvider({ client: 'bench', transport: 'proxy', paths, script: join(__dirname, '..', '..', 'dist', 'daemon.js') }).attach(endpoint, { attachTab: 'new' });
     const [ds, hs] = [await pageSession(direct), await pageSession(handle.connection)];
     await time(direct, ds, 50);
     await time(handle.connection, hs, 50);

@@ -10,6 +10,8 @@ import { createLog } from './vscode/log';
 import { replayDeps } from './vscode/replayDeps';
 import type { SafetyApi } from './vscode/safety';
 import { registerSessionCommands } from './vscode/sessionCommands';
+import { registerSessionsView } from './vscode/sessionsView';
+import { configureSharing } from './vscode/sharing';
 import { readSessionSettings } from './vscode/settings';
 import { createStatusBar } from './vscode/statusBar';
 import { createToolContext } from './vscode/toolContext';
@@ -29,8 +31,9 @@ const AUDIT_OUTCOME = { success: 'success', failure: 'failure', stopped: 'cancel
 
 export function activate(context: vscode.ExtensionContext): BrowserAgentApi {
   const { channel, logger } = createLog();
+  configureSharing(context.extensionPath);
   const s = (sessions = new SessionManager(readSessionSettings, logger));
-  context.subscriptions.push(channel, createStatusBar(s), ...registerSessionCommands(s, channel));
+  context.subscriptions.push(channel, createStatusBar(s), ...registerSessionCommands(s, channel), ...registerSessionsView(s));
   const a = (audit = registerAudit(context, channel));
 
   // Copilot: every call goes through the safety gate and into one implicit audit task per day and window.

@@ -22,7 +22,7 @@ export interface DaemonOptions {
 }
 
 /** A browser this daemon (or a killed predecessor it adopted) launched. */
-type Launched = Pick<LaunchedBrowser, 'pid' | 'wsEndpoint' | 'userDataDir' | 'temporaryProfile' | 'kill'> & { headless: boolean };
+type Launched = Pick<LaunchedBrowser, 'pid' | 'wsEndpoint' | 'userDataDir' | 'temporaryProfile' | 'kill'> & { headless: boolean; key?: string };
 
 interface Browser {
   key: string;
@@ -34,7 +34,7 @@ interface Browser {
 }
 
 /** What browsers.json keeps of each launched browser, so a successor can adopt or close it. */
-type LaunchRecord = Pick<Launched, 'pid' | 'wsEndpoint' | 'userDataDir' | 'temporaryProfile' | 'headless'>;
+type LaunchRecord = Pick<Launched, 'pid' | 'wsEndpoint' | 'userDataDir' | 'temporaryProfile' | 'headless' | 'key'>;
 
 function ownsProfile(r: LaunchRecord): boolean {
   try {
@@ -63,6 +63,17 @@ function adopted(r: LaunchRecord): Launched {
       if (r.temporaryProfile) rmSync(r.userDataDir, { recursive: true, force: true, maxRetries: 5, retryDelay: 100 });
     },
   };
+}
+
+/**
+ * Sessions share a browser only when they ask for the same one: the same binary, profile and
+ * headless mode (a client is never put in a browser other than the one its settings describe, and a
+ * persistent profile's logins only reach clients that name that profile), or the same endpoint.
+ */
+export function browserKey(spec: BrowserSpec): string {
+  if (spec.mode === 'attach') return `attach ${spec.endpoint}`;
+  const l = spec.launch;
+  return `launch ${l.headless ? 'headless' : 'headed'}${l.userDataDir ? ` profile=${l.userDataDir}` : ''}${l.executablePath ? ` exe=${l.executablePath}` : ''}`;
 }
 
 /** True when something answers on the socket. */
@@ -320,7 +331,7 @@ export class Daemon {
 
   /** The shared browser for a spec: launched or attached once, whoever asks first. */
   private async browser(spec: BrowserSpec, cdpTimeoutMs?: number): Promise<Browser> {
-    const key = spec.mode === 'launch' ? 'launch' : `attach:${spec.endpoint}`;
+    const key = browserKey(spec);
     const live = this.browsers.get(key);
     if (live && !live.hub.isClosed) return live;
     let p = this.starting.get(key);
@@ -335,7 +346,7 @@ export class Daemon {
     let browser: Browser;
     if (spec.mode === 'launch') {
       this.log(`Launching ${spec.launch.executablePath ?? 'Chrome/Chromium'} (${spec.launch.headless ? 'headless' : 'headed'})`);
-      const launched = { ...(await launchBrowser(spec.launch)), headless: !!spec.launch.headless };
+      const launched = { ...(await launchBrowser(spec.launch)), headless: !!spec.launch.headless, key };
       this.recordLaunched(launched, true);
       try {
         const transport = await connectWebSocket(launched.wsEndpoint);
@@ -394,16 +405,17 @@ export class Daemon {
         if (r.temporaryProfile) rmSync(r.userDataDir, { recursive: true, force: true });
         continue;
       }
-      if (this.browsers.has('launch')) {
+      const key = r.key ?? browserKey({ mode: 'launch', launch: { headless: r.headless } });
+      if (this.browsers.has(key)) {
         await b.kill();
         continue;
       }
       try {
         const hub = new BrowserHub(await connectWebSocket(r.wsEndpoint, { connectTimeoutMs: 3000 }));
         await hub.init();
-        const browser: Browser = { key: 'launch', kind: 'launched', endpoint: r.wsEndpoint, headless: r.headless, hub, launched: b };
+        const browser: Browser = { key, kind: 'launched', endpoint: r.wsEndpoint, headless: r.headless, hub, launched: b };
         hub.onclose = () => void this.browserGone(browser);
-        this.browsers.set('launch', browser);
+        this.browsers.set(key, browser);
         this.recordLaunched(b, true);
         this.log(`Adopted browser pid ${r.pid} left by an earlier daemon.`);
       } catch {
@@ -417,7 +429,7 @@ export class Daemon {
   private launchedList: LaunchRecord[] = [];
   private recordLaunched(b: Launched, live: boolean) {
     this.launchedList = this.launchedList.filter((x) => x.pid !== b.pid);
-    if (live) this.launchedList.push({ pid: b.pid, wsEndpoint: b.wsEndpoint, userDataDir: b.userDataDir, temporaryProfile: b.temporaryProfile, headless: b.headless });
+    if (live) this.launchedList.push({ pid: b.pid, wsEndpoint: b.wsEndpoint, userDataDir: b.userDataDir, temporaryProfile: b.temporaryProfile, headless: b.headless, key: b.key });
     try {
       writeFileSync(this.opts.paths.browsers, JSON.stringify(this.launchedList), { mode: 0o600 });
     } catch {

@@ -21,7 +21,7 @@ export interface SessionSettings {
 export type SessionStatus =
   | { state: 'none' }
   | { state: 'starting'; kind: 'launched' | 'attached' }
-  | { state: 'connected'; kind: 'launched' | 'attached'; headless: boolean; tabTitle: string; tabUrl: string; tabs: number }
+  | { state: 'connected'; kind: 'launched' | 'attached'; headless: boolean; tabTitle: string; tabUrl: string; tabs: number; shared?: boolean }
   | { state: 'disconnected'; reason: string };
 
 export interface Logger {
@@ -104,7 +104,7 @@ export class SessionManager extends EventEmitter {
     this.lastMode = undefined;
     if (s) {
       await s.close();
-      this.log.info(s.kind === 'launched' ? 'Browser closed.' : 'Detached from browser (left running).');
+      this.log.info(s.sharedSessionId ? 'Session ended; the shared browser stays open for its other clients.' : s.kind === 'launched' ? 'Browser closed.' : 'Detached from browser (left running).');
     }
     this.setStatus({ state: 'none' });
   }
@@ -153,7 +153,7 @@ export class SessionManager extends EventEmitter {
     if (!s?.connected) return;
     const tabs = s.tabs();
     const active = tabs.find((t) => t.active);
-    this.setStatus({ state: 'connected', kind: s.kind, headless: s.headless, tabTitle: active?.title ?? '', tabUrl: active?.url ?? '', tabs: tabs.length });
+    this.setStatus({ state: 'connected', kind: s.kind, headless: s.headless, tabTitle: active?.title ?? '', tabUrl: active?.url ?? '', tabs: tabs.length, ...(s.sharedSessionId ? { shared: true } : {}) });
   }
 
   private setStatus(status: SessionStatus) {
