@@ -1,4 +1,5 @@
 import { BrowserAgentError } from '../errors';
+import { blockedNavigation, leaveBlocked } from './blockedRequests';
 import type { ActionOutcome, Scope } from './scope';
 
 /**
@@ -27,7 +28,10 @@ export function checkUrl(raw: string, allowedSchemes: string[] = []): string {
 
 export async function navigate(s: Scope, url: string): Promise<ActionOutcome> {
   s.pending = { text: `Navigating to ${url} (the current page asked before leaving)` };
+  const mark = s.browser.guard.mark();
   const res = await s.page.send('Page.navigate', { url });
+  const stopped = res.errorText === 'net::ERR_BLOCKED_BY_CLIENT' && blockedNavigation(s, mark);
+  if (stopped) throw await leaveBlocked(s, stopped);
   if (res.errorText && res.errorText !== 'net::ERR_ABORTED') {
     throw new BrowserAgentError('NAVIGATION_FAILED', `Could not open ${url}: ${res.errorText}.`, /NAME_NOT_RESOLVED|CONNECTION_REFUSED|ADDRESS_UNREACHABLE/.test(res.errorText) ? 'Check the address; the site may be down or unreachable from here.' : 'Check the URL, or try again.');
   }

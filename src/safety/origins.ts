@@ -94,3 +94,37 @@ export function checkRequestOrigin(url: string, settings: Pick<PolicySettings, '
 export function hasOriginRules(settings: Pick<PolicySettings, 'allowedOrigins' | 'blockedOrigins'>): boolean {
   return settings.allowedOrigins.length > 0 || settings.blockedOrigins.length > 0;
 }
+
+/** A URLPattern rule for `Network.setBlockedURLs` (first match wins). */
+export interface UrlBlockPattern {
+  urlPattern: string;
+  block: boolean;
+}
+
+/**
+ * The origin lists as URLPattern rules for WebSocket handshakes, which request interception
+ * (`Fetch`) never sees: blocked globs block, allowed globs pass, and with an allow list every
+ * other ws(s) URL is blocked. Chrome hands these patterns canonical URLs (lower case, punycode,
+ * dotted-decimal IPv4), so the canonical host of each glob is enough; a trailing dot is optional.
+ */
+export function webSocketBlockPatterns(settings: Pick<PolicySettings, 'allowedOrigins' | 'blockedOrigins'>): UrlBlockPattern[] {
+  const toPatterns = (glob: string, block: boolean): UrlBlockPattern[] => {
+    let g = glob.trim().toLowerCase();
+    if (g === '*') return ['ws', 'wss'].map((s) => ({ urlPattern: `${s}://*:*/*`, block }));
+    if (/^[0-9a-f]*:[0-9a-f]*:[0-9a-f:.]*$/.test(g)) g = `[${g}]`;
+    const m = /^(?:([a-z*][a-z0-9+.*-]*):\/\/)?(?:[^@/]*@)?(\[[^\]]*\]|[^/:]+)(?::([0-9*]+))?\/?$/.exec(g);
+    const host = m && canonicalHostGlob(m[2]);
+    if (!m || !host) return [];
+    const schemes = !m[1] || m[1] === '*' ? ['ws', 'wss'] : m[1] === 'http' || m[1] === 'ws' ? ['ws'] : m[1] === 'https' || m[1] === 'wss' ? ['wss'] : [];
+    const esc = (h: string) => h.replace(/[^a-z0-9.*-]/g, (c) => `\\${c}`);
+    const hosts = host.startsWith('*.') ? [`{*.}?${esc(host.slice(2))}`] : [esc(host.includes(':') ? `[${host}]` : host)];
+    const port = m[3] ?? '*';
+    return schemes.flatMap((s) => hosts.map((h) => ({ urlPattern: `${s}://${h}${host.includes(':') ? '' : '{.}?'}:${port}/*`, block })));
+  };
+  const out = settings.blockedOrigins.flatMap((g) => toPatterns(g, true));
+  if (settings.allowedOrigins.length) {
+    out.push(...settings.allowedOrigins.flatMap((g) => toPatterns(g, false)));
+    out.push({ urlPattern: 'ws://*:*/*', block: true }, { urlPattern: 'wss://*:*/*', block: true });
+  }
+  return out;
+}
