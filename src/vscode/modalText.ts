@@ -34,7 +34,8 @@ export function siteOf(origin: string | undefined): string | undefined {
   }
 }
 
-const sentence = (s: string) => s.charAt(0).toUpperCase() + s.slice(1).replace(/([^.!?])$/, '$1.');
+// Capitalised unless it starts with an identifier (browser_evaluate stays as written).
+const sentence = (s: string) => (/^\w+_/.test(s) ? s : s.charAt(0).toUpperCase() + s.slice(1)).replace(/([^.!?])$/, '$1.');
 
 export interface ModalText {
   /** One plain question naming the action and the site. */
@@ -59,7 +60,7 @@ export function modalText(req: ConfirmRequest): ModalText {
   if (req.pageTitle || req.preview?.url) lines.push(`Page: ${[req.pageTitle ? `"${req.pageTitle}"` : undefined, req.preview?.url ?? req.origin].filter(Boolean).join(' — ')}`);
   if (req.rating.reason) lines.push(`Why we ask: ${sentence(req.rating.reason)}`);
   if (code) lines.push('', 'Script:', ...code.split('\n').map((l) => `    ${l}`));
-  lines.push('', `Tool: ${req.tool}. Cancel (or Escape) refuses; the model is told you declined.`);
+  lines.push('', `Tool: ${req.tool}. Don't Allow, Cancel or Escape refuses; the model is told you declined.`);
   return {
     title: `Allow Browser Agent to ${what}?`,
     detail: lines.join('\n'),
