@@ -4,7 +4,9 @@ import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js'
 import { allTools } from '../tools/registry';
 import { createMcpContext, type McpOptions } from './context';
 import { homedir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
+import { mcpSkillFolders } from '../skills/folders';
+import { SkillLibrary } from '../skills/library';
 import { auditDirFromArgs, createMcpAudit } from '../audit/mcp';
 import { createMcpSafety } from '../safety/mcp';
 import { secureTool } from '../safety/secureTool';
@@ -29,6 +31,8 @@ Options:
   --secrets-file <path>    .env-style file of secrets the model may type as {{secret:NAME}}
   --audit-dir <dir>        where the JSONL audit log of every step goes
                            (default: ~/.browser-agent/audit; "off" disables it)
+  --skills-dir <dir>       folder of SKILL.md site skills (repeatable; default: ./.browser-agent/skills,
+                           ~/.browser-agent/skills and the shipped examples; "off" disables skills)
   --help, --version`;
 
 function list(v?: string): string[] {
@@ -52,6 +56,7 @@ export function parseCli(argv: string[]): McpOptions & { help?: boolean; version
       'allow-confirm-actions': { type: 'boolean' },
       'secrets-file': { type: 'string' },
       'audit-dir': { type: 'string' },
+      'skills-dir': { type: 'string', multiple: true },
       help: { type: 'boolean', short: 'h' },
       version: { type: 'boolean', short: 'v' },
     },
@@ -70,6 +75,7 @@ export function parseCli(argv: string[]): McpOptions & { help?: boolean; version
     downloadsDir: values['downloads-dir'],
     allowedSchemes: list(values['allow-schemes']),
     maxWaitMs: maxWait,
+    skillsDirs: values['skills-dir'],
     help: values.help,
     version: values.version,
   };
@@ -91,6 +97,8 @@ async function main() {
     error: (m: string) => process.stderr.write(`[browser-agent] error: ${m}\n`),
   };
   const { ctx, sessions } = createMcpContext(opts, log);
+  const skillFolders = mcpSkillFolders(opts.skillsDirs, process.cwd(), dirname(__dirname));
+  if (skillFolders) ctx.skills = new SkillLibrary(skillFolders, { watch: true });
   let server: ReturnType<typeof createMcpServer> | undefined;
   const safety = createMcpSafety(() => server, process.argv.slice(2), process.env);
   const auditDir = auditDirFromArgs(process.argv.slice(2)) ?? join(homedir(), '.browser-agent', 'audit');
