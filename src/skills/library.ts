@@ -1,7 +1,7 @@
 import { EventEmitter } from 'node:events';
 import { existsSync, watch, type FSWatcher } from 'node:fs';
 import { promises as fs } from 'node:fs';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { parseSkill } from './parse';
 import { SkillIndex, type SkillQuery } from './searchIndex';
 import { skillMatchesUrl } from './sites';
@@ -40,7 +40,7 @@ async function findSkillFiles(dir: string, depth = 0, out: string[] = []): Promi
 export class SkillLibrary extends EventEmitter {
   private index?: SkillIndex;
   private loading?: Promise<SkillIndex>;
-  private watchers = new Map<string, FSWatcher>();
+  private watchers = new Map<string, { watcher: FSWatcher; target: string }>();
   private timer?: NodeJS.Timeout;
   private generation = 0;
   problems: SkillProblem[] = [];
@@ -101,15 +101,24 @@ export class SkillLibrary extends EventEmitter {
     return this.index ?? index;
   }
 
+  /**
+   * Watches a skill folder recursively; a folder that does not exist yet is waited for by
+   * watching its nearest existing parent (one directory, not recursive) until it appears.
+   */
   private watchFolder(path: string): void {
-    if (this.watchers.has(path) || !existsSync(path)) return;
+    const current = this.watchers.get(path);
+    const exists = existsSync(path);
+    let target = path;
+    while (!existsSync(target) && dirname(target) !== target) target = dirname(target);
+    if (current?.target === target) return;
+    current?.watcher.close();
     try {
-      const w = watch(path, { recursive: true, persistent: false }, () => this.scheduleReload());
+      const w = watch(target, { recursive: exists, persistent: false }, () => this.scheduleReload());
       w.on('error', () => {
         w.close();
         this.watchers.delete(path);
       });
-      this.watchers.set(path, w);
+      this.watchers.set(path, { watcher: w, target });
     } catch {
       /* a folder that cannot be watched is still read on the next reload */
     }
@@ -141,7 +150,7 @@ export class SkillLibrary extends EventEmitter {
 
   dispose(): void {
     clearTimeout(this.timer);
-    for (const w of this.watchers.values()) w.close();
+    for (const w of this.watchers.values()) w.watcher.close();
     this.watchers.clear();
     this.removeAllListeners();
   }

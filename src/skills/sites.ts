@@ -40,3 +40,14 @@ export function hostWords(glob: string): string {
 export function skillMatchesUrl(sites: readonly string[], url: string | undefined): boolean {
   return sites.some((s) => siteMatches(s, url));
 }
+
+/** The site a URL belongs to, for "the run reached a new site": its origin (http/https only). */
+export function siteKey(url: string | undefined): string | undefined {
+  if (!url) return undefined;
+  try {
+    const u = new URL(url);
+    return /^https?:$/.test(u.protocol) ? u.origin : undefined;
+  } catch {
+    return undefined;
+  }
+}

@@ -1,16 +1,8 @@
 import { z } from 'zod';
 import { BrowserAgentError } from '../errors';
 import { skillsText } from '../skills/present';
-import { defineTool, type ToolContext } from './types';
-
-/** The page the agent is on, without launching a browser for it. */
-async function currentUrl(ctx: ToolContext): Promise<string | undefined> {
-  try {
-    return ctx.sessions.current ? (await ctx.sessions.current.activeTab()).url : undefined;
-  } catch {
-    return undefined;
-  }
-}
+import { currentPageUrl } from '../skills/gate';
+import { defineTool } from './types';
 
 export const browserSkillsSearch = defineTool({
   name: 'browser_skills_search',
@@ -27,7 +19,7 @@ export const browserSkillsSearch = defineTool({
   preview: async (i) => ({ message: `Searching skills for "${i.query.slice(0, 80)}"` }),
   handler: async (i, ctx) => {
     if (!ctx.skills) throw new BrowserAgentError('INVALID_INPUT', 'No skill library is configured for this session.', 'Continue without skills.');
-    const url = i.url ?? (await currentUrl(ctx));
+    const url = i.url ?? (await currentPageUrl(ctx));
     const hits = await ctx.skills.search({ query: i.query, url, limit: i.limit ?? 3 });
     return { content: [{ type: 'text', text: skillsText(hits, { empty: `No skills match "${i.query.slice(0, 200)}"${url ? ` on ${url}` : ''}.` }) }] };
   },

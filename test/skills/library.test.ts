@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
-import { rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { once } from 'node:events';
 import { SkillLibrary } from '../../src/skills/library';
 import { parseSkill } from '../../src/skills/parse';
@@ -84,6 +85,26 @@ describe('skills: SKILL.md files, site globs and the search index', () => {
       assert.match(t, /\(matches the current page\)/);
       assert.match(t, /more characters in the skill file/);
     });
+  });
+
+  it('picks up a skills folder created after start (watching its parent until it exists)', async function () {
+    this.timeout(10_000);
+    const root = tempSkillsDir();
+    const dir = join(root, '.browser-agent', 'skills');
+    const lib = new SkillLibrary([{ path: dir, source: 'workspace' }], { watch: true, debounceMs: 50 });
+    try {
+      assert.equal((await lib.search({ query: 'invoice' })).length, 0);
+      mkdirSync(join(root, '.browser-agent'));
+      await once(lib, 'changed');
+      const changed = once(lib, 'changed');
+      writeSkill(dir, 'inv', { name: 'Download an invoice', description: 'Get the latest invoice PDF', steps: '1. Billing, Invoices.' });
+      await changed;
+      while (!lib.skills.length) await once(lib, 'changed');
+      assert.equal((await lib.search({ query: 'invoice' }))[0]?.skill.name, 'Download an invoice');
+    } finally {
+      lib.dispose();
+      rmSync(root, { recursive: true, force: true });
+    }
   });
 
   it('rebuilds when a SKILL.md is added, changed or removed (a watcher, not a poll)', async function () {
