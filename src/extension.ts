@@ -3,6 +3,7 @@ import { registerAgent, type AgentApi } from './agent/register';
 import { registerAudit, type AuditApi } from './audit/register';
 import { redactingStepHook, secureTool } from './safety/secureTool';
 import { SessionManager } from './session/manager';
+import { registerSkills, type SkillsApi } from './skills/register';
 import { resolveRef } from './snapshot';
 import { allTools } from './tools/registry';
 import { registerCopilotTools } from './vscode/copilot';
@@ -23,6 +24,7 @@ export interface BrowserAgentApi {
   safety: SafetyApi;
   audit: AuditApi;
   agent: AgentApi;
+  skills: SkillsApi;
 }
 
 const AUDIT_OUTCOME = { success: 'success', failure: 'failure', stopped: 'cancelled', 'max-steps': 'failure', stuck: 'failure', error: 'failure' } as const;
@@ -32,6 +34,7 @@ export function activate(context: vscode.ExtensionContext): BrowserAgentApi {
   const s = (sessions = new SessionManager(readSessionSettings, logger));
   context.subscriptions.push(channel, createStatusBar(s), ...registerSessionCommands(s, channel));
   const a = (audit = registerAudit(context, channel));
+  const skills = registerSkills(context, a.recorder.root, channel);
 
   // Copilot: every call goes through the safety gate and into one implicit audit task per day and window.
   const safety = registerCopilotTools(context, s, channel, a.hooks({ implicit: { source: 'copilot', per: 'day' } }).onStep);
@@ -54,7 +57,7 @@ export function activate(context: vscode.ExtensionContext): BrowserAgentApi {
     resolveRef,
   });
   logger.info('Browser Agent activated.');
-  return { sessions: s, safety, audit: a, agent };
+  return { sessions: s, safety, audit: a, agent, skills };
 }
 
 /** A browser we launched must never outlive the extension host. */

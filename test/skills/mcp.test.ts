@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import { ToolListChangedNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
 import { TEST_LAUNCH } from '../helpers/chromium';
 import { startServer, type TestServer } from '../helpers/servers';
 import { tempSkillsDir, writeSkill } from './helpers';
@@ -74,6 +75,37 @@ describe('skills through the MCP server (real client over stdio)', function () {
       if (!/Gift cards/.test(text)) await new Promise((r) => setTimeout(r, 100));
     }
     assert.match(text, /name: Gift cards/);
+  });
+
+  it('allowed-tools on MCP: the list narrows on the site (list_changed is sent), other tools are refused, the list widens off the site', async () => {
+    const strictSite = await startServer({ '/': '<title>Strict</title><button onclick="document.title=\'hit\'">Go</button>' });
+    const strictDir = tempSkillsDir();
+    writeSkill(strictDir, 'strict', { name: 'Strict site: read only', description: 'Only read this site', sites: [`127.0.0.1:${strictSite.port}`], allowedTools: ['browser_navigate', 'browser_snapshot'], steps: '1. Read.' });
+    const m = await spawnMcp(['--skills-dir', strictDir]);
+    let changes = 0;
+    m.client.setNotificationHandler(ToolListChangedNotificationSchema, async () => void changes++);
+    try {
+      assert.equal((await m.client.listTools()).tools.length, 24);
+      await m.call('browser_navigate', { url: strictSite.url });
+      for (let i = 0; i < 50 && !changes; i++) await new Promise((r) => setTimeout(r, 20));
+      assert.equal(changes, 1, 'the client was told the list changed');
+      assert.deepEqual((await m.client.listTools()).tools.map((t) => t.name).sort(), ['browser_navigate', 'browser_skills_search', 'browser_snapshot']);
+      const snap = await m.call('browser_snapshot');
+      const ref = /\[(\w+)\] button "Go"/.exec(snap.text)?.[1];
+      assert.ok(ref, snap.text);
+      const click = await m.call('browser_click', { ref });
+      assert.ok(click.isError);
+      assert.match(click.text, /BLOCKED_BY_POLICY: browser_click is not allowed on this site: the skill "Strict site: read only" allows only browser_navigate, browser_skills_search, browser_snapshot/);
+      assert.match((await m.call('browser_snapshot')).text, /Strict/, 'the page was not clicked');
+      await m.call('browser_navigate', { url: 'about:blank' });
+      for (let i = 0; i < 50 && changes < 2; i++) await new Promise((r) => setTimeout(r, 20));
+      assert.equal(changes, 2);
+      assert.equal((await m.client.listTools()).tools.length, 24);
+    } finally {
+      await m.close();
+      await strictSite.close();
+      rmSync(strictDir, { recursive: true, force: true });
+    }
   });
 
   it('--skills-dir off: the tool says there is no library', async () => {
