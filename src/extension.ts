@@ -3,6 +3,7 @@ import { registerAgent, type AgentApi } from './agent/register';
 import { registerAudit, type AuditApi } from './audit/register';
 import { redactingStepHook, secureTool } from './safety/secureTool';
 import { SessionManager } from './session/manager';
+import { registerSkills, type SkillsApi } from './skills/register';
 import { resolveRef } from './snapshot';
 import { allTools } from './tools/registry';
 import { registerCopilotTools } from './vscode/copilot';
@@ -25,6 +26,7 @@ export interface BrowserAgentApi {
   safety: SafetyApi;
   audit: AuditApi;
   agent: AgentApi;
+  skills: SkillsApi;
 }
 
 const AUDIT_OUTCOME = { success: 'success', failure: 'failure', stopped: 'cancelled', 'max-steps': 'failure', stuck: 'failure', error: 'failure' } as const;
@@ -42,6 +44,7 @@ export function activate(context: vscode.ExtensionContext): BrowserAgentApi {
     ...registerWalkthroughCommands(context),
   );
   const a = (audit = registerAudit(context, channel));
+  const skills = registerSkills(context, a.recorder.root, channel);
 
   // The audit reads page URLs and titles itself, after the vault scrubbed the step: it must know the vault's
   // secrets (placeholder values, typed passwords) to keep them out of those too.
@@ -67,7 +70,7 @@ export function activate(context: vscode.ExtensionContext): BrowserAgentApi {
     resolveRef,
   });
   logger.info('Browser Agent activated.');
-  return { sessions: s, safety, audit: a, agent };
+  return { sessions: s, safety, audit: a, agent, skills };
 }
 
 /** A browser we launched must never outlive the extension host. */
