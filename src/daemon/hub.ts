@@ -34,7 +34,7 @@ const EVENT_TAIL = /,"sessionId":"([^"]+)"\}$/;
 /** Page-session Target.* calls a client may make: its own iframes and workers only. */
 const SESSION_TARGET_METHODS = new Set(['Target.setAutoAttach', 'Target.getTargetInfo', 'Target.detachFromTarget']);
 /** Browser-wide calls that would reach other clients' tabs or end the shared browser. */
-const DENIED = new Set(['Browser.close', 'Browser.crash', 'Browser.crashGpuProcess', 'Target.setAutoAttach', 'Target.attachToBrowserTarget', 'Target.exposeDevToolsProtocol', 'Target.autoAttachRelated', 'Target.setRemoteLocations']);
+const DENIED = new Set(['Browser.close', 'Browser.crash', 'Browser.crashGpuProcess', 'Target.attachToBrowserTarget', 'Target.exposeDevToolsProtocol', 'Target.autoAttachRelated', 'Target.setRemoteLocations']);
 
 function cdpError(id: number, message: string): string {
   return JSON.stringify({ id, error: { code: -32000, message } });
@@ -162,6 +162,10 @@ export class BrowserHub {
     switch (method) {
       case 'Target.setDiscoverTargets':
         client.discover = !!params.discover;
+        return reply({});
+      case 'Target.setAutoAttach':
+        // Browser-wide auto-attach would pause every client's new targets: not relayed. (The request
+        // guard then covers only what page sessions auto-attach; see README, proxy transport.)
         return reply({});
       case 'Target.getTargets':
         return reply({ targetInfos: this.tabsOf(client) });

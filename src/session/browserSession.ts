@@ -1,9 +1,11 @@
 import { EventEmitter } from 'node:events';
+import { chooseAttachTab, probePages } from './tabChoice';
 import type { Protocol } from 'devtools-protocol';
 import { BrowserAgentError } from '../errors';
 import type { CdpConnection } from './cdp';
 import type { LaunchOptions } from './launcher';
 import { localProvider, type BrowserHandle, type SessionKind } from './provider';
+import { RequestGuard, type RequestPolicy } from './requestGuard';
 import { Tab } from './tab';
 
 export type { SessionKind } from './provider';
@@ -20,6 +22,8 @@ export interface SessionOptions {
   cdpTimeoutMs?: number;
   /** Attach mode: use the page already open (default) or always open our own tab. */
   attachTab?: 'existing' | 'new';
+  /** Origin rules enforced at the request in every target (see requestGuard.ts). */
+  requestPolicy?: RequestPolicy;
 }
 
 /**
@@ -32,6 +36,8 @@ export class BrowserSession extends EventEmitter {
   private activeId?: string;
   private closing = false;
   readonly headless: boolean;
+  /** Fails requests the safety policy refuses, in every target, before they are sent. */
+  readonly guard: RequestGuard;
 
   readonly connection: CdpConnection;
   readonly kind: SessionKind;
@@ -44,6 +50,8 @@ export class BrowserSession extends EventEmitter {
     this.kind = handle.kind;
     this.endpoint = handle.endpoint;
     this.headless = handle.headless;
+    // In a shared browser the guard intercepts only our own tabs: others follow their own client's policy.
+    this.guard = new RequestGuard(connection, handle.scope);
     connection.on('disconnected', () => this.onDisconnected());
     connection.on('Target.targetCreated', (p: Protocol.Target.TargetCreatedEvent, sid?: string) => !sid && this.onTargetCreated(p.targetInfo));
     connection.on('Target.targetInfoChanged', (p: Protocol.Target.TargetInfoChangedEvent, sid?: string) => !sid && this.onTargetInfoChanged(p.targetInfo));
@@ -60,18 +68,19 @@ export class BrowserSession extends EventEmitter {
 
   /** Launches a browser of our own, in this process. */
   static async launch(opts: LaunchOptions & SessionOptions = {}): Promise<BrowserSession> {
-    return BrowserSession.open(await localProvider.launch(opts, opts), 'existing');
+    return BrowserSession.open(await localProvider.launch(opts, opts), 'existing', opts.requestPolicy);
   }
 
   /** Attaches to a running browser by http://host:port, host:port, port or ws(s):// URL. */
   static async attach(endpoint: string, opts: SessionOptions & { headers?: Record<string, string> } = {}): Promise<BrowserSession> {
-    return BrowserSession.open(await localProvider.attach(endpoint, opts), opts.attachTab ?? 'existing');
+    return BrowserSession.open(await localProvider.attach(endpoint, opts), opts.attachTab ?? 'existing', opts.requestPolicy);
   }
 
   /** A session over a connection any provider made (local, the session daemon, a relay). */
-  static async open(handle: BrowserHandle, attachTab: 'existing' | 'new' = 'existing'): Promise<BrowserSession> {
+  static async open(handle: BrowserHandle, attachTab: 'existing' | 'new' = 'existing', requestPolicy?: RequestPolicy): Promise<BrowserSession> {
     const session = new BrowserSession(handle);
     try {
+      await session.guard.setPolicy(requestPolicy);
       await session.init(attachTab);
     } catch (e) {
       await handle.close().catch(() => {});
@@ -85,8 +94,10 @@ export class BrowserSession extends EventEmitter {
     const { targetInfos } = await this.connection.send('Target.getTargets');
     for (const info of targetInfos) this.onTargetCreated(info, false);
     const pages = [...this.tabMap.values()];
-    if (attachTab === 'new' || pages.length === 0) await this.newTab();
-    else await this.selectTab(pages[0].targetId);
+    if (attachTab === 'new' || pages.length === 0) return void (await this.newTab());
+    // The page the user is looking at, even when another client (DevTools, a tool) is attached to it.
+    const chosen = chooseAttachTab(await probePages(this.connection).catch(() => []));
+    await this.selectTab(chosen && this.tabMap.has(chosen) ? chosen : pages[0].targetId);
   }
 
   get connected(): boolean {
@@ -131,14 +142,21 @@ export class BrowserSession extends EventEmitter {
 
   async newTab(url = 'about:blank'): Promise<Tab> {
     this.assertConnected();
-    const { targetId } = await this.connection.send('Target.createTarget', this.handle.newWindow ? { url, newWindow: true } : { url });
+    // Guarded: open on about:blank and send the tab on only once its requests are intercepted.
+    const later = this.guard.active && url !== 'about:blank' ? url : undefined;
+    const { targetId } = await this.connection.send('Target.createTarget', this.handle.newWindow ? { url: later ? 'about:blank' : url, newWindow: true } : { url: later ? 'about:blank' : url });
     this.handle.scope?.add(targetId);
     this.handle.onTabCreated?.(targetId);
     let tab = this.tabMap.get(targetId);
     if (!tab) {
       tab = this.addTab({ targetId, url, title: '', type: 'page', attached: false, canAccessOpener: false } as Protocol.Target.TargetInfo);
     }
-    return this.selectTab(targetId);
+    const selected = await this.selectTab(targetId);
+    if (later) {
+      await this.guard.guarded(targetId);
+      await (await selected.session()).send('Page.navigate', { url: later });
+    }
+    return selected;
   }
 
   async selectTab(id: string): Promise<Tab> {
@@ -159,10 +177,29 @@ export class BrowserSession extends EventEmitter {
     void tab;
   }
 
+  /**
+   * Opens a fresh tab in place of `id` and closes that one from the browser target (which needs
+   * nothing from its renderer): the way out of a hung page when its renderer cannot be stopped.
+   */
+  async replaceTab(id: string): Promise<Tab> {
+    const old = this.getTab(id);
+    const wasActive = this.activeId === id;
+    const { targetId } = await this.connection.send('Target.createTarget', this.handle.newWindow ? { url: 'about:blank', newWindow: true } : { url: 'about:blank' });
+    this.handle.scope?.add(targetId);
+    this.handle.onTabCreated?.(targetId);
+    const fresh = this.tabMap.get(targetId) ?? this.addTab({ targetId, url: 'about:blank', title: '', type: 'page', attached: false, canAccessOpener: false } as Protocol.Target.TargetInfo);
+    fresh.openerId = old.openerId;
+    await this.connection.send('Target.closeTarget', { targetId: id }, undefined, 5000).catch(() => undefined);
+    this.onTargetDestroyed(id);
+    if (wasActive) await this.selectTab(targetId);
+    return fresh;
+  }
+
   /** Launched: close the browser and kill its process group. Attached: only detach. Shared: end our session. */
   async close(): Promise<void> {
     if (this.closing) return;
     this.closing = true;
+    this.guard.dispose();
     await this.handle.close();
     for (const tab of this.tabMap.values()) tab.dispose();
     this.tabMap.clear();
