@@ -380,7 +380,7 @@ function run(o: RunOptions): RunResult {
       return;
     } else if (tag === 'br') {
       buf += ' ';
-    } else if (tag === 'td' || tag === 'th') {
+    } else if ((tag === 'td' || tag === 'th') && !suppressText && !inInteractive) {
       buf += ' | ';
     }
 
