@@ -1,6 +1,6 @@
 // npm run bench:snapshot — our elements layer against Playwright MCP's browser_snapshot, same run,
 // same Chromium: time, characters, o200k tokens and recall of rendered interactive elements.
-import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
@@ -10,11 +10,12 @@ import { BrowserSession } from '../src/session/browserSession';
 import type { Tab } from '../src/session/tab';
 import { takeSnapshot } from '../src/snapshot';
 import { TEST_LAUNCH } from '../test/helpers/chromium';
+import { findCorpus } from '../test/helpers/corpus';
+import { FIXTURE_PAGES_DIR, pageRoutes } from '../test/helpers/pages';
 import { startServer } from '../test/helpers/servers';
 import { bigPage } from '../test/snapshot/fixtures';
 
 const ROOT = join(__dirname, '../..');
-const CORPUS = join(ROOT, '../shared/corpus/pages');
 const LIMIT = Number(process.env.BENCH_LIMIT || 0);
 
 /** Names of the rendered interactive elements, by one definition independent of both tools. */
@@ -81,9 +82,12 @@ interface Row {
 }
 
 async function main() {
-  const pages = readdirSync(CORPUS).filter((f) => f.endsWith('.html')).sort().slice(0, LIMIT || undefined);
-  const routes: Record<string, string> = {};
-  for (const p of pages) routes['/' + p] = readFileSync(join(CORPUS, p), 'utf8');
+  // The shared corpus (98 real pages) when it is there; else the in-repository fixture pages, said plainly.
+  const found = findCorpus();
+  const dir = found.corpus?.dir ?? FIXTURE_PAGES_DIR;
+  if (!found.corpus) console.log(`Corpus: ${found.reason}; measuring the in-repository fixture pages (${FIXTURE_PAGES_DIR}) instead.`);
+  const pages = (found.corpus?.pages ?? readdirSync(dir).filter((f) => f.endsWith('.html')).sort()).slice(0, LIMIT || undefined);
+  const routes: Record<string, string> = pageRoutes(dir, pages);
   for (const n of [1000, 5000, 20000]) routes[`/synthetic-${n}.html`] = bigPage(n);
   const srv = await startServer(routes);
   const browser = await BrowserSession.launch({ ...TEST_LAUNCH, cdpTimeoutMs: 120_000 });
@@ -156,7 +160,7 @@ async function main() {
     const ratio = stats(corpus.map((r) => pick(r)[0] / Math.max(pick(r)[1], 1e-9)));
     console.log(`${label.padEnd(8)} ours median ${ours.median.toFixed(label === 'recall' ? 3 : 0)} p90 ${ours.p90.toFixed(label === 'recall' ? 3 : 0)} | theirs median ${theirs.median.toFixed(label === 'recall' ? 3 : 0)} p90 ${theirs.p90.toFixed(label === 'recall' ? 3 : 0)} | per-page ratio median ${ratio.median.toFixed(2)} p90 ${ratio.p90.toFixed(2)}`);
   };
-  console.log(`\nCorpus: ${corpus.length} pages compared (${rows.filter((r) => r.error).length} errors)`);
+  console.log(`\nCorpus (${dir}): ${corpus.length} pages compared (${rows.filter((r) => r.error).length} errors)`);
   if (corpus.length) {
     report('time', (r) => [r.ours.ms, r.theirs!.ms]);
     report('chars', (r) => [r.ours.chars, r.theirs!.chars]);

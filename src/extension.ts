@@ -33,8 +33,11 @@ export function activate(context: vscode.ExtensionContext): BrowserAgentApi {
   context.subscriptions.push(channel, createStatusBar(s), ...registerSessionCommands(s, channel));
   const a = (audit = registerAudit(context, channel));
 
+  // The audit reads page URLs and titles itself, after the vault scrubbed the step: it must know the vault's
+  // secrets (placeholder values, typed passwords) to keep them out of those too.
+  const knownSecrets = () => safety.vault.known();
   // Copilot: every call goes through the safety gate and into one implicit audit task per day and window.
-  const safety = registerCopilotTools(context, s, channel, a.hooks({ implicit: { source: 'copilot', per: 'day' } }).onStep);
+  const safety = registerCopilotTools(context, s, channel, a.hooks({ implicit: { source: 'copilot', per: 'day' }, knownSecrets }).onStep);
   a.setReplayDeps(replayDeps(s, safety));
 
   // Chat panel: the same tools, gate and secrets; one audit task per run.
@@ -43,7 +46,7 @@ export function activate(context: vscode.ExtensionContext): BrowserAgentApi {
     tools: () => allTools.map((t) => secureTool(t, safety.vault)),
     hooks: ({ goal, provider }) => {
       const task = a.recorder.startTask(goal, { provider, source: 'chat' });
-      const hooks = a.hooks({ decide: safety.decider.decide, task });
+      const hooks = a.hooks({ decide: safety.decider.decide, task, knownSecrets });
       return {
         decide: hooks.decide,
         onStep: redactingStepHook(safety.vault, hooks.onStep),

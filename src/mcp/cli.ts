@@ -1,6 +1,5 @@
 // browser-agent-mcp: the stdio MCP server (issue 4). stdout carries only JSON-RPC; logs go to stderr.
 import { parseArgs } from 'node:util';
-import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
 import { allTools } from '../tools/registry';
 import { createMcpContext, type McpOptions } from './context';
 import { homedir } from 'node:os';
@@ -9,6 +8,7 @@ import { auditDirFromArgs, createMcpAudit } from '../audit/mcp';
 import { createMcpSafety } from '../safety/mcp';
 import { secureTool } from '../safety/secureTool';
 import { createMcpServer, SERVER_VERSION } from './server';
+import { DEFAULT_MAX_INPUT_BYTES, LimitedStdioTransport } from './stdioTransport';
 
 const HELP = `browser-agent-mcp — Browser Agent's MCP server (stdio)
 
@@ -31,13 +31,15 @@ Options:
   --secrets-file <path>    .env-style file of secrets the model may type as {{secret:NAME}}
   --audit-dir <dir>        where the JSONL audit log of every step goes
                            (default: ~/.browser-agent/audit; "off" disables it)
+  --max-input-bytes <n>    largest JSON-RPC message accepted on stdin (default 4194304); bigger ones
+                           get an error reply and the server keeps running
   --help, --version`;
 
 function list(v?: string): string[] {
   return (v ?? '').split(/[,;]/).map((s) => s.trim()).filter(Boolean);
 }
 
-export function parseCli(argv: string[]): McpOptions & { help?: boolean; version?: boolean } {
+export function parseCli(argv: string[]): McpOptions & { help?: boolean; version?: boolean; maxInputBytes?: number } {
   const { values } = parseArgs({
     args: argv,
     options: {
@@ -55,6 +57,7 @@ export function parseCli(argv: string[]): McpOptions & { help?: boolean; version
       'allow-confirm-actions': { type: 'boolean' },
       'secrets-file': { type: 'string' },
       'audit-dir': { type: 'string' },
+      'max-input-bytes': { type: 'string' },
       help: { type: 'boolean', short: 'h' },
       version: { type: 'boolean', short: 'v' },
     },
@@ -64,6 +67,8 @@ export function parseCli(argv: string[]): McpOptions & { help?: boolean; version
   if (attachTab !== undefined && attachTab !== 'focused' && attachTab !== 'new') throw new Error(`--attach-tab must be "focused" or "new" (got "${attachTab}")`);
   const maxWait = values['max-wait-ms'] ? Number(values['max-wait-ms']) : undefined;
   if (maxWait !== undefined && !(maxWait >= 1000)) throw new Error('--max-wait-ms must be a number ≥ 1000');
+  const maxInput = values['max-input-bytes'] ? Number(values['max-input-bytes']) : undefined;
+  if (maxInput !== undefined && !(Number.isInteger(maxInput) && maxInput >= 65_536)) throw new Error('--max-input-bytes must be a whole number ≥ 65536');
   return {
     cdpUrl: values['cdp-url'],
     attachTab,
@@ -76,6 +81,7 @@ export function parseCli(argv: string[]): McpOptions & { help?: boolean; version
     downloadsDir: values['downloads-dir'],
     allowedSchemes: list(values['allow-schemes']),
     maxWaitMs: maxWait,
+    maxInputBytes: maxInput,
     help: values.help,
     version: values.version,
   };
@@ -100,7 +106,7 @@ async function main() {
   let server: ReturnType<typeof createMcpServer> | undefined;
   const safety = createMcpSafety(() => server, process.argv.slice(2), process.env);
   const auditDir = auditDirFromArgs(process.argv.slice(2)) ?? join(homedir(), '.browser-agent', 'audit');
-  const audit = auditDir === 'off' ? undefined : createMcpAudit(auditDir, { decide: safety.decider.decide });
+  const audit = auditDir === 'off' ? undefined : createMcpAudit(auditDir, { decide: safety.decider.decide, knownSecrets: () => safety.vault.known() });
   server = createMcpServer(allTools.map((t) => secureTool(t, safety.vault)), ctx, audit?.hooks ?? { decide: safety.decider.decide });
   let closing = false;
   const shutdown = async () => {
@@ -114,7 +120,8 @@ async function main() {
   process.stdin.on('close', shutdown);
   process.on('SIGINT', shutdown);
   process.on('SIGTERM', shutdown);
-  await server.connect(new StdioServerTransport());
+  server.onerror = (e) => log.warn(`MCP input: ${e.message}`);
+  await server.connect(new LimitedStdioTransport(opts.maxInputBytes ?? DEFAULT_MAX_INPUT_BYTES));
   server.onclose = () => void shutdown();
 }
 

@@ -165,6 +165,22 @@ export class BrowserSession extends EventEmitter {
     void tab;
   }
 
+  /**
+   * Opens a fresh tab in place of `id` and closes that one from the browser target (which needs
+   * nothing from its renderer): the way out of a hung page when its renderer cannot be stopped.
+   */
+  async replaceTab(id: string): Promise<Tab> {
+    const old = this.getTab(id);
+    const wasActive = this.activeId === id;
+    const { targetId } = await this.connection.send('Target.createTarget', { url: 'about:blank' });
+    const fresh = this.tabMap.get(targetId) ?? this.addTab({ targetId, url: 'about:blank', title: '', type: 'page', attached: false, canAccessOpener: false } as Protocol.Target.TargetInfo);
+    fresh.openerId = old.openerId;
+    await this.connection.send('Target.closeTarget', { targetId: id }, undefined, 5000).catch(() => undefined);
+    this.onTargetDestroyed(id);
+    if (wasActive) await this.selectTab(targetId);
+    return fresh;
+  }
+
   /** Launched: close the browser and kill its process group. Attached: only detach. */
   async close(): Promise<void> {
     if (this.closing) return;

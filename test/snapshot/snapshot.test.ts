@@ -213,15 +213,13 @@ describe('snapshot: elements layer in real Chromium', function () {
     assert.ok(Number(refOf(line(d, 'Save'))) > Number(refOf(line(c, 'Delete'))));
   });
 
-  it('handles a 20k-element page quickly', async () => {
+  // Its speed is measured by npm run bench:snapshot (synthetic 20k page), not asserted here.
+  it('lists every element of a 20k-element page, compactly', async () => {
     await load(tab, `${srv.origin}/big`, 30_000);
-    const t = Date.now();
     const big = await takeSnapshot(tab);
-    const ms = Date.now() - t;
     const count = Number(/(\d+) interactive elements/.exec(big)![1]);
     assert.equal(count, 20_000);
     assert.ok(big.length / count < 40, `chars per element ${big.length / count}`);
-    assert.ok(ms < 10_000, `took ${ms} ms`);
   });
 
   it('refuses to snapshot behind a JavaScript dialog with DIALOG_OPEN', async () => {
@@ -239,13 +237,12 @@ describe('snapshot: elements layer in real Chromium', function () {
     const session = await tab.session();
     // The page alerts the moment our extractor reads the layout (a hostile page could do this).
     await tab.evaluate(`Object.defineProperty(HTMLElement.prototype, 'onclick', { get() { return null; } }); setTimeout(() => alert('during'), 30)`);
-    const t = Date.now();
     let code = '';
     for (let i = 0; i < 20 && !code; i++) {
       await takeSnapshot(tab).catch((e) => (code = e.code));
     }
+    // DIALOG_OPEN, not a TIMEOUT of a CDP call stuck behind the dialog.
     assert.equal(code, 'DIALOG_OPEN');
-    assert.ok(Date.now() - t < 10_000);
     await session.send('Page.handleJavaScriptDialog', { accept: true });
     assert.match(await takeSnapshot(tab), /button "Save"/);
   });
