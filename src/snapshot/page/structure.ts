@@ -6,8 +6,8 @@ import { nestedList } from './items';
 /** Roles whose elements are items of a set: they get a position. */
 const SET_ITEM_ROLES = new Set(['option', 'menuitem', 'menuitemcheckbox', 'menuitemradio', 'treeitem']);
 
-/** Visible siblings of the same kind, cached per parent for one run (lists can be long). */
-export type SiblingCache = Map<Element, Element[]>;
+/** Visible siblings of the same kind, per parent and kind, cached for one run (lists can be long). */
+export type SiblingCache = Map<Element, Map<string, Element[]>>;
 
 function shown(el: Element): boolean {
   return el.checkVisibility ? el.checkVisibility({ visibilityProperty: true } as CheckVisibilityOptions) : true;
@@ -20,14 +20,36 @@ function kind(el: Element): string {
 function siblings(cache: SiblingCache, el: Element): Element[] {
   const p = el.parentElement;
   if (!p) return [el];
-  const k = kind(el);
-  let list = cache.get(p);
-  if (!list) {
-    list = [];
-    for (let c = p.firstElementChild; c; c = c.nextElementSibling) if (shown(c)) list.push(c);
-    cache.set(p, list);
+  let byKind = cache.get(p);
+  if (!byKind) {
+    byKind = new Map();
+    for (let c = p.firstElementChild; c; c = c.nextElementSibling) {
+      if (!shown(c)) continue;
+      const k = kind(c);
+      const list = byKind.get(k);
+      if (list) list.push(c);
+      else byKind.set(k, [c]);
+    }
+    cache.set(p, byKind);
   }
-  return list.filter((c) => kind(c) === k);
+  return byKind.get(kind(el)) ?? [el];
+}
+
+const columnsOf = new WeakMap<Element[], number>();
+
+/** Columns of a CSS grid of items: how many share the first one's row. 0 when the parent is no grid. */
+function gridColumns(item: Element, sibs: Element[]): number {
+  const known = columnsOf.get(sibs);
+  if (known !== undefined) return known;
+  let cols = 0;
+  const p = item.parentElement;
+  if (p && /grid/.test(getComputedStyle(p).display)) {
+    const top = sibs[0].getBoundingClientRect().top;
+    cols = sibs.filter((c) => Math.abs(c.getBoundingClientRect().top - top) < 1).length;
+    if (cols >= sibs.length) cols = 0;
+  }
+  columnsOf.set(sibs, cols);
+  return cols;
 }
 
 function isTreeish(el: Element, role: string): boolean {
@@ -61,7 +83,11 @@ export function structureWords(el: Element, item: Element, role: string, isItem:
   if (pos > 0 && size > 0) out.push(`${pos} of ${size}`);
   else {
     const sibs = siblings(cache, item);
-    if (sibs.length > 1) out.push(`${sibs.indexOf(item) + 1} of ${sibs.length}`);
+    const i = sibs.indexOf(item);
+    const cols = sibs.length > 3 ? gridColumns(item, sibs) : 0;
+    // Cells of a CSS grid (a board, a calendar) say their row and column.
+    if (cols > 1) out.push(`row=${Math.floor(i / cols) + 1} col=${(i % cols) + 1} of ${Math.ceil(sibs.length / cols)}x${cols}`);
+    else if (sibs.length > 1) out.push(`${i + 1} of ${sibs.length}`);
   }
   if (isTreeish(item, role)) {
     const lv = Number(item.getAttribute('aria-level') || el.getAttribute('aria-level')) || level(item);
