@@ -144,6 +144,15 @@ describe('mcp: widgets — every item has its own ref and acts like a click', fu
     assert.match(await out(), /Toolbar: forward/);
   });
 
+  it('a long list with a delegated listener whose rows hold links: rows and links each have a ref', async () => {
+    const snap = await open('/mail');
+    const row = lineFor(snap, 'Sender 12 Subject number 12');
+    assert.match(row, /12 of 14/);
+    assert.equal(snap.split('\n').filter((l) => /^\[\d+\] link "permalink"/.test(l)).length, 14);
+    await ok('browser_click', { ref: refIn(row) });
+    assert.match(await out(), /Opened: message 12/);
+  });
+
   it('grid with CSS-drawn marks: the marks are readable and an empty cell can be marked', async () => {
     const snap = await open('/grid');
     const cells = snap.split('\n').filter((l) => /^\[\d+\]/.test(l) && /of 3x3/.test(l));

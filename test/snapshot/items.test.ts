@@ -68,11 +68,13 @@ describe('snapshot: items inside containers, structure, whole values (real Chrom
 
   it('ARIA trees and listboxes say level, position and state; the parent is not named after its children', () => {
     const projects = line(snap, 'Projects');
-    assert.match(projects, /1 of 2 level=1 expanded/);
+    assert.match(projects, /1 of 2 in tree "Files" level=1 expanded/);
     assert.match(line(snap, 'beta'), /2 of 2 level=2/);
     assert.match(line(snap, 'Archive'), /2 of 2 level=1 collapsed/);
     assert.doesNotMatch(snap, /"old"/);
     assert.match(line(snap, 'Medium'), /2 of 3 selected/);
+    assert.match(line(snap, 'Small'), /1 of 3 in listbox "Size"/);
+    assert.doesNotMatch(line(snap, 'alpha'), /in tree/, 'only the first item of a group names the container');
   });
 
   it('rows of a table body with a delegated listener are items; repeated spans behind a wrapper too', () => {

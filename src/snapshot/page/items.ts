@@ -189,3 +189,10 @@ export function isIconButton(st: ItemState, el: Element, r: DOMRect): boolean {
   const before = getComputedStyle(el, '::before').content;
   return !!before && before !== 'none' && before !== 'normal';
 }
+
+const LIST_LIKE = 'ul,ol,table,tbody,[role=list],[role=listbox],[role=grid],[role=treegrid],[role=menu],[role=tree],[role=rowgroup],[role=feed]';
+
+/** A list, table or grid element (not a page wrapper such as a framework's root `div`). */
+export function isListLike(el: Element): boolean {
+  return el.matches(LIST_LIKE);
+}

@@ -52,6 +52,22 @@ function gridColumns(item: Element, sibs: Element[]): number {
   return cols;
 }
 
+const CONTAINER_ROLES = /^(listbox|menu|menubar|tree|treegrid|grid|tablist|radiogroup|toolbar|list|table)$/;
+
+function labelledContainer(item: Element): string {
+  let e = item.parentElement;
+  for (let i = 0; e && i < 3; i++, e = e.parentElement) {
+    const role = e.getAttribute('role');
+    let label = e.getAttribute('aria-label');
+    const by = e.getAttribute('aria-labelledby');
+    if (!label && by) label = by.split(/\s+/).map((id) => document.getElementById(id)?.textContent ?? '').join(' ');
+    label = (label ?? '').replace(/\s+/g, ' ').trim().slice(0, 40);
+    if (label) return `in ${role && CONTAINER_ROLES.test(role) ? role : 'list'} ${JSON.stringify(label)}`;
+    if (role && (CONTAINER_ROLES.test(role) || role === 'group')) return '';
+  }
+  return '';
+}
+
 function isTreeish(el: Element, role: string): boolean {
   if (role === 'treeitem') return true;
   if (nestedList(el)) return true;
@@ -88,6 +104,11 @@ export function structureWords(el: Element, item: Element, role: string, isItem:
     // Cells of a CSS grid (a board, a calendar) say their row and column.
     if (cols > 1) out.push(`row=${Math.floor(i / cols) + 1} col=${(i % cols) + 1} of ${Math.ceil(sibs.length / cols)}x${cols}`);
     else if (sibs.length > 1) out.push(`${i + 1} of ${sibs.length}`);
+  }
+  // The first item names its container when the page labels it (`in menu "File"`).
+  if (/^1 of |^row=1 col=1 /.test(out[0] ?? '')) {
+    const c = labelledContainer(item);
+    if (c) out.push(c);
   }
   if (isTreeish(item, role)) {
     const lv = Number(item.getAttribute('aria-level') || el.getAttribute('aria-level')) || level(item);
