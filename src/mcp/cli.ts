@@ -3,7 +3,9 @@ import { parseArgs } from 'node:util';
 import { allTools } from '../tools/registry';
 import { createMcpContext, type McpOptions } from './context';
 import { homedir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
+import { mcpSkillFolders } from '../skills/folders';
+import { SkillLibrary } from '../skills/library';
 import { auditDirFromArgs, createMcpAudit } from '../audit/mcp';
 import { createMcpSafety } from '../safety/mcp';
 import { secureTool } from '../safety/secureTool';
@@ -33,6 +35,8 @@ Options:
                            (default: ~/.browser-agent/audit; "off" disables it)
   --max-input-bytes <n>    largest JSON-RPC message accepted on stdin (default 4194304); bigger ones
                            get an error reply and the server keeps running
+  --skills-dir <dir>       folder of SKILL.md site skills (repeatable; default: ./.browser-agent/skills,
+                           ~/.browser-agent/skills and the shipped examples; "off" disables skills)
   --help, --version`;
 
 function list(v?: string): string[] {
@@ -58,6 +62,7 @@ export function parseCli(argv: string[]): McpOptions & { help?: boolean; version
       'secrets-file': { type: 'string' },
       'audit-dir': { type: 'string' },
       'max-input-bytes': { type: 'string' },
+      'skills-dir': { type: 'string', multiple: true },
       help: { type: 'boolean', short: 'h' },
       version: { type: 'boolean', short: 'v' },
     },
@@ -82,6 +87,7 @@ export function parseCli(argv: string[]): McpOptions & { help?: boolean; version
     allowedSchemes: list(values['allow-schemes']),
     maxWaitMs: maxWait,
     maxInputBytes: maxInput,
+    skillsDirs: values['skills-dir'],
     help: values.help,
     version: values.version,
   };
@@ -103,6 +109,8 @@ async function main() {
     error: (m: string) => process.stderr.write(`[browser-agent] error: ${m}\n`),
   };
   const { ctx, sessions } = createMcpContext(opts, log);
+  const skillFolders = mcpSkillFolders(opts.skillsDirs, process.cwd(), dirname(__dirname));
+  if (skillFolders) ctx.skills = new SkillLibrary(skillFolders, { watch: true });
   let server: ReturnType<typeof createMcpServer> | undefined;
   const safety = createMcpSafety(() => server, process.argv.slice(2), process.env);
   const auditDir = auditDirFromArgs(process.argv.slice(2)) ?? join(homedir(), '.browser-agent', 'audit');

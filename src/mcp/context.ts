@@ -22,6 +22,8 @@ export interface McpOptions {
   downloadsDir?: string;
   allowedSchemes?: string[];
   maxWaitMs?: number;
+  /** `--skills-dir` values (see src/skills/folders.ts). */
+  skillsDirs?: string[];
 }
 
 /**

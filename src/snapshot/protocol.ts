@@ -6,6 +6,8 @@ export interface ElementItem {
   name: string;
   /** Name substitute when nothing names the element: icon hint, SVG description, position. */
   hint?: string;
+  /** Absolute target of a link (a/area with href); the formatter shortens it relative to the page. */
+  href?: string;
   /** State words: `checked`, `value="…"`, … */
   st?: string;
   /** What covers the element at its hit-test points, if anything. */
@@ -25,11 +27,17 @@ export interface FrameItem {
   frame: number;
   vp: 0 | 1;
 }
-export type PageItem = ElementItem | TextItem | FrameItem;
+/** A landmark section starts (`nav "Primary"`, `main`) or ends (`/nav`). */
+export interface SectionItem {
+  sec: string;
+}
+export type PageItem = ElementItem | TextItem | FrameItem | SectionItem;
 
 export interface RunOptions {
-  /** Lowest ref number for new elements (the tab keeps counting across navigations). */
+  /** Lowest ref number for new elements, honoured only while `doc` is still the frame's document. */
   start: number;
+  /** Document the counter belongs to (from the last RunResult): numbering restarts in a new document. */
+  doc?: string;
   viewportOnly?: boolean;
   /** Subtree root (a ref number of this frame). */
   root?: number;
@@ -46,6 +54,8 @@ export interface RunResult {
   url: string;
   title: string;
   missingRoot?: boolean;
+  /** This document's identity (its time origin): refs are numbered per document. */
+  doc?: string;
 }
 
 export interface SummaryResult {

@@ -9,11 +9,11 @@ import { isIconButton, isListLike, markItems, newItemState, ownText, ownerOf, vi
 import { structureWords, type SiblingCache } from './structure';
 import { describeShape, drawnMark, svgHasTargets, svgText } from './drawn';
 import { cssPath, xPath } from './selectors';
+import { attributeName, imageText, keyboardReachable, landmarkOf, linkHref } from './reading';
 
 const SKIP = new Set(['script', 'style', 'noscript', 'template', 'head', 'meta', 'link', 'title', 'base', 'option', 'optgroup', 'datalist', 'param', 'source', 'track']);
 const BLOCK_DISPLAY = /^(block|flex|grid|list-item|table|table-row|table-caption|flow-root)/;
 const STRONG = 'a[href],button,input:not([type=hidden]),select,textarea,[role=button],[role=link],[role=checkbox],[role=radio],[role=tab],[role=menuitem],[role=option],[role=switch],[role=textbox],[role=combobox],[contenteditable=""],[contenteditable=true]';
-const MAX_TEXT = 200;
 
 interface State {
   map: WeakMap<Element, number>;
@@ -29,6 +29,8 @@ interface State {
   /** Candidates already asked about, and whether they were upgraded custom elements by then. */
   probed: WeakMap<Element, boolean>;
 }
+
+const DOC = String(performance.timeOrigin);
 
 const S: State = {
   map: new WeakMap(),
@@ -196,7 +198,8 @@ function run(o: RunOptions): RunResult {
   const t0 = performance.now();
   sweep();
   buildLabelMap(document);
-  if (o.start > S.next) S.next = o.start;
+  // Refs are numbered per document (short refs on long sessions); a world re-created on the same document keeps counting.
+  if (o.start > S.next && o.doc === DOC) S.next = o.start;
   S.frames = [];
   S.hostCandidates = [];
   runTagCount = new Map();
@@ -224,8 +227,7 @@ function run(o: RunOptions): RunResult {
   const flush = () => {
     const t = clean(buf);
     if (t) {
-      const full = t.length > MAX_TEXT ? `${t.slice(0, MAX_TEXT).trimEnd()}…(+${t.length - MAX_TEXT})` : t;
-      items.push({ t: bufPrefix + full, vp: bufVp ? 1 : 0 });
+      items.push({ t: bufPrefix + t, vp: bufVp ? 1 : 0 });
       lastText = t.slice(-40);
     }
     buf = '';
@@ -260,6 +262,7 @@ function run(o: RunOptions): RunResult {
       }
     }
     // Items say where they are (`2 of 9`); other unnamed controls say what they follow.
+    if (!name && !hint) hint = attributeName(target);
     if (!name && !hint && lastText && !item) hint = `after "${cap(lastText, 30)}"`;
     const id = refFor(el, role, name || hint);
     const inVp = r.bottom > 0 && r.right > 0 && r.top < vh && r.left < vw;
@@ -277,7 +280,7 @@ function run(o: RunOptions): RunResult {
       if (c) cov = describeCoverer(c);
     }
     flush();
-    const it: ElementItem = { id, role, name: cap(name, 80), hint: hint || undefined, st: states || undefined, cov: cov || undefined, vp: inVp ? 1 : 0, full: fv.length > VALUE_CUT ? fv : undefined };
+    const it: ElementItem = { id, role, name: cap(name, 80), hint: hint || undefined, href: linkHref(el), st: states || undefined, cov: cov || undefined, vp: inVp ? 1 : 0, full: fv.length > VALUE_CUT ? fv : undefined };
     items.push(it);
     emitted.push(el);
     emittedItems.push(it);
@@ -313,8 +316,10 @@ function run(o: RunOptions): RunResult {
     let role: string | null = null;
     let control: Element | undefined;
     let nativeRef = false;
-        const visibleBox = !hidden && !offCanvas && r.width > 0 && r.height > 0 && !tiny;
-    if (visibleBox || (tag === 'input' && (el as HTMLInputElement).type === 'file')) {
+    const visibleBox = !hidden && !offCanvas && r.width > 0 && r.height > 0 && !tiny;
+    // Skip links and other controls parked off-screen stay listed (marked offscreen): the keyboard reaches them.
+    const parked = !visibleBox && !hidden && (offCanvas || (tiny && r.width + r.height > 0)) && tag !== 'input' && keyboardReachable(el);
+    if (visibleBox || parked || (tag === 'input' && (el as HTMLInputElement).type === 'file')) {
       const er = explicitRole(el);
       const nr = nativeRole(el);
       role = er && INTERACTIVE_ROLES.has(er) ? er : nr;
@@ -356,6 +361,7 @@ function run(o: RunOptions): RunResult {
     let mine = -1;
     if (role) {
       emit(el, role, st, r, control);
+      if (parked) addState('offscreen');
       if (tag === 'select' || tag === 'textarea' || tag === 'input') return;
       mine = emitted.length - 1;
     } else if (tag === 'iframe' || tag === 'frame') {
@@ -376,9 +382,9 @@ function run(o: RunOptions): RunResult {
         else if (d && /\b(circle|rect|polygon|line|ellipse)\b/.test(d)) buf += ` [svg: ${d}] `;
       }
       return;
-    } else if (tag === 'img' && visibleBox && !inInteractive && r.width >= 32 && r.height >= 32) {
-      const alt = clean(el.getAttribute('alt'));
-      if (alt) buf += ` [img "${cap(alt, 60)}"] `;
+    } else if (tag === 'img' && visibleBox && !inInteractive && !suppressText && r.width >= 2 && r.height >= 2) {
+      buf += imageText(el);
+      if (elInVpOf(r)) bufVp = true;
       return;
     } else if (tag === 'br') {
       buf += ' ';
@@ -393,6 +399,11 @@ function run(o: RunOptions): RunResult {
     }
     const inside: 0 | 1 | 2 = role ? (nativeRef ? 2 : inInteractive === 2 ? 2 : 1) : inInteractive;
     const quiet = suppressText || !!inside || (tag === 'label' && !!(el as HTMLLabelElement).control);
+    const section = !quiet && !hidden ? landmarkOf(el) : '';
+    if (section) {
+      flush();
+      items.push({ sec: section });
+    }
     const textHidden = hidden || tiny || offCanvas || (zeroBox && display !== 'contents') || (block && !el.checkVisibility());
     if (block && !quiet) {
       if (/^h[1-6]$/.test(tag)) bufPrefix = '#'.repeat(+tag[1]) + ' ';
@@ -429,6 +440,10 @@ function run(o: RunOptions): RunResult {
       else if (bufPrefix) bufPrefix = '';
     }
     if (mine >= 0 && emitted.length > mine + 1) settleContainer(el, mine, role!, nativeRef);
+    if (section) {
+      flush();
+      items.push({ sec: '/' + section.split(' ')[0] });
+    }
     void parentHidden;
   };
 
@@ -456,10 +471,16 @@ function run(o: RunOptions): RunResult {
     }
   };
 
+  const elInVpOf = (r: DOMRect) => r.bottom > 0 && r.right > 0 && r.top < vh && r.left < vw;
+
   const emitHiddenFile = (el: Element, st: CSSStyleDeclaration) => {
     emit(el, 'file', st, new DOMRect(0, 0, 0, 0));
+    addState('hidden');
+  };
+
+  const addState = (word: string) => {
     const last = items[items.length - 1];
-    if ('id' in last) last.st = [last.st, 'hidden'].filter(Boolean).join(' ');
+    if ('id' in last) last.st = [last.st, word].filter(Boolean).join(' ');
   };
 
   let root: Element | null = document.documentElement;
@@ -475,7 +496,7 @@ function run(o: RunOptions): RunResult {
   clearLabelMap();
   let out = items;
   if (o.viewportOnly) out = items.filter((i) => !('vp' in i) || i.vp === 1);
-  return { items: out, next: S.next, frames: S.frames.length, hosts: S.hostCandidates.length, ms: Math.round(performance.now() - t0), count, url: location.href, title: document.title };
+  return { items: out, next: S.next, frames: S.frames.length, hosts: S.hostCandidates.length, ms: Math.round(performance.now() - t0), count, url: location.href, title: document.title, doc: DOC };
 }
 
 /** Hands the candidates of the last run to the CDP side (once: they count as probed from now on). */

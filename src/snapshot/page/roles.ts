@@ -236,7 +236,8 @@ export function accessibleName(el: Element, role: string): string {
     n = n || labelsText(el) || clean(el.getAttribute('placeholder')) || clean(el.getAttribute('title'));
     if (n) return n;
     if (tag === 'input' && type === 'file') return 'Choose file';
-    return clean(el.getAttribute('name'))?.replace(/[_-]+/g, ' ');
+    // The `name` attribute is not a label: the extractor shows it as `name=…` (reading.ts).
+    return '';
   }
   if (tag === 'img') return clean(el.getAttribute('alt')) || clean(el.getAttribute('title'));
   if (role !== 'textbox' && role !== 'searchbox' && role !== 'combobox' && role !== 'listbox' && role !== 'slider') {
