@@ -39,6 +39,9 @@ function visibleKids(el: Element): Element[] {
   return out;
 }
 
+/** Text blocks are parts of a card, not items of a list. */
+const NOT_ITEMS = /^(?:p|h[1-6]|br|hr|blockquote|pre|label|script|style)$/;
+
 function key(el: Element): string {
   return el.localName + '.' + (el.getAttribute('role') ?? '');
 }
@@ -63,7 +66,7 @@ export function repeatedChildren(container: Element): Element[] {
       else groups.set(key(k), [k]);
     }
     let best: Element[] = [];
-    for (const g of groups.values()) if (g.length > best.length) best = g;
+    for (const g of groups.values()) if (g.length > best.length && !NOT_ITEMS.test(g[0].localName)) best = g;
     if (best.length < 2 || best.length * 2 < kids.length) return [];
     return best.slice(0, MAX_ITEMS);
   }
@@ -185,4 +188,11 @@ export function isIconButton(st: ItemState, el: Element, r: DOMRect): boolean {
   if (cs.backgroundImage !== 'none' || (cs.maskImage && cs.maskImage !== 'none')) return true;
   const before = getComputedStyle(el, '::before').content;
   return !!before && before !== 'none' && before !== 'normal';
+}
+
+const LIST_LIKE = 'ul,ol,table,tbody,[role=list],[role=listbox],[role=grid],[role=treegrid],[role=menu],[role=tree],[role=rowgroup],[role=feed]';
+
+/** A list, table or grid element (not a page wrapper such as a framework's root `div`). */
+export function isListLike(el: Element): boolean {
+  return el.matches(LIST_LIKE);
 }
