@@ -34,7 +34,7 @@ const liveEmpty = h('div', { class: 'live-empty' }, 'The page appears here once 
 const liveState = h('span', { class: 'live-state', id: 'live-state', role: 'status' }, 'No browser');
 const liveUrl = h('span', { class: 'live-url', id: 'live-url' });
 const popOut = h('button', { class: 'icon', id: 'live-pop-out', title: 'Open the live view in an editor tab', 'aria-label': 'Open the live view in an editor tab' }, icon('link-external'));
-const live = h('details', { class: 'live', id: 'live' }, h('summary', {}, icon('eye'), ' Live view ', liveState, liveUrl, popOut), h('div', { class: 'live-stage' }, liveEmpty, frameImg, highlight));
+const live = h('details', { class: 'live', id: 'live' }, h('summary', { title: 'Live view of the browser' }, icon('eye'), liveState, liveUrl, popOut), h('div', { class: 'live-stage' }, liveEmpty, frameImg, highlight));
 
 const historyList = h('ul', { class: 'history-list', 'aria-label': 'Task history' });
 const clearHistory = h('button', { class: 'link', id: 'clear-history', title: 'Asks before deleting' }, 'Clear history…');
@@ -203,7 +203,9 @@ function handle(m: ToWebviewMessage) {
       break;
     case 'session':
       sessionLive = m.live;
-      liveState.textContent = m.label;
+      // Short badge (Live, No browser, Disconnected…); the detail in its tooltip.
+      liveState.textContent = m.label.split(' · ')[0];
+      liveState.title = m.label;
       liveState.className = `live-state ${m.live ? 'on' : 'off'}`;
       liveUrl.textContent = m.url ?? '';
       liveUrl.title = m.url ?? '';

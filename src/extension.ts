@@ -6,6 +6,7 @@ import { AUDIT_OUTCOME } from './audit/words';
 import { registerAudit, type AuditApi } from './audit/register';
 import { redactingStepHook, secureTool } from './safety/secureTool';
 import { SessionManager } from './session/manager';
+import { registerSkills, type SkillsApi } from './skills/register';
 import { resolveRef } from './snapshot';
 import { allTools } from './tools/registry';
 import { registerCopilotTools } from './vscode/copilot';
@@ -28,6 +29,7 @@ export interface BrowserAgentApi {
   safety: SafetyApi;
   audit: AuditApi;
   agent: AgentApi;
+  skills: SkillsApi;
 }
 
 
@@ -44,9 +46,13 @@ export function activate(context: vscode.ExtensionContext): BrowserAgentApi {
     ...registerWalkthroughCommands(context),
   );
   const a = (audit = registerAudit(context, channel));
+  const skills = registerSkills(context, a.recorder.root, channel);
 
+  // The audit reads page URLs and titles itself, after the vault scrubbed the step: it must know the vault's
+  // secrets (placeholder values, typed passwords) to keep them out of those too.
+  const knownSecrets = () => safety.vault.known();
   // Copilot: every call goes through the safety gate and into one implicit audit task per day and window.
-  const safety = registerCopilotTools(context, s, channel, a.hooks({ implicit: { source: 'copilot', per: 'day' } }).onStep);
+  const safety = registerCopilotTools(context, s, channel, a.hooks({ implicit: { source: 'copilot', per: 'day' }, knownSecrets }).onStep);
   a.setReplayDeps(replayDeps(s, safety));
 
   // Chat panel: the same tools, gate and secrets; one audit task per run.
@@ -55,7 +61,7 @@ export function activate(context: vscode.ExtensionContext): BrowserAgentApi {
     tools: () => allTools.map((t) => secureTool(t, safety.vault)),
     hooks: ({ goal, provider }) => {
       const task = a.recorder.startTask(goal, { provider, source: 'chat' });
-      const hooks = a.hooks({ decide: safety.decider.decide, task });
+      const hooks = a.hooks({ decide: safety.decider.decide, task, knownSecrets });
       return {
         taskId: task.id,
         decide: hooks.decide,
@@ -85,7 +91,7 @@ export function activate(context: vscode.ExtensionContext): BrowserAgentApi {
     );
   }
   logger.info('Browser Agent activated.');
-  return { sessions: s, safety, audit: a, agent };
+  return { sessions: s, safety, audit: a, agent, skills };
 }
 
 /** A browser we launched must never outlive the extension host. */

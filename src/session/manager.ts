@@ -2,6 +2,7 @@ import { EventEmitter } from 'node:events';
 import { errorMessage } from '../errors';
 import { BrowserSession } from './browserSession';
 import type { LaunchOptions } from './launcher';
+import type { RequestPolicy } from './requestGuard';
 
 export interface SessionSettings {
   /** What `ensure()` does when no browser is connected. */
@@ -36,6 +37,7 @@ export class SessionManager extends EventEmitter {
   private starting?: Promise<BrowserSession>;
   private _status: SessionStatus = { state: 'none' };
   /** The way the current/last session was made, reused when it has to be replaced. */
+  private requestPolicy?: RequestPolicy;
   private lastMode?: { mode: 'launch' } | { mode: 'attach'; endpoint: string; headers?: Record<string, string> };
 
   constructor(
@@ -51,6 +53,16 @@ export class SessionManager extends EventEmitter {
 
   get current(): BrowserSession | undefined {
     return this.session?.connected ? this.session : undefined;
+  }
+
+  /**
+   * Origin rules the browser enforces at the request (every target, before anything is sent),
+   * for this session and the ones that replace it. Resolves once interception matches the rules.
+   */
+  async setRequestPolicy(policy: RequestPolicy | undefined): Promise<void> {
+    this.requestPolicy = policy;
+    const live = this.current ?? (await this.starting?.catch(() => undefined));
+    await live?.guard.setPolicy(policy);
   }
 
   /** The live session, starting or replacing one as the settings say. */
@@ -69,7 +81,7 @@ export class SessionManager extends EventEmitter {
     const opts = { ...s.launch, ...overrides };
     return this.start('launched', async () => {
       this.log.info(`Launching ${opts.executablePath ?? 'Chrome/Chromium'} (${opts.headless ? 'headless' : 'headed'}, ${opts.userDataDir ? `profile ${opts.userDataDir}` : 'temporary profile'})`);
-      const session = await BrowserSession.launch({ ...opts, cdpTimeoutMs: s.cdpTimeoutMs });
+      const session = await BrowserSession.launch({ ...opts, cdpTimeoutMs: s.cdpTimeoutMs, requestPolicy: this.requestPolicy });
       this.lastMode = { mode: 'launch' };
       this.log.info(`Launched pid ${session.pid} at ${session.endpoint}`);
       return session;
@@ -80,7 +92,7 @@ export class SessionManager extends EventEmitter {
     const s = this.settings();
     return this.start('attached', async () => {
       this.log.info(`Attaching to ${endpoint}`);
-      const session = await BrowserSession.attach(endpoint, { headers: headers ?? s.attach?.headers, cdpTimeoutMs: s.cdpTimeoutMs, attachTab: s.attachTab });
+      const session = await BrowserSession.attach(endpoint, { headers: headers ?? s.attach?.headers, cdpTimeoutMs: s.cdpTimeoutMs, attachTab: s.attachTab, requestPolicy: this.requestPolicy });
       this.lastMode = { mode: 'attach', endpoint, headers };
       this.log.info(`Attached to ${session.endpoint}`);
       return session;
