@@ -1,11 +1,13 @@
 import { errorMessage } from '../errors';
+import { currentPageUrl, narrowingFor } from '../skills/gate';
 import { runTool, type RunHooks, type StepEvent } from '../tools/runner';
 import type { ContentPart, ToolContext, ToolDefinition, ToolResult } from '../tools/types';
 import { FINISH, FinishSchema, THINK, ThinkSchema, agentToolSpecs, needsVision, specOf } from './agentTools';
 import { AgentContext, DEFAULT_LIMITS, type ContextLimits } from './context';
 import type { AgentEvent, AgentOutcome, AgentStatus } from './events';
 import { systemPrompt } from './prompt';
-import type { AgentMode, ChatProvider, ToolCall, ToolResultPart } from './types';
+import { SkillGuide, type Guidance } from './skillGuide';
+import type { AgentMode, ChatProvider, ToolCall, ToolResultPart, UserPart } from './types';
 
 export interface AgentOptions {
   task: string;
@@ -73,6 +75,7 @@ export async function runAgent(o: AgentOptions): Promise<AgentOutcome> {
   const byName = new Map(tools.map((t) => [t.name, t]));
   const specs = [...tools.map(specOf), ...agentToolSpecs];
   const ctx: ToolContext = { ...o.ctx, signal: o.signal };
+  const guide = o.ctx.skills ? new SkillGuide(o.ctx.skills, o.task) : undefined;
   const context = new AgentContext((n) => /snapshot/i.test(n), o.limits ?? DEFAULT_LIMITS);
 
   let step = 0;
@@ -149,12 +152,27 @@ export async function runAgent(o: AgentOptions): Promise<AgentOutcome> {
     emit({ type: 'step-end', id, step, tool, input, ok: true, summary: summary.slice(0, 200), output: summary, durationMs: 0 });
   };
 
+  /** Skills go into the context as text and show in the panel as a card. */
+  const addGuidance = (parts: UserPart[], g: Guidance | undefined) => {
+    if (!g) return;
+    parts.push({ type: 'text', text: g.text });
+    agentStep('skills', { skills: g.names }, `Skills: ${g.names.join(', ')}`);
+  };
+
+  /** Specs offered this turn: a skill's allowed-tools for the current site narrows them (runTool enforces it too). */
+  const offeredSpecs = async () => {
+    const narrowing = await narrowingFor(o.ctx.skills, await currentPageUrl(ctx)).catch(() => undefined);
+    return narrowing ? specs.filter((sp) => !byName.has(sp.name) || narrowing.tools.has(sp.name)) : specs;
+  };
+
   const visible = (content: ContentPart[]): ContentPart[] =>
     vision ? content : content.map((c) => (c.type === 'image' ? { type: 'text', text: '[image omitted: this model works from text]' } : c));
 
   try {
-    // Observe first: the task arrives together with the page it starts from.
-    context.push({ role: 'user', content: [{ type: 'text', text: `Task: ${o.task}` }] });
+    // Observe first: the task arrives together with the page it starts from and the user's skills for it.
+    const first: UserPart[] = [{ type: 'text', text: `Task: ${o.task}` }];
+    addGuidance(first, await guide?.atStart(startUrl).catch(() => undefined));
+    context.push({ role: 'user', content: first });
     const snap = byName.get(snapshotName);
     if (snap && startUrl) {
       const call: ToolCall = { id: 'initial_snapshot', name: snap.name, input: {} };
@@ -170,7 +188,7 @@ export async function runAgent(o: AgentOptions): Promise<AgentOutcome> {
       const reply = await o.provider.send({
         system,
         messages: context.messages,
-        tools: specs,
+        tools: await offeredSpecs(),
         signal: o.signal,
         onText: (d) => {
           streamed += d;
@@ -190,7 +208,7 @@ export async function runAgent(o: AgentOptions): Promise<AgentOutcome> {
       }
       textOnlyTurns = 0;
 
-      const results: ToolResultPart[] = [];
+      const results: UserPart[] = [];
       let finished: AgentOutcome | undefined;
       let skipRest = '';
       for (const call of reply.toolCalls) {
@@ -272,6 +290,7 @@ export async function runAgent(o: AgentOptions): Promise<AgentOutcome> {
         answer(content, !!r.isError);
         if (r.isError && r.code !== 'BLOCKED_BY_POLICY') skipRest = `an earlier call in this turn (${call.name}) failed`;
       }
+      if (!finished) addGuidance(results, await guide?.onPage(await currentPageUrl(ctx)).catch(() => undefined));
       context.push({ role: 'user', content: results });
       tokens();
       if (finished) return done(finished.status, finished.summary, finished.data);

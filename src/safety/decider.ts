@@ -3,7 +3,7 @@ import type { ActionPreview, ToolContext, ToolDefinition } from '../tools/types'
 import { checkRequestOrigin, hasOriginRules, webSocketBlockPatterns, originOf } from './origins';
 import type { RequestPolicy } from '../session/requestGuard';
 import { ratePolicy, type PageFacts } from './policy';
-import type { SecretVault } from './secrets';
+import { SECRET_PLACEHOLDER, type SecretVault } from './secrets';
 import type { PolicySettings } from './settings';
 import type { Decision, Rating } from './types';
 import { registerGuard } from './guard';
@@ -212,7 +212,9 @@ export function createDecider(settings: () => PolicySettings, confirmer: Confirm
 export function rememberTyped(vault: SecretVault, input: unknown): void {
   const visit = (v: unknown, key?: string) => {
     if (typeof v === 'string') {
-      if (key === 'text' || key === 'value' || key === 'values') vault.remember(v);
+      // A {{secret:NAME}} placeholder is a name, not a value: the vault learns its value when it resolves it,
+      // and the log keeps the placeholder so a replay can resolve it again.
+      if ((key === 'text' || key === 'value' || key === 'values') && v.replace(SECRET_PLACEHOLDER, '').trim()) vault.remember(v);
     } else if (Array.isArray(v)) v.forEach((x) => visit(x, key));
     else if (v && typeof v === 'object') for (const [k, x] of Object.entries(v)) visit(x, k);
   };

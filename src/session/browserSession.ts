@@ -1,4 +1,5 @@
 import { EventEmitter } from 'node:events';
+import { chooseAttachTab, probePages } from './tabChoice';
 import type { Protocol } from 'devtools-protocol';
 import { BrowserAgentError } from '../errors';
 import { CdpConnection } from './cdp';
@@ -103,8 +104,10 @@ export class BrowserSession extends EventEmitter {
     const { targetInfos } = await this.connection.send('Target.getTargets');
     for (const info of targetInfos) this.onTargetCreated(info, false);
     const pages = [...this.tabMap.values()];
-    if (attachTab === 'new' || pages.length === 0) await this.newTab();
-    else await this.selectTab(pages[0].targetId);
+    if (attachTab === 'new' || pages.length === 0) return void (await this.newTab());
+    // The page the user is looking at, even when another client (DevTools, a tool) is attached to it.
+    const chosen = chooseAttachTab(await probePages(this.connection).catch(() => []));
+    await this.selectTab(chosen && this.tabMap.has(chosen) ? chosen : pages[0].targetId);
   }
 
   get connected(): boolean {
@@ -175,6 +178,22 @@ export class BrowserSession extends EventEmitter {
     await this.connection.send('Target.closeTarget', { targetId: id });
     this.onTargetDestroyed(id);
     void tab;
+  }
+
+  /**
+   * Opens a fresh tab in place of `id` and closes that one from the browser target (which needs
+   * nothing from its renderer): the way out of a hung page when its renderer cannot be stopped.
+   */
+  async replaceTab(id: string): Promise<Tab> {
+    const old = this.getTab(id);
+    const wasActive = this.activeId === id;
+    const { targetId } = await this.connection.send('Target.createTarget', { url: 'about:blank' });
+    const fresh = this.tabMap.get(targetId) ?? this.addTab({ targetId, url: 'about:blank', title: '', type: 'page', attached: false, canAccessOpener: false } as Protocol.Target.TargetInfo);
+    fresh.openerId = old.openerId;
+    await this.connection.send('Target.closeTarget', { targetId: id }, undefined, 5000).catch(() => undefined);
+    this.onTargetDestroyed(id);
+    if (wasActive) await this.selectTab(targetId);
+    return fresh;
   }
 
   /** Launched: close the browser and kill its process group. Attached: only detach. */

@@ -78,14 +78,14 @@ export class SessionManager extends EventEmitter {
 
   launch(overrides: Partial<LaunchOptions> = {}): Promise<BrowserSession> {
     const s = this.settings();
+    const opts = { ...s.launch, ...overrides };
     return this.start('launched', async () => {
-      const opts = { ...s.launch, ...overrides };
       this.log.info(`Launching ${opts.executablePath ?? 'Chrome/Chromium'} (${opts.headless ? 'headless' : 'headed'}, ${opts.userDataDir ? `profile ${opts.userDataDir}` : 'temporary profile'})`);
       const session = await BrowserSession.launch({ ...opts, cdpTimeoutMs: s.cdpTimeoutMs, requestPolicy: this.requestPolicy });
       this.lastMode = { mode: 'launch' };
       this.log.info(`Launched pid ${session.pid} at ${session.endpoint}`);
       return session;
-    });
+    }, opts.userDataDir);
   }
 
   attach(endpoint: string, headers?: Record<string, string>): Promise<BrowserSession> {
@@ -116,22 +116,34 @@ export class SessionManager extends EventEmitter {
     this.removeAllListeners();
   }
 
-  private async start(kind: 'launched' | 'attached', make: () => Promise<BrowserSession>): Promise<BrowserSession> {
+  /**
+   * Starts a new session. A running one is kept until the new one is connected, so a failed
+   * launch or attach never leaves the person with nothing; only a launch into the same persistent
+   * profile (which one browser at a time can open) has to close the old browser first.
+   */
+  private async start(kind: 'launched' | 'attached', make: () => Promise<BrowserSession>, profile?: string): Promise<BrowserSession> {
     if (this.starting) await this.starting.catch(() => undefined);
     const previous = this.session;
-    this.session = undefined;
-    if (previous) await previous.close().catch(() => {});
+    if (previous && (!previous.connected || (kind === 'launched' && previous.kind === 'launched' && profile))) {
+      this.session = undefined;
+      await previous.close().catch(() => {});
+    }
     this.setStatus({ state: 'starting', kind });
     this.starting = make();
     try {
       const session = await this.starting;
+      const old = this.session;
       this.session = session;
       this.wire(session);
+      if (old && old !== session) await old.close().catch(() => {});
       this.refreshStatus();
       return session;
     } catch (e) {
       this.log.error(`Could not start the browser session: ${errorMessage(e)}`);
-      this.setStatus({ state: 'disconnected', reason: errorMessage(e) });
+      if (this.session?.connected) {
+        this.log.info('The browser that was running is kept.');
+        this.refreshStatus();
+      } else this.setStatus({ state: 'disconnected', reason: errorMessage(e) });
       throw e;
     } finally {
       this.starting = undefined;

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { BrowserAgentError, errorMessage, isAgentError } from '../errors';
 import type { Decision } from '../safety/types';
+import { currentPageUrl, isAllowed, narrowingFor, refusalReason } from '../skills/gate';
 import type { ActionPreview, ToolContext, ToolDefinition, ToolResult } from './types';
 
 /** One executed (or refused) tool call, for the audit log, notifications and the chat panel. */
@@ -50,6 +51,13 @@ export async function runTool(tool: ToolDefinition, rawInput: unknown, ctx: Tool
   } else {
     try {
       if (ctx.signal?.aborted) throw new BrowserAgentError('CANCELLED', 'Cancelled before it started.');
+      // Least privilege for every front door: a skill's allowed-tools for the current site.
+      const narrowing = ctx.skills && (await narrowingFor(ctx.skills, await currentPageUrl(ctx)));
+      if (narrowing && !isAllowed(narrowing, tool.name)) {
+        const reason = refusalReason(narrowing, tool.name);
+        decision = { rating: { level: 'block', rule: 'skill-allowed-tools', reason }, outcome: 'blocked' };
+        throw new BrowserAgentError('BLOCKED_BY_POLICY', `${reason}.`, 'Use one of the allowed tools; do not retry this one on this site.');
+      }
       preview = tool.preview ? await tool.preview(parsed.data, ctx).catch(() => undefined) : undefined;
       if (hooks.decide) decision = await hooks.decide(tool, parsed.data, preview, ctx);
       if (decision.outcome === 'blocked') {
