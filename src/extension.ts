@@ -9,7 +9,9 @@ import { registerCopilotTools } from './vscode/copilot';
 import { createLog } from './vscode/log';
 import { replayDeps } from './vscode/replayDeps';
 import type { SafetyApi } from './vscode/safety';
+import { LiveViewPanel } from './vscode/liveView';
 import { registerSessionCommands } from './vscode/sessionCommands';
+import { registerWalkthroughCommands } from './vscode/walkthrough';
 import { readSessionSettings } from './vscode/settings';
 import { createStatusBar } from './vscode/statusBar';
 import { createToolContext } from './vscode/toolContext';
@@ -30,7 +32,15 @@ const AUDIT_OUTCOME = { success: 'success', failure: 'failure', stopped: 'cancel
 export function activate(context: vscode.ExtensionContext): BrowserAgentApi {
   const { channel, logger } = createLog();
   const s = (sessions = new SessionManager(readSessionSettings, logger));
-  context.subscriptions.push(channel, createStatusBar(s), ...registerSessionCommands(s, channel));
+  const liveView = new LiveViewPanel(s);
+  context.subscriptions.push(
+    channel,
+    createStatusBar(s),
+    ...registerSessionCommands(s, channel),
+    liveView,
+    vscode.commands.registerCommand('browserAgent.openLiveView', () => liveView.show()),
+    ...registerWalkthroughCommands(context),
+  );
   const a = (audit = registerAudit(context, channel));
 
   // The audit reads page URLs and titles itself, after the vault scrubbed the step: it must know the vault's

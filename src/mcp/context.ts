@@ -4,10 +4,15 @@ import { resolveEndpoint } from '../session/endpoints';
 import { CdpConnection } from '../session/cdp';
 import type { BrowserSession } from '../session/browserSession';
 import { SessionManager, type Logger, type SessionSettings } from '../session/manager';
+import { chooseAttachTab, claimedByAgentWorld, probePages, type AttachTabMode, type PageCandidate } from '../session/tabChoice';
 import type { ToolContext, ToolSettings } from '../tools/types';
 
 export interface McpOptions {
   cdpUrl?: string;
+  /** With cdpUrl: work in the page the user has open (`focused`, default) or in a new tab. */
+  attachTab?: AttachTabMode;
+  /** Pages another server already works in (supplied by the claim mechanism; default: another Browser Agent's world is there). */
+  isClaimed?: (p: PageCandidate) => boolean;
   headless?: boolean;
   userDataDir?: string;
   executablePath?: string;
@@ -20,14 +25,14 @@ export interface McpOptions {
 }
 
 /**
- * When several MCP processes attach to one browser, each works in its own tab: the first takes
- * the page already open if no other client is attached to it, the others open their own.
+ * The page to work in when attaching: the one the user has open and focused, even when DevTools or
+ * another tool is attached to it; pages another server already works in are skipped (then a new tab).
  */
-async function freePage(endpoint: string): Promise<string | undefined> {
+async function userPage(endpoint: string, mode: AttachTabMode, isClaimed: (p: PageCandidate) => boolean): Promise<string | undefined> {
+  if (mode === 'new') return undefined;
   const conn = await CdpConnection.connect(await resolveEndpoint(endpoint), { timeoutMs: 5000 });
   try {
-    const { targetInfos } = await conn.send('Target.getTargets');
-    return targetInfos.find((t) => t.type === 'page' && !t.attached && !t.url.startsWith('devtools://'))?.targetId;
+    return chooseAttachTab(await probePages(conn), { mode, isClaimed });
   } finally {
     conn.close();
   }
@@ -53,7 +58,7 @@ export function createMcpContext(opts: McpOptions, log: Logger): { ctx: ToolCont
     claiming ??= (async () => {
       let free: string | undefined;
       if (opts.cdpUrl && !sessions.current) {
-        free = await freePage(opts.cdpUrl).catch(() => undefined);
+        free = await userPage(opts.cdpUrl, opts.attachTab ?? 'focused', opts.isClaimed ?? claimedByAgentWorld).catch(() => undefined);
         attachTab = free ? 'existing' : 'new';
       }
       const b = await sessions.ensure();

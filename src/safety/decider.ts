@@ -1,6 +1,7 @@
 import type { RunHooks } from '../tools/runner';
 import type { ActionPreview, ToolContext, ToolDefinition } from '../tools/types';
-import { originOf } from './origins';
+import { checkRequestOrigin, hasOriginRules, webSocketBlockPatterns, originOf } from './origins';
+import type { RequestPolicy } from '../session/requestGuard';
 import { ratePolicy, type PageFacts } from './policy';
 import { SECRET_PLACEHOLDER, type SecretVault } from './secrets';
 import type { PolicySettings } from './settings';
@@ -132,6 +133,15 @@ function needsPageText(tool: ToolDefinition): boolean {
 export function createDecider(settings: () => PolicySettings, confirmer: Confirmer, notifier?: Notifier, options: DeciderOptions = {}): Decider {
   const allowances = options.allowances ?? new SiteAllowances();
   const facts = options.pageFacts ?? ((ctx: ToolContext) => readPageFacts(ctx));
+  // The session enforces the origin lists at the request; the rules stay here (read live, so a settings change applies).
+  const requestPolicy: RequestPolicy = {
+    active: () => hasOriginRules(settings()),
+    check: (url) => {
+      const v = checkRequestOrigin(url, settings());
+      return v.allowed ? undefined : { rule: v.rule ?? 'blocked-origin', reason: v.reason ?? 'blocked by the safety policy' };
+    },
+    blockPatterns: () => webSocketBlockPatterns(settings()),
+  };
 
   async function rate(tool: ToolDefinition, input: unknown, preview: ActionPreview | undefined, ctx: ToolContext): Promise<Rating> {
     const s = settings();
@@ -181,6 +191,7 @@ export function createDecider(settings: () => PolicySettings, confirmer: Confirm
   function decideWith(preconfirmed?: Rating): NonNullable<RunHooks['decide']> {
     return async (tool, input, preview, ctx) => {
       registerGuard(ctx, { settings, confirm: (rating, p) => settle(tool.name, tool.title, rating, p ?? preview) });
+      await ctx.sessions?.setRequestPolicy?.(requestPolicy);
       const rating = await rate(tool, input, preview, ctx);
       // Text typed into a password/card/OTP field is a secret from now on: scrubbed everywhere, the question included.
       if (options.vault && rating.rule === 'sensitive-field') rememberTyped(options.vault, input);

@@ -1,9 +1,11 @@
 import { EventEmitter } from 'node:events';
+import { chooseAttachTab, probePages } from './tabChoice';
 import type { Protocol } from 'devtools-protocol';
 import { BrowserAgentError } from '../errors';
 import { CdpConnection } from './cdp';
 import { resolveEndpoint, ATTACH_HELP } from './endpoints';
 import { launchBrowser, type LaunchedBrowser, type LaunchOptions } from './launcher';
+import { RequestGuard, type RequestPolicy } from './requestGuard';
 import { Tab } from './tab';
 
 export type SessionKind = 'launched' | 'attached';
@@ -20,6 +22,8 @@ export interface SessionOptions {
   cdpTimeoutMs?: number;
   /** Attach mode: use the page already open (default) or always open our own tab. */
   attachTab?: 'existing' | 'new';
+  /** Origin rules enforced at the request in every target (see requestGuard.ts). */
+  requestPolicy?: RequestPolicy;
 }
 
 /**
@@ -32,6 +36,8 @@ export class BrowserSession extends EventEmitter {
   private activeId?: string;
   private closing = false;
   readonly headless: boolean;
+  /** Fails requests the safety policy refuses, in every target, before they are sent. */
+  readonly guard: RequestGuard;
 
   private constructor(
     readonly connection: CdpConnection,
@@ -43,6 +49,7 @@ export class BrowserSession extends EventEmitter {
     super();
     this.setMaxListeners(0);
     this.headless = headless;
+    this.guard = new RequestGuard(connection);
     connection.on('disconnected', () => this.onDisconnected());
     connection.on('Target.targetCreated', (p: Protocol.Target.TargetCreatedEvent, sid?: string) => !sid && this.onTargetCreated(p.targetInfo));
     connection.on('Target.targetInfoChanged', (p: Protocol.Target.TargetInfoChangedEvent, sid?: string) => !sid && this.onTargetInfoChanged(p.targetInfo));
@@ -63,6 +70,7 @@ export class BrowserSession extends EventEmitter {
       const conn = await CdpConnection.connect(browser.wsEndpoint, { timeoutMs: opts.cdpTimeoutMs });
       const session = new BrowserSession(conn, 'launched', browser.wsEndpoint, browser, !!opts.headless);
       browser.process.once('exit', () => conn.close());
+      await session.guard.setPolicy(opts.requestPolicy);
       await session.init('existing');
       return session;
     } catch (e) {
@@ -82,6 +90,7 @@ export class BrowserSession extends EventEmitter {
     }
     const session = new BrowserSession(conn, 'attached', wsUrl);
     try {
+      await session.guard.setPolicy(opts.requestPolicy);
       await session.init(opts.attachTab ?? 'existing');
     } catch (e) {
       conn.close();
@@ -95,8 +104,10 @@ export class BrowserSession extends EventEmitter {
     const { targetInfos } = await this.connection.send('Target.getTargets');
     for (const info of targetInfos) this.onTargetCreated(info, false);
     const pages = [...this.tabMap.values()];
-    if (attachTab === 'new' || pages.length === 0) await this.newTab();
-    else await this.selectTab(pages[0].targetId);
+    if (attachTab === 'new' || pages.length === 0) return void (await this.newTab());
+    // The page the user is looking at, even when another client (DevTools, a tool) is attached to it.
+    const chosen = chooseAttachTab(await probePages(this.connection).catch(() => []));
+    await this.selectTab(chosen && this.tabMap.has(chosen) ? chosen : pages[0].targetId);
   }
 
   get connected(): boolean {
@@ -136,12 +147,19 @@ export class BrowserSession extends EventEmitter {
 
   async newTab(url = 'about:blank'): Promise<Tab> {
     this.assertConnected();
-    const { targetId } = await this.connection.send('Target.createTarget', { url });
+    // Guarded: open on about:blank and send the tab on only once its requests are intercepted.
+    const later = this.guard.active && url !== 'about:blank' ? url : undefined;
+    const { targetId } = await this.connection.send('Target.createTarget', { url: later ? 'about:blank' : url });
     let tab = this.tabMap.get(targetId);
     if (!tab) {
       tab = this.addTab({ targetId, url, title: '', type: 'page', attached: false, canAccessOpener: false } as Protocol.Target.TargetInfo);
     }
-    return this.selectTab(targetId);
+    const selected = await this.selectTab(targetId);
+    if (later) {
+      await this.guard.guarded(targetId);
+      await (await selected.session()).send('Page.navigate', { url: later });
+    }
+    return selected;
   }
 
   async selectTab(id: string): Promise<Tab> {
@@ -162,10 +180,27 @@ export class BrowserSession extends EventEmitter {
     void tab;
   }
 
+  /**
+   * Opens a fresh tab in place of `id` and closes that one from the browser target (which needs
+   * nothing from its renderer): the way out of a hung page when its renderer cannot be stopped.
+   */
+  async replaceTab(id: string): Promise<Tab> {
+    const old = this.getTab(id);
+    const wasActive = this.activeId === id;
+    const { targetId } = await this.connection.send('Target.createTarget', { url: 'about:blank' });
+    const fresh = this.tabMap.get(targetId) ?? this.addTab({ targetId, url: 'about:blank', title: '', type: 'page', attached: false, canAccessOpener: false } as Protocol.Target.TargetInfo);
+    fresh.openerId = old.openerId;
+    await this.connection.send('Target.closeTarget', { targetId: id }, undefined, 5000).catch(() => undefined);
+    this.onTargetDestroyed(id);
+    if (wasActive) await this.selectTab(targetId);
+    return fresh;
+  }
+
   /** Launched: close the browser and kill its process group. Attached: only detach. */
   async close(): Promise<void> {
     if (this.closing) return;
     this.closing = true;
+    this.guard.dispose();
     if (this.launched) {
       if (!this.connection.closed) await this.connection.send('Browser.close', undefined, undefined, 2000).catch(() => {});
       this.connection.close();

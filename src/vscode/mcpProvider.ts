@@ -26,6 +26,8 @@ export function mcpServerArgs(sessions: SessionManager, script: string): string[
 }
 
 /**
+ * Publishes the MCP server only when browserAgent.mcp.publish is on: Copilot already has the same
+ * tools as language-model tools, and two "Browser Agent" groups in its tool picker confuse people.
  * Publishes the MCP server to other agents inside VS Code (guarded: the API exists from 1.101).
  * VS Code is an MCP client with elicitation, so `confirm` actions are asked there.
  */
@@ -37,8 +39,8 @@ export function registerMcpServerProvider(context: vscode.ExtensionContext, sess
   const provider: vscode.McpServerDefinitionProvider<vscode.McpStdioServerDefinition> = {
     onDidChangeMcpServerDefinitions: changed.event,
     provideMcpServerDefinitions: () => {
-      if (!vscode.workspace.getConfiguration(SECTION).get<boolean>('mcp.publish', true)) return [];
-      const def = new vscode.McpStdioServerDefinition('Browser Agent', process.execPath, mcpServerArgs(sessions, script), { ELECTRON_RUN_AS_NODE: '1', [SAFETY_ENV]: JSON.stringify(readPolicySettings()) }, String(context.extension.packageJSON.version ?? '0'));
+      if (!vscode.workspace.getConfiguration(SECTION).get<boolean>('mcp.publish', false)) return [];
+      const def = new vscode.McpStdioServerDefinition('Browser Agent (MCP server)', process.execPath, mcpServerArgs(sessions, script), { ELECTRON_RUN_AS_NODE: '1', [SAFETY_ENV]: JSON.stringify(readPolicySettings()) }, String(context.extension.packageJSON.version ?? '0'));
       return [def];
     },
     // Secret values only travel when the server actually starts (never in the eager listing).

@@ -1,0 +1,255 @@
+import { EventEmitter } from 'node:events';
+import type { Protocol } from 'devtools-protocol';
+import type { CdpConnection } from './cdp';
+
+/** Why a request may not go out: the rule id and plain words. */
+export interface RequestVerdict {
+  rule: string;
+  reason: string;
+}
+
+/**
+ * The rules the guard applies (decided in src/safety; the session only enforces them).
+ * `active()` false means no origin rule is set: requests then pass without being paused.
+ */
+export interface RequestPolicy {
+  active(): boolean;
+  check(url: string): RequestVerdict | undefined;
+  /** URLPattern rules for what `Fetch` never sees (WebSocket handshakes), applied with `Network.setBlockedURLs`. */
+  blockPatterns?(): { urlPattern: string; block: boolean }[];
+}
+
+export interface BlockedRequest extends RequestVerdict {
+  url: string;
+  /** CDP resource type: Document, Script, Image, Fetch, XHR, Ping, WebSocket, Other… */
+  resourceType: string;
+  /** A top-level or frame navigation (a document request). */
+  navigation: boolean;
+  /** The target (page, iframe, worker) the request came from. */
+  targetId: string;
+  /** The frame it belongs to; equals `targetId` for the main frame of a page. */
+  frameId?: string;
+  seq: number;
+}
+
+interface GuardedTarget {
+  sessionId: string;
+  targetId: string;
+  type: string;
+  fetch: boolean;
+  /** The `Network.setBlockedURLs` rules last sent (JSON), to resend only on change. */
+  patterns: string;
+}
+
+/** Where Fetch is supported (pages, out-of-process iframes, workers); other targets are only released. */
+const FETCH_TYPES = new Set(['page', 'iframe', 'worker', 'shared_worker', 'service_worker']);
+const SETUP_TIMEOUT_MS = 5000;
+const KEEP_BLOCKED = 200;
+
+/**
+ * Enforces origin rules at the request, before anything reaches the network: auto-attaches to
+ * every target of the browser (`Target.setAutoAttach` with `waitForDebuggerOnStart` and `flatten`,
+ * at the browser and again in each page, frame and worker, so popups, new tabs, out-of-process
+ * iframes and workers are paused until interception is on), enables `Fetch` in each, and fails
+ * every request whose URL the policy refuses with `BlockedByClient`. Its sessions are separate
+ * from the tabs' own, so tools never have to call it.
+ */
+export class RequestGuard extends EventEmitter {
+  private readonly targets = new Map<string, GuardedTarget>();
+  /** Set-up of each target by target id, to wait for before sending a tab somewhere. */
+  private readonly setups = new Map<string, Promise<void>>();
+  private readonly blocked: BlockedRequest[] = [];
+  private seq = 0;
+  private started?: Promise<void>;
+  private policy?: RequestPolicy;
+  private syncing = Promise.resolve();
+  private readonly offs: (() => void)[] = [];
+
+  constructor(private readonly connection: CdpConnection) {
+    super();
+    this.setMaxListeners(0);
+  }
+
+  /** Sets (or clears) the rules; resolves once every attached target intercepts (or stops) accordingly. */
+  async setPolicy(policy: RequestPolicy | undefined): Promise<void> {
+    this.policy = policy;
+    await this.sync();
+  }
+
+  get active(): boolean {
+    return !!this.policy?.active();
+  }
+
+  /** Brings interception in line with the policy (after a settings change); cheap when nothing changed. */
+  sync(): Promise<void> {
+    if (!this.active && !this.started) return Promise.resolve();
+    const run = async () => {
+      await this.start();
+      const want = this.active;
+      const patterns = this.patterns();
+      await Promise.all(
+        [...this.targets.values()]
+          .filter((t) => FETCH_TYPES.has(t.type))
+          .flatMap((t) => [t.fetch !== want ? this.setFetch(t, want) : undefined, t.patterns !== patterns ? this.setPatterns(t, patterns) : undefined])
+          .map((p) => p?.catch(() => undefined)),
+      );
+    };
+    this.syncing = this.syncing.then(run, run);
+    return this.syncing;
+  }
+
+  /**
+   * Resolves once `targetId` intercepts (or after `timeoutMs` when it never shows up). For tabs we
+   * open ourselves: they start on about:blank and are sent to their URL only after this.
+   */
+  async guarded(targetId: string, timeoutMs = 2000): Promise<void> {
+    if (!this.active) return;
+    await this.sync();
+    const end = Date.now() + timeoutMs;
+    while (!this.setups.has(targetId) && Date.now() < end) await new Promise((r) => setTimeout(r, 10));
+    await this.setups.get(targetId);
+  }
+
+  /** A mark to ask later what was blocked since (`blockedSince`). */
+  mark(): number {
+    return this.seq;
+  }
+
+  blockedSince(mark: number, targetIds?: Iterable<string>): BlockedRequest[] {
+    const ids = targetIds ? new Set(targetIds) : undefined;
+    return this.blocked.filter((b) => b.seq > mark && (!ids || ids.has(b.targetId)));
+  }
+
+  /** The last block of `url` (for a navigation that failed with ERR_BLOCKED_BY_CLIENT). */
+  lastBlockedFor(url: string, mark = 0): BlockedRequest | undefined {
+    for (let i = this.blocked.length - 1; i >= 0; i--) {
+      const b = this.blocked[i];
+      if (b.seq <= mark) break;
+      if (b.url === url || b.url.replace(/#.*$/, '') === url.replace(/#.*$/, '')) return b;
+    }
+    return undefined;
+  }
+
+  dispose(): void {
+    for (const off of this.offs.splice(0)) off();
+    this.targets.clear();
+  }
+
+  private start(): Promise<void> {
+    this.started ??= (async () => {
+      const conn = this.connection;
+      const onAttached = (p: Protocol.Target.AttachedToTargetEvent, parent?: string) => {
+        // Only the browser's own auto-attach and that of our sessions; tabs attach their own children.
+        if (parent && !this.targets.has(parent)) return;
+        void this.onAttached(p);
+      };
+      const onDetached = (p: Protocol.Target.DetachedFromTargetEvent) => {
+        const t = p.sessionId ? this.targets.get(p.sessionId) : undefined;
+        if (!t) return;
+        this.targets.delete(t.sessionId);
+        this.setups.delete(t.targetId);
+      };
+      const onPaused = (p: Protocol.Fetch.RequestPausedEvent, sessionId?: string) => {
+        const t = sessionId ? this.targets.get(sessionId) : undefined;
+        if (t) void this.onPaused(t, p);
+      };
+      conn.on('Target.attachedToTarget', onAttached);
+      conn.on('Target.detachedFromTarget', onDetached);
+      conn.on('Fetch.requestPaused', onPaused);
+      this.offs.push(
+        () => conn.off('Target.attachedToTarget', onAttached),
+        () => conn.off('Target.detachedFromTarget', onDetached),
+        () => conn.off('Fetch.requestPaused', onPaused),
+      );
+      // Browser level: every page target, existing and new (popups, window.open, new tabs), service and shared workers.
+      await conn.send('Target.setAutoAttach', { autoAttach: true, waitForDebuggerOnStart: true, flatten: true }, undefined, SETUP_TIMEOUT_MS);
+      // Existing targets are announced before that call returns; let their setup run.
+      await this.settled();
+    })();
+    return this.started;
+  }
+
+  private pendingSetups = new Set<Promise<void>>();
+
+  private async settled(): Promise<void> {
+    while (this.pendingSetups.size) await Promise.all([...this.pendingSetups]);
+  }
+
+  private onAttached(p: Protocol.Target.AttachedToTargetEvent): Promise<void> {
+    const t: GuardedTarget = { sessionId: p.sessionId, targetId: p.targetInfo.targetId, type: p.targetInfo.type, fetch: false, patterns: '[]' };
+    this.targets.set(p.sessionId, t);
+    const setup = (async () => {
+      const send = this.sender(t.sessionId);
+      try {
+        const steps: Promise<unknown>[] = [];
+        if (FETCH_TYPES.has(t.type) && this.active) steps.push(this.setFetch(t, true), this.setPatterns(t, this.patterns()));
+        // Children of this target (out-of-process iframes, dedicated workers) are paused until guarded too.
+        if (t.type === 'page' || t.type === 'iframe' || t.type.endsWith('worker')) {
+          steps.push(send('Target.setAutoAttach', { autoAttach: true, waitForDebuggerOnStart: true, flatten: true }).catch(() => undefined));
+        }
+        await Promise.all(steps);
+      } catch {
+        /* the target went away while we set it up */
+      } finally {
+        if (p.waitingForDebugger) await send('Runtime.runIfWaitingForDebugger').catch(() => undefined);
+      }
+    })();
+    this.pendingSetups.add(setup);
+    this.setups.set(t.targetId, setup);
+    return setup.finally(() => this.pendingSetups.delete(setup));
+  }
+
+  private sender(sessionId: string) {
+    return <M extends Parameters<CdpConnection['send']>[0]>(method: M, params?: Parameters<CdpConnection['send']>[1]) =>
+      this.connection.send(method, params as never, sessionId, SETUP_TIMEOUT_MS);
+  }
+
+  private async setFetch(t: GuardedTarget, on: boolean): Promise<void> {
+    if (on) await this.connection.send('Fetch.enable', { patterns: [{ urlPattern: '*', requestStage: 'Request' }] }, t.sessionId, SETUP_TIMEOUT_MS);
+    else await this.connection.send('Fetch.disable', undefined, t.sessionId, SETUP_TIMEOUT_MS);
+    t.fetch = on;
+  }
+
+  private patterns(): string {
+    return JSON.stringify(this.active ? (this.policy?.blockPatterns?.() ?? []) : []);
+  }
+
+  private async setPatterns(t: GuardedTarget, patterns: string): Promise<void> {
+    if (patterns === '[]' && t.patterns === '[]') return;
+    await this.connection.send('Network.setBlockedURLs', { urlPatterns: JSON.parse(patterns) }, t.sessionId, SETUP_TIMEOUT_MS);
+    t.patterns = patterns;
+  }
+
+  private async onPaused(t: GuardedTarget, p: Protocol.Fetch.RequestPausedEvent): Promise<void> {
+    let verdict: RequestVerdict | undefined;
+    try {
+      verdict = this.policy?.active() ? this.policy.check(p.request.url) : undefined;
+    } catch (e) {
+      // A broken rule must not open the door: refuse.
+      verdict = { rule: 'policy-error', reason: `the safety policy could not be evaluated (${(e as Error).message})` };
+    }
+    if (!verdict) {
+      await this.connection.send('Fetch.continueRequest', { requestId: p.requestId }, t.sessionId, SETUP_TIMEOUT_MS).catch(() => undefined);
+      return;
+    }
+    const entry: BlockedRequest = {
+      ...verdict,
+      url: p.request.url,
+      resourceType: p.resourceType,
+      navigation: p.resourceType === 'Document',
+      targetId: t.targetId,
+      frameId: p.frameId,
+      seq: ++this.seq,
+    };
+    this.blocked.push(entry);
+    if (this.blocked.length > KEEP_BLOCKED) this.blocked.splice(0, this.blocked.length - KEEP_BLOCKED);
+    await this.connection.send('Fetch.failRequest', { requestId: p.requestId, errorReason: 'BlockedByClient' }, t.sessionId, SETUP_TIMEOUT_MS).catch(() => undefined);
+    this.emit('blocked', entry);
+  }
+}
+
+/** One line for the model per blocked request: what, where, which rule. */
+export function describeBlocked(b: BlockedRequest): string {
+  const what = b.navigation ? 'navigation' : `${b.resourceType.toLowerCase()} request`;
+  return `BLOCKED_BY_POLICY: a ${what} to ${b.url} was stopped before it was sent (rule ${b.rule}: ${b.reason}).`;
+}
