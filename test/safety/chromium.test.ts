@@ -91,7 +91,17 @@ describe('safety in real Chromium: frames, landed pages, focus and secrets', fun
     assert.equal(await (await tab()).evaluate('document.title'), 'landing');
   });
 
-  it('a click into an iframe on a blocked origin is blocked; the main frame still works', async () => {
+  it('an iframe on a blocked origin never loads', async () => {
+    const nav = await call('browser_navigate', { url: `${site.origin}/framed` });
+    assert.equal(nav.isError, undefined, textOf(nav));
+    const snap = await snapshot();
+    assert.match(snap, /button "Main"/);
+    assert.doesNotMatch(snap, /"Like"/, 'the blocked frame got nothing');
+  });
+
+  it('a click into an iframe whose origin became blocked is refused; the main frame still works', async () => {
+    // Loaded while its origin was allowed; the block list changes before the click.
+    policy = normalizePolicy({});
     const nav = await call('browser_navigate', { url: `${site.origin}/framed` });
     assert.equal(nav.isError, undefined, textOf(nav));
     const frame = await oopif();
@@ -99,6 +109,7 @@ describe('safety in real Chromium: frames, landed pages, focus and secrets', fun
     const snap = await snapshot();
     const like = refIn(snap, 'button', 'Like');
     assert.match(like, /^f\d+:/, 'a frame ref');
+    policy = normalizePolicy({ blockedOrigins: [`localhost:${other.port}`] });
     const r = await call('browser_click', { ref: like });
     assert.equal(r.code, 'BLOCKED_BY_POLICY', textOf(r));
     assert.match(textOf(r), /localhost/);
@@ -110,11 +121,13 @@ describe('safety in real Chromium: frames, landed pages, focus and secrets', fun
   });
 
   it('an in-process cross-origin iframe (same site, other port) is checked by its own origin', async () => {
-    policy = normalizePolicy({ blockedOrigins: [`127.0.0.1:${other.port}`] });
+    policy = normalizePolicy({});
     await call('browser_navigate', { url: `${site.origin}/inproc` });
     const { frameTree } = await (await (await tab()).session()).send('Page.getFrameTree');
     assert.ok(frameTree.childFrames?.[0]?.frame.url.startsWith(other.origin), 'an in-process cross-origin iframe');
-    const r = await call('browser_click', { ref: refIn(await snapshot(), 'button', 'Like') });
+    const like = refIn(await snapshot(), 'button', 'Like');
+    policy = normalizePolicy({ blockedOrigins: [`127.0.0.1:${other.port}`] });
+    const r = await call('browser_click', { ref: like });
     assert.equal(r.code, 'BLOCKED_BY_POLICY', textOf(r));
     assert.match(textOf(r), new RegExp(`${other.origin.replace(/\./g, '\\.')}`));
     const title = await (await tab()).evaluate<string>(`document.querySelector('iframe').contentDocument?.title ?? 'cross-origin'`);
