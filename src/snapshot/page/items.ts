@@ -73,9 +73,12 @@ export function repeatedChildren(container: Element): Element[] {
   return [];
 }
 
+/** Roles an item may keep as its own (others, such as `article` or `listitem`, say nothing about acting). */
+const ITEM_ROLES = new Set(['option', 'menuitem', 'menuitemcheckbox', 'menuitemradio', 'treeitem', 'tab', 'row', 'gridcell', 'radio', 'checkbox', 'link', 'button', 'switch']);
+
 function itemRole(containerRole: string | null, item: Element): string {
   const own = item.getAttribute('role');
-  if (own && own !== 'presentation' && own !== 'none' && own !== 'listitem') return own;
+  if (own && ITEM_ROLES.has(own)) return own;
   if (containerRole && ITEM_ROLE_OF[containerRole]) return ITEM_ROLE_OF[containerRole];
   if (item.localName === 'tr') return 'row';
   return 'clickable';
@@ -112,7 +115,10 @@ function addItem(st: ItemState, item: Element, role: string, depth: number) {
   const list = nestedList(item);
   if (!list || depth > 20) return;
   // Children of a tree node are items too, even a single one (a folder with one file).
-  for (const c of visibleKids(list)) addItem(st, c, c.getAttribute('role') && c.getAttribute('role') !== 'listitem' ? c.getAttribute('role')! : role, depth + 1);
+  for (const c of visibleKids(list)) {
+    const own = c.getAttribute('role');
+    addItem(st, c, own && ITEM_ROLES.has(own) ? own : role, depth + 1);
+  }
 }
 
 /** The structural element an item ref stands for (the `li` behind a tree node's label). */
