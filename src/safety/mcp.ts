@@ -113,6 +113,7 @@ export function parseSafetyArgs(argv: string[], env: NodeJS.ProcessEnv = {}): { 
     ...(list(flagValue(argv, '--allowed-origins')) && { allowedOrigins: list(flagValue(argv, '--allowed-origins')) }),
     ...(list(flagValue(argv, '--blocked-origins')) && { blockedOrigins: list(flagValue(argv, '--blocked-origins')) }),
     ...(list(flagValue(argv, '--allowed-schemes') ?? flagValue(argv, '--allow-schemes')) && { allowedSchemes: list(flagValue(argv, '--allowed-schemes') ?? flagValue(argv, '--allow-schemes')) }),
+    ...(list(flagValue(argv, '--secret-origins')) && { secretOrigins: list(flagValue(argv, '--secret-origins')) }),
   });
   let stored: Record<string, string> = {};
   try {
