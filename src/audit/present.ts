@@ -35,7 +35,7 @@ export function taskDescription(t: TaskSummary, tz?: string): string {
 }
 
 export function stepIcon(s: StepRecord): string {
-  if (s.decision === 'refused' || s.decision === 'blocked') return 'circle-slash';
+  if (s.decision === 'refused' || s.decision === 'blocked' || s.decision === 'needs-confirmation') return 'circle-slash';
   if (!s.ok) return 'error';
   if (s.risk === 'confirm') return 'shield';
   if (s.risk === 'notify') return 'bell';

@@ -57,7 +57,8 @@ export function createMcpConfirmer(serverRef: ElicitingServer | (() => Eliciting
       log(`Browser Agent: ran without asking (--allow-confirm-actions): ${lines.join(' | ')}`);
       return 'allow';
     }
-    return 'refuse';
+    log(`Browser Agent: not run, it needs a confirmation this client cannot show: ${lines.join(' | ')}`);
+    return 'unavailable';
   };
 }
 
