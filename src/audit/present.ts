@@ -64,7 +64,7 @@ export function failureReason(s: Pick<StepRecord, 'ok' | 'result' | 'errorCode'>
 }
 
 export function stepIcon(s: StepRecord): string {
-  if (s.decision === 'refused' || s.decision === 'blocked') return 'circle-slash';
+  if (s.decision === 'refused' || s.decision === 'blocked' || s.decision === 'needs-confirmation') return 'circle-slash';
   if (!s.ok) return 'error';
   if (s.risk === 'confirm') return 'shield';
   if (s.risk === 'notify') return 'bell';
