@@ -178,8 +178,11 @@ describe('audit: replay and Playwright export', function () {
     await runTool(tools.browser_navigate, { url: `${server.url}login` }, ctx, {});
     const r = await relocate(tab, { role: 'textbox', name: 'Email', selector: '#nope', xpath: '/html/body[1]/form[1]/p[1]/label[1]/input[1]' });
     assert.ok(r.ok && r.element.via === 'xpath' && r.element.name === 'Email');
-    const amb = await relocate(tab, { role: 'textbox', name: 'Email', selector: 'input' });
-    assert.ok(!amb.ok && amb.code === 'TARGET_NOT_FOUND' && /matches 4 elements/.test(amb.reason));
+    // An ambiguous selector: the role and name decide, when they point at exactly one element.
+    const byName = await relocate(tab, { role: 'textbox', name: 'Email', selector: 'input' });
+    assert.ok(byName.ok && byName.element.via === 'role-name' && byName.element.name === 'Email', !byName.ok ? byName.reason : byName.element.via);
+    const amb = await relocate(tab, { role: 'textbox', name: '', selector: 'input' });
+    assert.ok(!amb.ok && amb.code === 'TARGET_NOT_FOUND' && /matches 4 elements/.test(amb.reason), !amb.ok ? amb.reason : 'found');
     const unverifiable = await relocate(tab, { selector: '#email' });
     assert.ok(!unverifiable.ok && unverifiable.code === 'NOT_VERIFIABLE');
   });
@@ -203,7 +206,10 @@ describe('audit: replay and Playwright export', function () {
     const mainOnly = await relocate(tab, { role: 'button', name: 'Inner A', selector: '#b', frame: 'main' });
     assert.ok(!mainOnly.ok && mainOnly.code === 'TARGET_NOT_FOUND');
     const gone = await relocate(tab, { role: 'button', name: 'Inner A', selector: '#b', frame: `${server.url}gone` });
-    assert.ok(!gone.ok && /matches in 2 frames/.test(gone.reason), 'an unknown frame searches all frames and refuses two matches');
+    // An unknown frame searches all frames: the selector matches in two, so the role and name decide.
+    assert.ok(gone.ok && gone.element.via === 'role-name' && gone.element.name === 'Inner A', 'two selector matches: the one named "Inner A" is taken, by role and name');
+    const twoNamed = await relocate(tab, { role: 'button', name: 'Inner', selector: '#b', frame: `${server.url}gone` });
+    assert.ok(!twoNamed.ok && /matches in 2 frames/.test(twoNamed.reason), 'nothing unique: refused');
   });
 
   it('exports a Playwright test that runs green against the page with /usr/bin/chromium', async () => {
