@@ -264,6 +264,10 @@ export class DaemonLink {
   rejoinTabs: () => string[] = () => [];
   /** The daemon ended this session (ended from the Sessions view, browser gone, daemon stopped). */
   ongone?: (reason: string) => void;
+  /** The daemon went away (killed): false from here stops re-registering (our browser went with it). */
+  onlost?: () => boolean;
+  /** Re-registered with a new daemon. */
+  onrejoined?: () => void;
   private closed = false;
   private reconnecting?: Promise<void>;
 
@@ -308,12 +312,17 @@ export class DaemonLink {
 
   /** The daemon went away: register again with the next one (started if needed), same tabs. */
   private async rejoin() {
+    if (this.onlost && !this.onlost()) return;
+    // A browser the daemon launched is closed by its watchdog when the daemon dies: give that a moment.
+    await sleep(500);
     for (let attempt = 0; attempt < 3 && !this.closed; attempt++) {
+      if (this.onlost && !this.onlost()) return;
       try {
         const { socket, welcome, reader } = await DaemonLink.hello(this.opts, this.rejoinTabs(), 30_000);
         if (this.closed) return void socket.destroy();
         this.session = welcome.session!;
         this.wire(socket, reader);
+        this.onrejoined?.();
         return;
       } catch {
         await sleep(300 * (attempt + 1));

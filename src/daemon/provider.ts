@@ -43,8 +43,15 @@ export function daemonProvider(opts: DaemonProviderOptions): BrowserProvider {
     const scope = new TabScope(link.info.tabs);
     link.rejoinTabs = () => scope.ids;
     link.ongone = (reason) => connection.close(`The session daemon ended this session: ${reason}.`);
+    link.onlost = () => {
+      if (connection.closed) return false;
+      connection.setCloseReason('The session daemon exited and the browser it launched closed with it; the next call starts a new session.');
+      return true;
+    };
+    link.onrejoined = () => connection.setCloseReason(undefined);
     // The browser went away: our session is over too (the daemon relaunches for the next one).
     connection.on('disconnected', () => void link.end().catch(() => {}));
+    // (link.end waits for a rejoin in flight, then ends that session too.)
     return {
       connection,
       kind: link.info.kind,

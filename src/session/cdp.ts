@@ -88,6 +88,11 @@ export class CdpConnection extends EventEmitter {
     return new CdpSession(this, sessionId);
   }
 
+  /** What calls cut short by a close should say (e.g. the session daemon that owned the browser exited); undefined clears it. */
+  setCloseReason(reason: string | undefined): void {
+    if (!this._closed) this.transport.closeReason = reason;
+  }
+
   /** Closes the connection; calls still waiting fail with `reason` when one is given. */
   close(reason?: string): void {
     if (this._closed) return;
