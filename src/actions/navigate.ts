@@ -1,4 +1,5 @@
 import { BrowserAgentError, isAgentError } from '../errors';
+import { blockedNavigation, leaveBlocked } from './blockedRequests';
 import type { ActionOutcome, Scope } from './scope';
 
 /**
@@ -86,6 +87,7 @@ function notCommitted(s: Scope, what: string, capMs: number): BrowserAgentError 
 export async function navigate(s: Scope, url: string, capMs = COMMIT_CAP_MS): Promise<ActionOutcome> {
   s.pending = { text: `Navigating to ${url} (the current page asked before leaving)` };
   const commit = commitWatch(s);
+  const mark = s.browser.guard.mark();
   let res;
   try {
     // Page.navigate itself waits for the server's first answer; a server that never answers must not hold it for the CDP timeout.
@@ -94,6 +96,11 @@ export async function navigate(s: Scope, url: string, capMs = COMMIT_CAP_MS): Pr
     commit.dispose();
     if (isAgentError(e, 'TIMEOUT') && !s.tab.dialog) throw await abandon(s, url, capMs);
     throw e;
+  }
+  const stopped = res.errorText === 'net::ERR_BLOCKED_BY_CLIENT' && blockedNavigation(s, mark);
+  if (stopped) {
+    commit.dispose();
+    throw await leaveBlocked(s, stopped);
   }
   if (res.errorText && res.errorText !== 'net::ERR_ABORTED') {
     commit.dispose();

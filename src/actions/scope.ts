@@ -4,6 +4,7 @@ import type { CdpSession } from '../session/cdp';
 import type { Tab } from '../session/tab';
 import type { TargetFingerprint, ToolContext, ToolResult } from '../tools/types';
 import { observeBrowser, observeTab, type BrowserObserver, type TabObserver } from './observer';
+import { reportBlocked } from './blockedRequests';
 import { screenDownloads, screenOpenedTabs } from './policyScreen';
 import { composeResult } from './report';
 import { hungError, isResponsive, stopHungPage } from './hung';
@@ -85,6 +86,7 @@ export async function perform(ctx: ToolContext, opts: PerformOptions, action: (s
   const scope = await openScope(ctx, { leavesPage: opts.leavesPage });
   if (!opts.allowDialog) scope.tab.assertNoDialog();
   const before = { url: scope.tab.url, title: scope.tab.title, tabId: scope.tab.targetId };
+  const guardMark = scope.browser.guard.mark();
   const watch = opts.settle === false ? undefined : new SettleWatch(scope.tab, scope.page, scope.tabObs, scope.browserObs);
   let outcome: ActionOutcome;
   let offDialog = () => {};
@@ -111,7 +113,8 @@ export async function perform(ctx: ToolContext, opts: PerformOptions, action: (s
   }
   // Safety: tabs the action opened must be on allowed origins, executable downloads confirmed,
   // and wherever the action led (redirects included) must still be allowed; otherwise leave it.
-  const blockedTabs = await screenOpenedTabs(scope);
+  const stopped = await reportBlocked(scope, guardMark);
+  const blockedTabs = [...stopped, ...(await screenOpenedTabs(scope))];
   await screenDownloads(scope);
   if (blockedTabs.length) outcome = { ...outcome, details: [...(outcome.details ?? []), ...blockedTabs] };
   await enforceLandedPage(

@@ -1,6 +1,7 @@
 import type { RunHooks } from '../tools/runner';
 import type { ActionPreview, ToolContext, ToolDefinition } from '../tools/types';
-import { originOf } from './origins';
+import { checkRequestOrigin, hasOriginRules, webSocketBlockPatterns, originOf } from './origins';
+import type { RequestPolicy } from '../session/requestGuard';
 import { ratePolicy, type PageFacts } from './policy';
 import { SECRET_PLACEHOLDER, type SecretVault } from './secrets';
 import type { PolicySettings } from './settings';
@@ -18,7 +19,8 @@ export interface ConfirmRequest {
   pageTitle?: string;
 }
 
-export type ConfirmAnswer = 'allow' | 'allow-site' | 'refuse';
+/** `unavailable`: nobody can be asked here (an MCP client without elicitation); not the same as a person saying no. */
+export type ConfirmAnswer = 'allow' | 'allow-site' | 'refuse' | 'unavailable';
 /** Asks a person (VS Code modal, MCP elicitation, a test). Must resolve; a dismissed dialog is 'refuse'. */
 export type Confirmer = (req: ConfirmRequest) => Promise<ConfirmAnswer>;
 /** Tells a person about a `notify` action; never blocks it. */
@@ -132,6 +134,15 @@ function needsPageText(tool: ToolDefinition): boolean {
 export function createDecider(settings: () => PolicySettings, confirmer: Confirmer, notifier?: Notifier, options: DeciderOptions = {}): Decider {
   const allowances = options.allowances ?? new SiteAllowances();
   const facts = options.pageFacts ?? ((ctx: ToolContext) => readPageFacts(ctx));
+  // The session enforces the origin lists at the request; the rules stay here (read live, so a settings change applies).
+  const requestPolicy: RequestPolicy = {
+    active: () => hasOriginRules(settings()),
+    check: (url) => {
+      const v = checkRequestOrigin(url, settings());
+      return v.allowed ? undefined : { rule: v.rule ?? 'blocked-origin', reason: v.reason ?? 'blocked by the safety policy' };
+    },
+    blockPatterns: () => webSocketBlockPatterns(settings()),
+  };
 
   async function rate(tool: ToolDefinition, input: unknown, preview: ActionPreview | undefined, ctx: ToolContext): Promise<Rating> {
     const s = settings();
@@ -173,7 +184,7 @@ export function createDecider(settings: () => PolicySettings, confirmer: Confirm
           answer = 'refuse';
         }
         if (answer === 'allow-site') allowances.allow(req.origin, rating.rule);
-        return { rating, outcome: answer === 'refuse' ? 'refused' : 'allowed' };
+        return { rating, outcome: answer === 'refuse' ? 'refused' : answer === 'unavailable' ? 'needs-confirmation' : 'allowed' };
       }
     }
   }
@@ -181,6 +192,7 @@ export function createDecider(settings: () => PolicySettings, confirmer: Confirm
   function decideWith(preconfirmed?: Rating): NonNullable<RunHooks['decide']> {
     return async (tool, input, preview, ctx) => {
       registerGuard(ctx, { settings, confirm: (rating, p) => settle(tool.name, tool.title, rating, p ?? preview) });
+      await ctx.sessions?.setRequestPolicy?.(requestPolicy);
       const rating = await rate(tool, input, preview, ctx);
       // Text typed into a password/card/OTP field is a secret from now on: scrubbed everywhere, the question included.
       if (options.vault && rating.rule === 'sensitive-field') rememberTyped(options.vault, input);

@@ -134,7 +134,7 @@ describe('safety with the real tools', function () {
     const asks = asked.length;
     const yes = await call('browser_click', { x: 50, y: 30 });
     assert.match(textOf(yes), /Downloaded "setup\.exe"/, textOf(yes));
-    assert.equal(asked.length, asks + 1);
+    assert.equal(asked.length, asks + 1, JSON.stringify(asked.slice(asks).map((a) => a.preview)) + textOf(yes));
     assert.ok(existsSync(join(downloads, 'setup.exe')));
     const csv = await call('browser_click', { x: 50, y: 110 });
     assert.match(textOf(csv), /Downloaded "report\.csv"/, textOf(csv));
