@@ -14,7 +14,7 @@ import { allTools } from '../../src/tools/registry';
 import { runTool } from '../../src/tools/runner';
 import type { ToolContext } from '../../src/tools/types';
 import { statusText } from '../../src/vscode/statusText';
-import { testDecider } from '../audit/fixtures';
+import { realDecider } from '../helpers/tools';
 import { TEST_LAUNCH } from '../helpers/chromium';
 import { alive, DAEMON_BIN, daemonEnv, spawnMcp, until } from '../helpers/daemon';
 import { startServer, type TestServer } from '../helpers/servers';
@@ -79,7 +79,7 @@ describe('daemon: shared mode as the extension uses it (SessionManager + daemon 
     // Window one: Copilot-style tool calls through the audit hooks, screenshots before/after a notify step.
     const recorder = new AuditRecorder({ root: auditRoot });
     const task = recorder.startTask('shared window task', { source: 'copilot' });
-    const hooks = createAuditHooks(recorder, { decide: testDecider() });
+    const hooks = createAuditHooks(recorder, { decide: realDecider(async () => 'allow').decide });
     const c1 = ctxOf(one);
     assert.equal((await runTool(tool('browser_navigate'), { url: `${srv.origin}/one` }, c1, hooks)).isError, undefined);
     const snap = (await runTool(tool('browser_snapshot'), {}, c1, hooks)).content[0];
