@@ -10,6 +10,8 @@ import { structureWords, type SiblingCache } from './structure';
 import { describeShape, drawnMark, svgHasTargets, svgText } from './drawn';
 import { cssPath, xPath } from './selectors';
 import { attributeName, imageText, keyboardReachable, landmarkOf, linkHref } from './reading';
+import { expandOptionsOf } from './options';
+import { changeCount } from './changes';
 
 const SKIP = new Set(['script', 'style', 'noscript', 'template', 'head', 'meta', 'link', 'title', 'base', 'option', 'optgroup', 'datalist', 'param', 'source', 'track']);
 const BLOCK_DISPLAY = /^(block|flex|grid|list-item|table|table-row|table-caption|flow-root)/;
@@ -490,13 +492,14 @@ function run(o: RunOptions): RunResult {
   }
   if (root) {
     const pc = o.root !== undefined && parentEl(root) ? getComputedStyle(parentEl(root)!).cursor : 'auto';
+    expandOptionsOf(o.root !== undefined ? root : null);
     walk(root, pc, 0, false, false);
   }
   flush();
   clearLabelMap();
   let out = items;
   if (o.viewportOnly) out = items.filter((i) => !('vp' in i) || i.vp === 1);
-  return { items: out, next: S.next, frames: S.frames.length, hosts: S.hostCandidates.length, ms: Math.round(performance.now() - t0), count, url: location.href, title: document.title, doc: DOC };
+  return { items: out, next: S.next, frames: S.frames.length, hosts: S.hostCandidates.length, ms: Math.round(performance.now() - t0), count, url: location.href, title: document.title, doc: DOC, changes: changeCount() };
 }
 
 /** Hands the candidates of the last run to the CDP side (once: they count as probed from now on). */
