@@ -1,11 +1,13 @@
 import { errorMessage } from '../errors';
+import { currentPageUrl, narrowingFor } from '../skills/gate';
 import { runTool, type RunHooks, type StepEvent } from '../tools/runner';
 import type { ContentPart, ToolContext, ToolDefinition, ToolResult } from '../tools/types';
 import { FINISH, FinishSchema, THINK, ThinkSchema, agentToolSpecs, needsVision, specOf } from './agentTools';
 import { AgentContext, DEFAULT_LIMITS, type ContextLimits } from './context';
 import type { AgentEvent, AgentOutcome, AgentStatus } from './events';
 import { systemPrompt } from './prompt';
-import type { AgentMode, ChatProvider, ToolCall, ToolResultPart } from './types';
+import { SkillGuide, type Guidance } from './skillGuide';
+import type { AgentMode, ChatProvider, ToolCall, ToolResultPart, UserPart } from './types';
 
 export interface AgentOptions {
   task: string;
@@ -73,6 +75,7 @@ export async function runAgent(o: AgentOptions): Promise<AgentOutcome> {
   const byName = new Map(tools.map((t) => [t.name, t]));
   const specs = [...tools.map(specOf), ...agentToolSpecs];
   const ctx: ToolContext = { ...o.ctx, signal: o.signal };
+  const guide = o.ctx.skills ? new SkillGuide(o.ctx.skills, o.task) : undefined;
   const context = new AgentContext((n) => /snapshot/i.test(n), o.limits ?? DEFAULT_LIMITS);
 
   let step = 0;
@@ -108,6 +111,8 @@ export async function runAgent(o: AgentOptions): Promise<AgentOutcome> {
     const target = targetOf(input);
     emit({ type: 'step-start', id, step: stepNo, tool: tool.name, input, target });
     let event: StepEvent | undefined;
+    // Time spent deciding (a person reading a confirmation) is not the action's duration.
+    let decidingMs = 0;
     const decide = o.hooks?.decide;
     const hooks: RunHooks = {
       // A decision that takes a moment is a person looking at a confirmation: say so in the panel.
@@ -119,9 +124,11 @@ export async function runAgent(o: AgentOptions): Promise<AgentOutcome> {
             shown = true;
             emit({ type: 'status', text: `Waiting for your confirmation${preview ? `: ${preview.message}` : ''}` });
           }, 250);
+          const t0 = Date.now();
           try {
             return await decide(t, i, preview, c);
           } finally {
+            decidingMs += Date.now() - t0;
             clearTimeout(waiting);
             if (shown) emit({ type: 'status', text: '' });
           }
@@ -138,23 +145,38 @@ export async function runAgent(o: AgentOptions): Promise<AgentOutcome> {
     emit({
       type: 'step-end', id, step: stepNo, tool: tool.name, input: event?.input ?? input, target: result.meta?.target?.name ?? target,
       ok: !result.isError, code: result.code, summary: text.split('\n')[0].slice(0, 200), output: text.slice(0, OUTPUT_FOR_PANEL),
-      image: image && { data: image.data, mimeType: image.mimeType }, durationMs: Date.now() - started, decision: event?.decision, fingerprint: result.meta?.target,
+      image: image && { data: image.data, mimeType: image.mimeType }, durationMs: Math.max(0, Date.now() - started - decidingMs), decision: event?.decision, fingerprint: result.meta?.target,
     });
     return result;
   };
 
-  const agentStep = (tool: string, input: unknown, summary: string) => {
+  const agentStep = (tool: string, input: unknown, summary: string, ok = true) => {
     const id = `s${++callSeq}`;
     emit({ type: 'step-start', id, step, tool, input });
-    emit({ type: 'step-end', id, step, tool, input, ok: true, summary: summary.slice(0, 200), output: summary, durationMs: 0 });
+    emit({ type: 'step-end', id, step, tool, input, ok, summary: summary.slice(0, 200), output: summary, durationMs: 0 });
+  };
+
+  /** Skills go into the context as text and show in the panel as a card. */
+  const addGuidance = (parts: UserPart[], g: Guidance | undefined) => {
+    if (!g) return;
+    parts.push({ type: 'text', text: g.text });
+    agentStep('skills', { skills: g.names }, `Skills: ${g.names.join(', ')}`);
+  };
+
+  /** Specs offered this turn: a skill's allowed-tools for the current site narrows them (runTool enforces it too). */
+  const offeredSpecs = async () => {
+    const narrowing = await narrowingFor(o.ctx.skills, await currentPageUrl(ctx)).catch(() => undefined);
+    return narrowing ? specs.filter((sp) => !byName.has(sp.name) || narrowing.tools.has(sp.name)) : specs;
   };
 
   const visible = (content: ContentPart[]): ContentPart[] =>
     vision ? content : content.map((c) => (c.type === 'image' ? { type: 'text', text: '[image omitted: this model works from text]' } : c));
 
   try {
-    // Observe first: the task arrives together with the page it starts from.
-    context.push({ role: 'user', content: [{ type: 'text', text: `Task: ${o.task}` }] });
+    // Observe first: the task arrives together with the page it starts from and the user's skills for it.
+    const first: UserPart[] = [{ type: 'text', text: `Task: ${o.task}` }];
+    addGuidance(first, await guide?.atStart(startUrl).catch(() => undefined));
+    context.push({ role: 'user', content: first });
     const snap = byName.get(snapshotName);
     if (snap && startUrl) {
       const call: ToolCall = { id: 'initial_snapshot', name: snap.name, input: {} };
@@ -170,7 +192,7 @@ export async function runAgent(o: AgentOptions): Promise<AgentOutcome> {
       const reply = await o.provider.send({
         system,
         messages: context.messages,
-        tools: specs,
+        tools: await offeredSpecs(),
         signal: o.signal,
         onText: (d) => {
           streamed += d;
@@ -190,7 +212,7 @@ export async function runAgent(o: AgentOptions): Promise<AgentOutcome> {
       }
       textOnlyTurns = 0;
 
-      const results: ToolResultPart[] = [];
+      const results: UserPart[] = [];
       let finished: AgentOutcome | undefined;
       let skipRest = '';
       for (const call of reply.toolCalls) {
@@ -205,7 +227,8 @@ export async function runAgent(o: AgentOptions): Promise<AgentOutcome> {
             answer([{ type: 'text', text: `INVALID_INPUT: finish needs {success: boolean, summary: string, data?}: ${f.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ')}` }], true);
             continue;
           }
-          agentStep(FINISH, f.data, f.data.summary);
+          // A finish that reports failure must not look like a success (no green check).
+          agentStep(FINISH, f.data, f.data.summary, f.data.success);
           finished = { status: f.data.success ? 'success' : 'failure', summary: f.data.summary, data: f.data.data, steps: step, tokens: 0 };
           answer([{ type: 'text', text: 'Finished.' }]);
           continue;
@@ -272,6 +295,7 @@ export async function runAgent(o: AgentOptions): Promise<AgentOutcome> {
         answer(content, !!r.isError);
         if (r.isError && r.code !== 'BLOCKED_BY_POLICY') skipRest = `an earlier call in this turn (${call.name}) failed`;
       }
+      if (!finished) addGuidance(results, await guide?.onPage(await currentPageUrl(ctx)).catch(() => undefined));
       context.push({ role: 'user', content: results });
       tokens();
       if (finished) return done(finished.status, finished.summary, finished.data);

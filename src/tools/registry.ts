@@ -16,6 +16,7 @@ import { browserReload } from './reload';
 import { browserScreenshot } from './screenshot';
 import { browserScroll } from './scroll';
 import { browserSelectOption } from './selectOption';
+import { browserSkillsSearch } from './skillsSearch';
 import { browserSnapshot } from './snapshot';
 import { browserTabs } from './tabs';
 import { browserType } from './type';
@@ -50,6 +51,7 @@ export const allTools: ToolDefinition[] = [
   browserTabs,
   browserEvaluate,
   browserExtract,
+  browserSkillsSearch,
   browserClose,
 ] as unknown as ToolDefinition[];
 

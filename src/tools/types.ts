@@ -2,6 +2,7 @@ import type { z } from 'zod';
 import type { BrowserSession } from '../session/browserSession';
 import type { SessionManager } from '../session/manager';
 import type { Tab } from '../session/tab';
+import type { SkillLibrary } from '../skills/library';
 
 /**
  * What kind of thing a tool does; the safety policy (src/safety) turns this, the target element
@@ -21,6 +22,8 @@ export interface TargetFingerprint {
   frame?: string;
   selector?: string;
   xpath?: string;
+  /** Text next to the element (its nearest ancestors'), so replay can tell same-named elements apart. */
+  near?: string;
 }
 
 export interface ToolResult {
@@ -67,6 +70,8 @@ export interface ToolContext {
    * browser each see only their own tabs. Absent: all tabs.
    */
   ownsTab?(tabId: string): boolean;
+  /** Site skills (SKILL.md files) for browser_skills_search and the allowed-tools gate. Absent: none. */
+  skills?: SkillLibrary;
 }
 
 export interface ToolSettings {

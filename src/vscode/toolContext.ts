@@ -2,11 +2,19 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { BrowserAgentError } from '../errors';
 import type { SessionManager } from '../session/manager';
+import type { SkillLibrary } from '../skills/library';
 import type { ToolContext, ToolSettings } from '../tools/types';
 import { readPolicySettings } from './safetySettings';
 
 export function readToolSettings(): ToolSettings {
   return { allowedSchemes: readPolicySettings().allowedSchemes, downloadsDir: join(tmpdir(), 'browser-agent-downloads'), maxWaitMs: 30_000 };
+}
+
+let skills: SkillLibrary | undefined;
+
+/** The extension's one skill library (src/skills/register.ts); like settings, every front door reads it. */
+export function setSkillLibrary(library: SkillLibrary | undefined): void {
+  skills = library;
 }
 
 /** The context tools run with from VS Code: launches or reattaches the browser on demand. */
@@ -17,6 +25,7 @@ export function createToolContext(sessions: SessionManager, signal?: AbortSignal
     tab: async () => (await sessions.ensure()).activeTab(),
     signal,
     settings: readToolSettings(),
+    skills,
   };
 }
 

@@ -35,6 +35,7 @@ function sampleInput(name: string): unknown {
     browser_wait: { timeMs: 1 },
     browser_tabs: { action: 'list' },
     browser_evaluate: { script: '1' },
+    browser_skills_search: { query: 'x' },
   };
   return samples[name] ?? {};
 }
@@ -62,7 +63,7 @@ describe('tools: every tool through runTool, and bad input', function () {
     assert.deepEqual(allTools.map((t) => t.name).sort(), [
       'browser_click', 'browser_close', 'browser_drag', 'browser_element_details', 'browser_evaluate', 'browser_extract', 'browser_fill_form',
       'browser_find', 'browser_handle_dialog', 'browser_hover', 'browser_navigate', 'browser_navigate_back', 'browser_navigate_forward',
-      'browser_press_key', 'browser_reload', 'browser_screenshot', 'browser_scroll', 'browser_select_option', 'browser_snapshot', 'browser_tabs',
+      'browser_press_key', 'browser_reload', 'browser_screenshot', 'browser_scroll', 'browser_select_option', 'browser_skills_search', 'browser_snapshot', 'browser_tabs',
       'browser_type', 'browser_upload_file', 'browser_wait',
     ]);
     for (const t of allTools) assert.ok(t.preview, `${t.name} has a preview`);

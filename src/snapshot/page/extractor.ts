@@ -5,7 +5,7 @@
 import type { ElementItem, PageItem, RunOptions, RunResult, SummaryResult, DetailsResult } from '../protocol';
 import { INTERACTIVE_ROLES, closedRoots, shadowOf, buildLabelMap, clearLabelMap, labelsOf, accessibleName, cap, clean, describeSvg, explicitRole, iconHint, isWeakRole, nativeRole } from './roles';
 import { elementStates, fullValue, VALUE_CUT } from './states';
-import { isIconButton, markItems, newItemState, ownText, ownerOf, visibleName } from './items';
+import { isIconButton, isListLike, markItems, newItemState, ownText, ownerOf, visibleName } from './items';
 import { structureWords, type SiblingCache } from './structure';
 import { describeShape, drawnMark, svgHasTargets, svgText } from './drawn';
 import { cssPath, xPath } from './selectors';
@@ -353,6 +353,8 @@ function run(o: RunOptions): RunResult {
           role = tag === 'img' ? 'image' : tag === 'svg' ? 'graphic' : clicky || pointer ? 'clickable' : 'focusable';
         }
       }
+      // A list or table that handles its rows' clicks itself marks them as items, even when big or holding links.
+      if (!role && clicky && inInteractive !== 2 && isListLike(el)) markItems(itemState, el, er);
       if (role && inInteractive === 2 && !native && !(er && INTERACTIVE_ROLES.has(er))) role = null;
       nativeRef = native || !!control;
       if (role && !nativeRef && !itemState.role.has(el) && (role === 'clickable' || role === 'focusable' || isWeakRole(role))) markItems(itemState, el, er);
@@ -388,7 +390,7 @@ function run(o: RunOptions): RunResult {
       return;
     } else if (tag === 'br') {
       buf += ' ';
-    } else if (tag === 'td' || tag === 'th') {
+    } else if ((tag === 'td' || tag === 'th') && !suppressText && !inInteractive) {
       buf += ' | ';
     }
 

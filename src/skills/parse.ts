@@ -1,0 +1,42 @@
+import { parse as parseYaml } from 'yaml';
+import { z } from 'zod';
+import type { Skill, SkillSource } from './types';
+
+/** A list written as YAML list or as one string (`a, b` or `a b`), as people write front matter. */
+const list = z
+  .union([z.array(z.string()), z.string()])
+  .transform((v) => (Array.isArray(v) ? v : v.split(/[,\s]+/)).map((s) => s.trim()).filter(Boolean));
+
+const FrontMatter = z.object({
+  name: z.string().trim().min(1).max(120),
+  description: z.string().trim().min(1).max(1000),
+  sites: list.optional(),
+  'allowed-tools': list.optional(),
+  risk: z.union([z.string(), z.array(z.string())]).transform((v) => (Array.isArray(v) ? v.join('\n') : v)).optional(),
+});
+
+export const MAX_SKILL_BYTES = 64 * 1024;
+
+/** Splits `---\nyaml\n---\nbody`; throws a readable error when the front matter is missing or broken. */
+export function splitFrontMatter(text: string): { data: unknown; body: string } {
+  const m = /^\uFEFF?---[ \t]*\r?\n([\s\S]*?)\r?\n---[ \t]*(?:\r?\n|$)([\s\S]*)$/.exec(text);
+  if (!m) throw new Error('no front matter: the file must start with a "---" line, the YAML fields, and another "---" line');
+  let data: unknown;
+  try {
+    data = parseYaml(m[1]);
+  } catch (e) {
+    throw new Error(`front matter is not valid YAML (put values containing ": " in quotes): ${(e as Error).message.split('\n')[0]}`);
+  }
+  return { data, body: m[2].trim() };
+}
+
+/** A SKILL.md's text → a Skill. Throws an Error whose message says what to fix. */
+export function parseSkill(text: string, path: string, source: SkillSource): Skill {
+  if (Buffer.byteLength(text) > MAX_SKILL_BYTES) throw new Error(`larger than ${MAX_SKILL_BYTES / 1024} KB`);
+  const { data, body } = splitFrontMatter(text);
+  const fm = FrontMatter.safeParse(data ?? {});
+  if (!fm.success) throw new Error(fm.error.issues.map((i) => `${i.path.join('.') || 'front matter'}: ${i.message}`).join('; '));
+  if (!body) throw new Error('no steps: write the procedure below the front matter');
+  const f = fm.data;
+  return { path, name: f.name, description: f.description, sites: f.sites ?? [], allowedTools: f['allowed-tools']?.length ? f['allowed-tools'] : undefined, risk: f.risk?.trim() || undefined, body, source };
+}
