@@ -5,6 +5,8 @@ import { readdirSync, statSync, chmodSync, mkdirSync, copyFileSync } from 'node:
 import { join } from 'node:path';
 
 const watch = process.argv.includes('--watch');
+// --production (npm run package, via vscode:prepublish): minified, no source maps, so no dangling
+// sourceMappingURL comments in the .vsix.
 const production = process.argv.includes('--production');
 
 /** `import src from './page/extractor.ts?inpage'` → the file bundled as an IIFE, as a string. */
@@ -69,7 +71,9 @@ const builds = [
     outbase: 'test',
     packages: 'external',
     external: ['vscode'],
+    // Tests keep readable stack traces whatever the mode; only what ships is minified.
     sourcemap: 'inline',
+    minify: false,
   },
 ];
 

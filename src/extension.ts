@@ -1,5 +1,8 @@
 import * as vscode from 'vscode';
+import { legacyHistory, LEGACY_HISTORY_KEY } from './agent/panel/chatView';
 import { registerAgent, type AgentApi } from './agent/register';
+import { importLegacyChats, listHistory, openHistory, saveTranscript } from './audit/chatHistory';
+import { AUDIT_OUTCOME } from './audit/words';
 import { registerAudit, type AuditApi } from './audit/register';
 import { redactingStepHook, secureTool } from './safety/secureTool';
 import { SessionManager } from './session/manager';
@@ -31,7 +34,6 @@ export interface BrowserAgentApi {
   skills: SkillsApi;
 }
 
-const AUDIT_OUTCOME = { success: 'success', failure: 'failure', stopped: 'cancelled', 'max-steps': 'failure', stuck: 'failure', error: 'failure' } as const;
 
 export function activate(context: vscode.ExtensionContext): BrowserAgentApi {
   const { channel, logger } = createLog();
@@ -65,14 +67,33 @@ export function activate(context: vscode.ExtensionContext): BrowserAgentApi {
       const task = a.recorder.startTask(goal, { provider, source: 'chat' });
       const hooks = a.hooks({ decide: safety.decider.decide, task, knownSecrets });
       return {
+        taskId: task.id,
         decide: hooks.decide,
         onStep: redactingStepHook(safety.vault, hooks.onStep),
-        end: (outcome) => task.end(AUDIT_OUTCOME[outcome.status], outcome.summary),
+        end: async (outcome, record) => {
+          await task.end(AUDIT_OUTCOME[outcome.status], outcome.summary, outcome.status);
+          // The conversation as seen, next to the log (secrets were already redacted in the events).
+          await saveTranscript(task.dir, safety.vault.redactDeep(record));
+          a.refresh();
+        },
       };
     },
+    history: { list: () => listHistory(a.root), open: (id) => openHistory(a.root, id), clear: () => a.clearHistory() },
     toolContext: () => createToolContext(s),
     resolveRef,
   });
+  // The chat's earlier, separate history goes into the one store once; the old records stay where they were.
+  const legacy = legacyHistory(context.globalState.get(LEGACY_HISTORY_KEY));
+  if (legacy.length && !context.globalState.get('browserAgent.agent.historyImported')) {
+    void importLegacyChats(a.root, legacy).then(
+      async (n) => {
+        await context.globalState.update('browserAgent.agent.historyImported', true);
+        if (n) logger.info(`Moved ${n} earlier chat conversation(s) into the task history.`);
+        a.refresh();
+      },
+      (e) => logger.warn(`Could not import the earlier chat history: ${e}`),
+    );
+  }
   logger.info('Browser Agent activated.');
   return { sessions: s, safety, audit: a, agent, skills };
 }

@@ -94,7 +94,7 @@ export function toPlaywrightTest(task: LoadedTask): { code: string; secretEnv: s
   const env: string[] = [];
   const body: string[] = [];
   for (const s of task.steps) {
-    if (!s.ok || s.decision === 'refused' || s.decision === 'blocked' || READ_TOOLS.test(s.tool)) continue;
+    if (!s.ok || s.decision === 'refused' || s.decision === 'blocked' || s.decision === 'needs-confirmation' || READ_TOOLS.test(s.tool)) continue;
     body.push(`  // step ${s.step}: ${(s.action ?? s.tool).replace(/\n/g, ' ')}`);
     for (const line of stepLines(s, env)) body.push(`  ${line}`);
   }

@@ -79,13 +79,13 @@ export class TaskRecorder {
   }
 
   /** Writes task_end, fsyncs and closes the log. Idempotent. */
-  async end(outcome: TaskOutcome, summary?: string): Promise<void> {
+  async end(outcome: TaskOutcome, summary?: string, status?: string): Promise<void> {
     if (this._ended) return;
     this._ended = true;
     this.onEnd(this);
     await this.order;
     await this.ready.catch(() => {});
-    const line = scrubDeep({ type: 'task_end' as const, ts: new Date().toISOString(), outcome, summary, steps: this.stepCount }, this.secretValues);
+    const line = scrubDeep({ type: 'task_end' as const, ts: new Date().toISOString(), outcome, summary, steps: this.stepCount, ...(status && status !== outcome ? { status } : {}) }, this.secretValues);
     await this.appender.append(line).catch(() => {});
     await this.appender.close();
   }
@@ -122,7 +122,9 @@ export class AuditRecorder {
     const dir = join(this.root, id);
     const appender = new JsonlAppender(join(dir, LOG_FILE));
     const ready = fs
-      .mkdir(dir, { recursive: true })
+      // Owner only: the log holds what was done on which pages (folders 0700, files 0600).
+      .mkdir(dir, { recursive: true, mode: 0o700 })
+      .then(() => Promise.all([fs.chmod(dir, 0o700), fs.chmod(this.root, 0o700).catch(() => undefined)]))
       .then(() => appender.append({ type: 'task_start', v: AUDIT_FORMAT, taskId: id, ts: new Date().toISOString(), goal, ...meta }));
     ready.catch(() => {});
     const task = new TaskRecorder(id, dir, goal, meta, ready, appender, (t) => {

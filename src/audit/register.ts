@@ -11,6 +11,7 @@ import { stepHtml } from './present';
 import { listTasks, loadTask } from './reader';
 import { AuditRecorder } from './recorder';
 import { replayTask, type RefBinder } from './replay';
+import { clearHistory } from './chatHistory';
 import { cleanupAudit } from './retention';
 
 /** What replay needs from the rest of the extension; the snapshot layer provides `binder`. */
@@ -27,6 +28,10 @@ export interface AuditApi {
   hooks(opts?: AuditHookOptions): ReturnType<typeof createAuditHooks>;
   setReplayDeps(deps: ReplayDeps): void;
   refresh(): void;
+  /** The audit folder: the one task history. */
+  root: string;
+  /** Asks, then deletes every finished task; the count, or undefined when the person said no. */
+  clearHistory(): Promise<number | undefined>;
   /** Ends open tasks (explicit ones as interrupted) and fsyncs their logs; call from deactivate. */
   dispose(): Promise<void>;
 }
@@ -60,7 +65,7 @@ export function registerAudit(context: vscode.ExtensionContext, log?: vscode.Log
   const recorder = new AuditRecorder({ root, screenshots: () => settings().screenshots });
   const provider = new TaskHistoryProvider(() => root);
   let replayDeps: ReplayDeps | undefined;
-  void fs.mkdir(root, { recursive: true }).then(() => cleanupAudit(root, settings())).then(
+  void fs.mkdir(root, { recursive: true, mode: 0o700 }).then(() => cleanupAudit(root, settings())).then(
     (r) => r.deleted.length && log?.info(`Audit: removed ${r.deleted.length} old task folder(s) by the retention settings.`),
     (e) => log?.warn(`Audit cleanup failed: ${errorMessage(e)}`),
   );
@@ -129,6 +134,26 @@ export function registerAudit(context: vscode.ExtensionContext, log?: vscode.Log
     }
   };
 
+  const clear = async (): Promise<number | undefined> => {
+    const tasks = await listTasks(root);
+    if (!tasks.length) {
+      void vscode.window.showInformationMessage('Browser Agent: the task history is already empty.');
+      return 0;
+    }
+    const pick = await vscode.window.showWarningMessage(
+      `Delete all ${tasks.length} recorded task${tasks.length === 1 ? '' : 's'}?`,
+      { modal: true, detail: 'This deletes their logs, conversations and screenshots from the audit folder, for the chat panel and Task History alike. Running tasks are kept. This cannot be undone.' },
+      { title: 'Keep Them' },
+      { title: 'Delete' },
+      { title: 'Cancel', isCloseAffordance: true },
+    );
+    if (pick?.title !== 'Delete') return undefined;
+    const n = await clearHistory(root);
+    provider.refresh();
+    void vscode.window.showInformationMessage(`Browser Agent: deleted ${n} recorded task${n === 1 ? '' : 's'}.`);
+    return n;
+  };
+
   const view = vscode.window.createTreeView('browserAgent.taskHistory', { treeDataProvider: provider, showCollapseAll: true });
   // Steps arrive in bursts, and other writers (an MCP server given this folder) append too.
   let timer: NodeJS.Timeout | undefined;
@@ -150,6 +175,7 @@ export function registerAudit(context: vscode.ExtensionContext, log?: vscode.Log
       await vscode.commands.executeCommand('browserAgent.taskHistory.focus');
     }),
     vscode.commands.registerCommand('browserAgent.audit.refresh', () => provider.refresh()),
+    vscode.commands.registerCommand('browserAgent.audit.clear', clear),
     // For links from the chat panel: `command:browserAgent.audit.revealTask?["<task id>"]`.
     vscode.commands.registerCommand('browserAgent.audit.revealTask', async (taskId: string) => {
       const item = typeof taskId === 'string' ? await provider.taskItem(taskId) : undefined;
@@ -160,7 +186,7 @@ export function registerAudit(context: vscode.ExtensionContext, log?: vscode.Log
     vscode.commands.registerCommand('browserAgent.audit.replay', replay),
     vscode.commands.registerCommand('browserAgent.audit.export', exportCmd),
     vscode.commands.registerCommand('browserAgent.audit.openFolder', async (item?: TaskItem) => {
-      await fs.mkdir(root, { recursive: true });
+      await fs.mkdir(root, { recursive: true, mode: 0o700 });
       const target = vscode.Uri.file(item instanceof TaskItem ? join(item.task.dir, 'log.jsonl') : root);
       // A remote or web host (code-server, SSH) has no file manager on the person's side.
       if (!vscode.env.remoteName) return vscode.commands.executeCommand('revealFileInOS', target);
@@ -178,6 +204,8 @@ export function registerAudit(context: vscode.ExtensionContext, log?: vscode.Log
     },
     setReplayDeps: (deps) => (replayDeps = deps),
     refresh: refreshSoon,
+    root,
+    clearHistory: clear,
     dispose: () => recorder.dispose(),
   };
 }

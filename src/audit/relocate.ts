@@ -1,6 +1,7 @@
 import type { Protocol } from 'devtools-protocol';
 import type { CdpSession } from '../session/cdp';
 import type { Tab } from '../session/tab';
+import { NEAR_FN } from '../tools/near';
 import type { TargetFingerprint } from '../tools/types';
 
 /** An element found again from a recorded fingerprint, with what the accessibility tree says it is now. */
@@ -10,7 +11,7 @@ export interface LocatedElement {
   backendNodeId: number;
   role: string;
   name: string;
-  via: 'selector' | 'xpath';
+  via: 'selector' | 'xpath' | 'role-name';
 }
 
 export type RelocateFailure = { ok: false; code: 'TARGET_NOT_FOUND' | 'TARGET_CHANGED' | 'NOT_VERIFIABLE'; reason: string };
@@ -107,16 +108,66 @@ async function findIn(target: FrameTarget, kind: 'selector' | 'xpath', query: st
 export async function axRoleName(session: CdpSession, backendNodeId: number): Promise<{ role: string; name: string }> {
   const { nodes } = await session.send('Accessibility.getPartialAXTree', { backendNodeId, fetchRelatives: false }, 5000);
   const node = nodes.find((n) => n.backendDOMNodeId === backendNodeId) ?? nodes[0];
-  return { role: String(node?.role?.value ?? ''), name: String(node?.name?.value ?? '') };
+  // Chromium keeps the label's trailing space in some names ("Email " for `<label>Email <input>`).
+  return { role: String(node?.role?.value ?? ''), name: String(node?.name?.value ?? '').replace(/\s+/g, ' ').trim() };
 }
+
+/**
+ * The fallback when no selector or XPath finds the element (none recorded, or the page's structure
+ * changed): the one element of the recorded role with the recorded accessible name, through
+ * Chromium's accessibility tree, in the recorded frame; the text around it decides between several.
+ */
+async function byRoleAndName(frames: FrameTarget[], fp: TargetFingerprint): Promise<{ found?: LocatedElement; note?: string }> {
+  if (!fp.role || !fp.name) return { note: 'no role and name were recorded to search by' };
+  const hits: { target: FrameTarget; backendNodeId: number; name: string; role: string }[] = [];
+  for (const target of frames) {
+    try {
+      const { executionContextId } = await target.session.send('Page.createIsolatedWorld', { frameId: target.frameId, worldName: 'browser-agent-replay' }, 5000);
+      const doc = await target.session.send('Runtime.evaluate', { expression: 'document', contextId: executionContextId }, 5000);
+      if (!doc.result.objectId) continue;
+      const { nodes } = await target.session.send('Accessibility.queryAXTree', { objectId: doc.result.objectId, accessibleName: fp.name }, 5000);
+      await target.session.send('Runtime.releaseObject', { objectId: doc.result.objectId }).catch(() => {});
+      for (const n of nodes) {
+        if (n.ignored || n.backendDOMNodeId === undefined) continue;
+        const role = String(n.role?.value ?? '');
+        if (normRole(role) === normRole(fp.role)) hits.push({ target, backendNodeId: n.backendDOMNodeId, role, name: String(n.name?.value ?? '') });
+      }
+    } catch {
+      /* frame went away */
+    }
+  }
+  let pick = hits;
+  if (hits.length > 1 && fp.near) {
+    const near = norm(fp.near);
+    const close: typeof hits = [];
+    for (const h of hits) {
+      const text = await nearbyText(h.target.session, h.backendNodeId).catch(() => '');
+      if (norm(text).includes(near)) close.push(h);
+    }
+    pick = close;
+  }
+  if (pick.length === 1) return { found: { session: pick[0].target.session, frameId: pick[0].target.frameId, backendNodeId: pick[0].backendNodeId, role: pick[0].role, name: pick[0].name, via: 'role-name' } };
+  const what = `${fp.role} ${JSON.stringify(fp.name)}`;
+  return { note: pick.length ? `${pick.length} elements are ${what}${fp.near ? ` near ${JSON.stringify(fp.near)}` : ''}` : `no ${what} is on the page` };
+}
+
+/** The text of the element's surroundings (its nearest ancestors), to tell same-named elements apart. */
+async function nearbyText(session: CdpSession, backendNodeId: number): Promise<string> {
+  const { object } = await session.send('DOM.resolveNode', { backendNodeId }, 5000);
+  if (!object.objectId) return '';
+  const r = await session.send('Runtime.callFunctionOn', { objectId: object.objectId, functionDeclaration: NEAR_FN, returnByValue: true }, 5000);
+  await session.send('Runtime.releaseObject', { objectId: object.objectId }).catch(() => {});
+  return String(r.result.value ?? '');
+}
+
 
 /**
  * Finds the recorded element again: by CSS selector, then XPath, in the recorded frame; exactly
  * one match is required, and its role and name (Chromium's accessibility tree) must equal what
- * was recorded. Never guesses.
+ * was recorded. When neither finds it (or none was recorded), by role and name (and the text near
+ * it). Never guesses: several candidates are a failure that says so.
  */
 export async function relocate(tab: Tab, fp: TargetFingerprint, opts: { verify?: boolean } = {}): Promise<RelocateResult> {
-  if (!fp.selector && !fp.xpath) return { ok: false, code: 'NOT_VERIFIABLE', reason: 'the recorded target has no selector or XPath to find it by' };
   if (fp.role === undefined && fp.name === undefined) return { ok: false, code: 'NOT_VERIFIABLE', reason: 'the recorded target has no role or name to verify it against' };
   const frames = await framesFor(tab, fp);
   const notes: string[] = [];
@@ -144,6 +195,9 @@ export async function relocate(tab: Tab, fp: TargetFingerprint, opts: { verify?:
     if (mismatch) return { ok: false, code: 'TARGET_CHANGED', reason: `the element at ${kind} ${JSON.stringify(query)} is not the recorded one: ${mismatch}` };
     return { ok: true, element: { session: target.session, frameId: target.frameId, backendNodeId: node.backendNodeId, role: now.role, name: now.name, via: kind } };
   }
-  const what = [fp.selector && `selector ${JSON.stringify(fp.selector)}`, fp.xpath && `XPath ${JSON.stringify(fp.xpath)}`].filter(Boolean).join(' or ');
-  return { ok: false, code: 'TARGET_NOT_FOUND', reason: `no single element matches ${what}${notes.length ? ` (${notes.join('; ')})` : ''}` };
+  const fallback = await byRoleAndName(frames, fp);
+  if (fallback.found) return { ok: true, element: fallback.found };
+  if (fallback.note) notes.push(fallback.note);
+  const what = [fp.selector && `selector ${JSON.stringify(fp.selector)}`, fp.xpath && `XPath ${JSON.stringify(fp.xpath)}`, fp.role && fp.name && 'role and name'].filter(Boolean).join(' or ');
+  return { ok: false, code: 'TARGET_NOT_FOUND', reason: `no single element matches ${what || 'the recorded target'}${notes.length ? ` (${notes.join('; ')})` : ''}` };
 }

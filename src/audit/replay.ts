@@ -90,12 +90,12 @@ function setPath(obj: any, path: string, value: unknown): void {
 }
 
 function describeVia(el: LocatedElement): string {
-  return `found by ${el.via === 'selector' ? 'CSS selector' : 'XPath'}`;
+  return `found by ${el.via === 'selector' ? 'CSS selector' : el.via === 'xpath' ? 'XPath' : 'role and name'}`;
 }
 
 /** Why a recorded step is not re-run (it failed or was refused the first time, or only read). */
 function skipReason(s: StepRecord, tool: ToolDefinition, includeReadOnly: boolean): string | undefined {
-  if (s.decision === 'refused' || s.decision === 'blocked') return `was ${s.decision} when recorded`;
+  if (s.decision === 'refused' || s.decision === 'blocked' || s.decision === 'needs-confirmation') return `was ${s.decision} when recorded`;
   if (!s.ok) return `failed when recorded (${s.errorCode ?? 'error'})`;
   if (tool.readOnly && !includeReadOnly) return 'read-only';
   return undefined;
@@ -136,6 +136,23 @@ export async function replayTask(task: LoadedTask, opts: ReplayOptions): Promise
     push({ step: s.step, tool: s.tool, status: 'stopped', note: reason });
     return { ok: false, entries, stoppedAt: s.step, code, reason: `Step ${s.step} (${s.tool}${s.action ? `: ${s.action}` : ''}): ${reason}` };
   };
+  /**
+   * A step replay could not run is written to the replay's own log as a failed step, so the history
+   * tree shows which step failed and why (not only a notification that goes away).
+   */
+  const stopHere = async (s: StepRecord, code: string, reason: string): Promise<ReplayReport> => {
+    const report = stop(s, code, reason);
+    await opts.hooks.onStep?.({
+      tool: s.tool,
+      input: s.input,
+      preview: { message: s.action ?? s.tool, target: s.target },
+      decision: { rating: { level: 'auto' }, outcome: 'auto' },
+      result: { isError: true, code, content: [{ type: 'text', text: `${code}: replay stopped here: ${reason}` }], meta: { target: s.target } },
+      startedAt: Date.now(),
+      durationMs: 0,
+    });
+    return report;
+  };
   if (task.truncated) opts.onProgress?.({ step: 0, tool: '', status: 'skipped', note: 'the log was cut off; replaying the steps that were written' });
 
   // Plan first: every tool known and every redacted value given before anything runs, so a
@@ -143,7 +160,7 @@ export async function replayTask(task: LoadedTask, opts: ReplayOptions): Promise
   const plan: { s: StepRecord; tool: ToolDefinition; input?: Record<string, unknown>; skip?: string }[] = [];
   for (const s of [...task.steps].sort((a, b) => a.step - b.step)) {
     const tool = opts.findTool(s.tool);
-    if (!tool) return stop(s, 'INVALID_INPUT', `the tool ${s.tool} does not exist in this version`);
+    if (!tool) return stopHere(s, 'INVALID_INPUT', `the tool ${s.tool} does not exist in this version`);
     const skip = skipReason(s, tool, !!opts.includeReadOnly);
     if (skip) {
       plan.push({ s, tool, skip });
@@ -151,40 +168,40 @@ export async function replayTask(task: LoadedTask, opts: ReplayOptions): Promise
     }
     const input = structuredClone((s.input ?? {}) as Record<string, unknown>);
     const partial = partlyRedacted(input);
-    if (partial) return stop(s, 'INVALID_INPUT', `"${partial}" had a secret scrubbed out of it (${JSON.stringify(valueAt(input, partial))}); it cannot be replayed as recorded; nothing was replayed`);
+    if (partial) return stopHere(s, 'INVALID_INPUT', `"${partial}" had a secret scrubbed out of it (${JSON.stringify(valueAt(input, partial))}); it cannot be replayed as recorded; nothing was replayed`);
     for (const path of redactedPaths(input)) {
       const value = await opts.secret?.(s, path);
-      if (value === undefined) return stop(s, 'INVALID_INPUT', `the recorded value of "${path}" is redacted and no value was given; nothing was replayed`);
+      if (value === undefined) return stopHere(s, 'INVALID_INPUT', `the recorded value of "${path}" is redacted and no value was given; nothing was replayed`);
       setPath(input, path, value);
     }
     plan.push({ s, tool, input });
   }
 
   for (const { s, tool, input, skip } of plan) {
-    if (opts.ctx.signal?.aborted) return stop(s, 'CANCELLED', 'replay was cancelled');
+    if (opts.ctx.signal?.aborted) return stopHere(s, 'CANCELLED', 'replay was cancelled');
     if (skip || !input) {
       push({ step: s.step, tool: s.tool, status: 'skipped', note: skip });
       continue;
     }
-    if (hasOtherRefs(input)) return stop(s, 'NOT_VERIFIABLE', 'it targets more than one element; replay can only re-locate a single target');
+    if (hasOtherRefs(input)) return stopHere(s, 'NOT_VERIFIABLE', 'it targets more than one element; replay can only re-locate a single target');
     if (typeof input.ref !== 'string' && typeof input.x === 'number' && typeof input.y === 'number' && !tool.readOnly) {
-      return stop(s, 'NOT_VERIFIABLE', 'it acted at screen coordinates, which cannot be checked to be the same element');
+      return stopHere(s, 'NOT_VERIFIABLE', 'it acted at screen coordinates, which cannot be checked to be the same element');
     }
     if (typeof input.ref === 'string') {
-      if (!s.target) return stop(s, 'NOT_VERIFIABLE', 'no target fingerprint was recorded for its element');
+      if (!s.target) return stopHere(s, 'NOT_VERIFIABLE', 'no target fingerprint was recorded for its element');
       const { tab, r } = await locateWithin(() => opts.ctx.tab(), s, opts.locateTimeoutMs ?? 5000);
-      if (!r || !r.ok) return stop(s, r?.code ?? 'TARGET_NOT_FOUND', r?.reason ?? 'target not found');
+      if (!r || !r.ok) return stopHere(s, r?.code ?? 'TARGET_NOT_FOUND', r?.reason ?? 'target not found');
       let bound: { ref: string; role?: string; name?: string };
       try {
         bound = await opts.binder.bind(tab, r.element);
       } catch (e) {
-        return stop(s, 'TARGET_NOT_FOUND', `the element was found but could not be given a ref: ${errorMessage(e)}`);
+        return stopHere(s, 'TARGET_NOT_FOUND', `the element was found but could not be given a ref: ${errorMessage(e)}`);
       }
       // The recorded role/name came from the snapshot: compare with the snapshot's view when the
       // binder gives it (same source, same naming rules), else with the accessibility tree's.
       const now = bound.role !== undefined && bound.name !== undefined ? { role: bound.role, name: bound.name } : { role: r.element.role, name: r.element.name };
       const mismatch = fingerprintMismatch(s.target, now);
-      if (mismatch) return stop(s, 'TARGET_CHANGED', `the element ${describeVia(r.element)} is not the recorded one: ${mismatch}`);
+      if (mismatch) return stopHere(s, 'TARGET_CHANGED', `the element ${describeVia(r.element)} is not the recorded one: ${mismatch}`);
       input.ref = bound.ref;
     }
     const result = await runTool(tool, input, opts.ctx, opts.hooks);

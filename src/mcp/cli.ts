@@ -31,6 +31,7 @@ Options:
   --allow-confirm-actions  run actions the safety policy would confirm when the client cannot be asked
                            (no MCP elicitation); without it they are blocked
   --secrets-file <path>    .env-style file of secrets the model may type as {{secret:NAME}}
+  --secret-origins <list>  bind secrets to origins: NAME@https://bank.example,… (typed only there)
   --audit-dir <dir>        where the JSONL audit log of every step goes
                            (default: ~/.browser-agent/audit; "off" disables it)
   --no-daemon              drive the browser from this process instead of the per-user session daemon
@@ -63,6 +64,7 @@ export function parseCli(argv: string[]): McpOptions & { help?: boolean; version
       'max-wait-ms': { type: 'string' },
       'allow-confirm-actions': { type: 'boolean' },
       'secrets-file': { type: 'string' },
+      'secret-origins': { type: 'string' },
       'audit-dir': { type: 'string' },
       'no-daemon': { type: 'boolean' },
       'max-input-bytes': { type: 'string' },

@@ -3,6 +3,7 @@ import { describeNode, callOnElement, describeHandle } from '../actions/element'
 import { BrowserAgentError } from '../errors';
 import type { Tab } from '../session/tab';
 import type { ElementHandle } from '../snapshot/types';
+import { NEAR_FN, PATH_FN } from './near';
 import { fingerprint, resolveRef } from './snapshotApi';
 import type { ActionPreview, ToolContext } from './types';
 
@@ -62,7 +63,11 @@ export async function previewOf(ctx: ToolContext, verb: string, opts: { ref?: st
       const form = await callOnElement<{ inForm: boolean; password: boolean }>(h, `(el) => ({ inForm: !!(el.form || el.closest('form')), password: el.type === 'password' })`).catch(() => ({ inForm: false, password: false }));
       // Selector and XPath let the audit log re-locate the element at replay, even after it is gone.
       const fp = await fingerprint(tab, h.ref).catch(() => undefined);
-      preview.target = { ref: h.ref, role: h.role, name: h.name, frame: h.frameId, selector: fp?.selector, xpath: fp?.xpath, tag, type: attrs.type, inputType: attrs.type, autocomplete: attrs.autocomplete, inForm: form.inForm };
+      // Every recorded action must carry what replay needs: when the snapshot gave no selector or
+      // XPath, they are computed from the element itself; the text near it tells same-named ones apart.
+      const path = fp?.selector || fp?.xpath ? undefined : await callOnElement<{ selector: string; xpath: string }>(h, PATH_FN).catch(() => undefined);
+      const near = await callOnElement<string>(h, NEAR_FN).catch(() => '');
+      preview.target = { ref: h.ref, role: h.role, name: h.name, frame: fp?.frame ?? h.frameId, selector: fp?.selector || path?.selector || undefined, xpath: fp?.xpath || path?.xpath || undefined, near: near || undefined, tag, type: attrs.type, inputType: attrs.type, autocomplete: attrs.autocomplete, inForm: form.inForm };
       if (form.password || /one-time-code|cc-number|cc-csc/.test(attrs.autocomplete ?? '')) preview.secret = true;
       what = ` ${describeHandle(h)}`;
     } catch {

@@ -22,6 +22,8 @@ export interface TargetFingerprint {
   frame?: string;
   selector?: string;
   xpath?: string;
+  /** Text next to the element (its nearest ancestors'), so replay can tell same-named elements apart. */
+  near?: string;
 }
 
 export interface ToolResult {

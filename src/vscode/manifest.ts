@@ -31,7 +31,7 @@ const TOOL_ICONS: Record<string, string> = {
   browser_click: '$(target)', browser_type: '$(keyboard)', browser_fill_form: '$(checklist)', browser_select_option: '$(list-selection)',
   browser_hover: '$(move)', browser_drag: '$(grabber)', browser_press_key: '$(record-keys)', browser_scroll: '$(fold-down)',
   browser_upload_file: '$(cloud-upload)', browser_handle_dialog: '$(comment)', browser_wait: '$(watch)', browser_tabs: '$(multiple-windows)',
-  browser_evaluate: '$(code)', browser_extract: '$(markdown)', browser_close: '$(close)',
+  browser_evaluate: '$(code)', browser_extract: '$(markdown)', browser_skills_search: '$(book)', browser_close: '$(close)',
 };
 
 /** The tool set name users reference as `#browser`. */
