@@ -6,7 +6,7 @@ import { DaemonTransport, daemonControl } from '../../src/daemon/client';
 import { daemonPaths } from '../../src/daemon/paths';
 import { CdpConnection } from '../../src/session/cdp';
 import { TEST_LAUNCH } from '../helpers/chromium';
-import { DAEMON_BIN } from '../helpers/daemon';
+import { DAEMON_BIN, until } from '../helpers/daemon';
 
 /** Raw CDP over the proxy transport, against the real daemon and Chromium. */
 describe('daemon: proxy protocol (request ids, resume, tab isolation)', function () {
@@ -31,13 +31,14 @@ describe('daemon: proxy protocol (request ids, resume, tab isolation)', function
     const eval1 = (id: number) => JSON.stringify({ id, method: 'Runtime.evaluate', sessionId, params: { expression: 'window.n = (window.n || 0) + 1', returnByValue: true } });
     const answers: string[] = [];
     const prev = t.onmessage!;
-    t.onmessage = (line) => (line.startsWith('{"id":9001') ? answers.push(line) : prev(line));
+    t.onmessage = (line) => (line.startsWith('{"id":9001') ? void answers.push(line) : prev(line));
     t.send(eval1(9001));
-    t.send(eval1(9001)); // a retry while the first is running or done
-    await new Promise((r) => setTimeout(r, 500));
-    t.send(eval1(9001)); // a retry after the answer
-    await new Promise((r) => setTimeout(r, 500));
-    assert.equal(answers.length, 2, 'the late retry gets the answer again, the early one nothing extra');
+    t.send(eval1(9001)); // a retry while the first is running (or just done)
+    await until(() => answers.length >= 1, 15_000, 'the first answer');
+    t.send(eval1(9001)); // a retry after the answer: answered from what was answered
+    await until(() => answers.length >= 2, 15_000, 'the repeated answer');
+    await new Promise((r) => setTimeout(r, 300));
+    assert.equal(answers.length, 2, "the early retry gets nothing extra, the late one the same answer again");
     assert.equal(JSON.parse(answers[0]).result.result.value, 1);
     assert.equal(answers[0], answers[1]);
     t.onmessage = prev;
