@@ -13,13 +13,17 @@ import { SessionManager } from '../../src/session/manager';
 import { allTools } from '../../src/tools/registry';
 import { runTool } from '../../src/tools/runner';
 import type { ToolContext } from '../../src/tools/types';
+import type { RunHooks } from '../../src/tools/runner';
 import { statusText } from '../../src/vscode/statusText';
-import { realDecider } from '../helpers/tools';
 import { TEST_LAUNCH } from '../helpers/chromium';
 import { alive, DAEMON_BIN, daemonEnv, spawnMcp, until } from '../helpers/daemon';
 import { startServer, type TestServer } from '../helpers/servers';
 
 const tool = (name: string) => allTools.find((t) => t.name === name)!;
+
+/** Stands in for the safety gate: clicks are rated notify (so the audit takes screenshots), the rest auto. */
+const notifyClicks: NonNullable<RunHooks['decide']> = async (t) =>
+  t.name === 'browser_click' ? { rating: { level: 'notify', rule: 'test', reason: 'a click' }, outcome: 'notified' } : { rating: { level: 'auto' }, outcome: 'auto' };
 
 /**
  * What a VS Code window runs with browserAgent.connection.shared on: one SessionManager behind the
@@ -79,7 +83,7 @@ describe('daemon: shared mode as the extension uses it (SessionManager + daemon 
     // Window one: Copilot-style tool calls through the audit hooks, screenshots before/after a notify step.
     const recorder = new AuditRecorder({ root: auditRoot });
     const task = recorder.startTask('shared window task', { source: 'copilot' });
-    const hooks = createAuditHooks(recorder, { decide: realDecider(async () => 'allow').decide });
+    const hooks = createAuditHooks(recorder, { decide: notifyClicks });
     const c1 = ctxOf(one);
     assert.equal((await runTool(tool('browser_navigate'), { url: `${srv.origin}/one` }, c1, hooks)).isError, undefined);
     const snap = (await runTool(tool('browser_snapshot'), {}, c1, hooks)).content[0];
