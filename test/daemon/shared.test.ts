@@ -13,17 +13,13 @@ import { SessionManager } from '../../src/session/manager';
 import { allTools } from '../../src/tools/registry';
 import { runTool } from '../../src/tools/runner';
 import type { ToolContext } from '../../src/tools/types';
-import type { RunHooks } from '../../src/tools/runner';
 import { statusText } from '../../src/vscode/statusText';
 import { TEST_LAUNCH } from '../helpers/chromium';
 import { alive, DAEMON_BIN, daemonEnv, spawnMcp, until } from '../helpers/daemon';
 import { startServer, type TestServer } from '../helpers/servers';
+import { realDecider } from '../helpers/tools';
 
 const tool = (name: string) => allTools.find((t) => t.name === name)!;
-
-/** Stands in for the safety gate: clicks are rated notify (so the audit takes screenshots), the rest auto. */
-const notifyClicks: NonNullable<RunHooks['decide']> = async (t) =>
-  t.name === 'browser_click' ? { rating: { level: 'notify', rule: 'test', reason: 'a click' }, outcome: 'notified' } : { rating: { level: 'auto' }, outcome: 'auto' };
 
 /**
  * What a VS Code window runs with browserAgent.connection.shared on: one SessionManager behind the
@@ -80,10 +76,11 @@ describe('daemon: shared mode as the extension uses it (SessionManager + daemon 
     const mcp = await spawnMcp(env, undefined, 'agent');
     await mcp.call('browser_navigate', { url: `${srv.origin}/mcp` });
 
-    // Window one: Copilot-style tool calls through the audit hooks, screenshots before/after a notify step.
+    // Window one: Copilot-style tool calls through the audit hooks, screenshots before/after a confirmed step.
     const recorder = new AuditRecorder({ root: auditRoot });
     const task = recorder.startTask('shared window task', { source: 'copilot' });
-    const hooks = createAuditHooks(recorder, { decide: notifyClicks });
+    // The real policy and decider, with clicks always asking; the test answers Allow in place of the modal.
+    const hooks = createAuditHooks(recorder, { decide: realDecider(async () => 'allow', { alwaysConfirmTools: ['browser_click'] }).decide });
     const c1 = ctxOf(one);
     assert.equal((await runTool(tool('browser_navigate'), { url: `${srv.origin}/one` }, c1, hooks)).isError, undefined);
     const snap = (await runTool(tool('browser_snapshot'), {}, c1, hooks)).content[0];
@@ -93,7 +90,7 @@ describe('daemon: shared mode as the extension uses it (SessionManager + daemon 
     await recorder.endTask('success', 'done');
     const t = await loadTask(task.dir);
     const step = t.steps.find((s) => s.tool === 'browser_click')!;
-    assert.ok(step.screenshots?.before && step.screenshots.after, 'screenshots for the notify step');
+    assert.ok(step.screenshots?.before && step.screenshots.after, 'screenshots for the confirmed step');
     for (const f of [step.screenshots!.before!, step.screenshots!.after!]) assert.equal((await fs.readFile(join(task.dir, f))).subarray(0, 2).toString('hex'), 'ffd8');
 
     const c2 = ctxOf(two);
