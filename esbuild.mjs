@@ -55,10 +55,13 @@ function testEntries(dir) {
 const builds = [
   { ...common, entryPoints: ['src/extension.ts'], outfile: 'dist/extension.js', external: ['vscode'] },
   { ...common, entryPoints: ['src/mcp/cli.ts'], outfile: 'dist/mcp.js', banner: { js: '#!/usr/bin/env node' } },
+  // The per-user session daemon (browser-agent-daemon), started by the MCP server and the extension.
+  { ...common, entryPoints: ['src/daemon/cli.ts'], outfile: 'dist/daemon.js', banner: { js: '#!/usr/bin/env node' } },
   // The snapshot benchmark (npm run bench:snapshot) runs the shipped extractor, so it is bundled like the tests.
   { ...common, entryPoints: ['bench/snapshot.ts'], outfile: 'out/bench/snapshot.js', packages: 'external' },
   { ...common, entryPoints: ['bench/skills/retrieval.ts'], outfile: 'out/bench/skills.js', packages: 'external' },
   { ...common, entryPoints: ['bench/act.ts'], outfile: 'out/bench/act.js', packages: 'external' },
+  { ...common, entryPoints: ['bench/hop.ts'], outfile: 'out/bench/hop.js', packages: 'external' },
   // The chat panel's webview script (runs in the webview, not in Node).
   { ...common, platform: 'browser', target: 'chrome120', format: 'iife', minify: true, entryPoints: ['media/chat.ts'], outfile: 'dist/media/chat.js' },
   {
@@ -80,5 +83,5 @@ if (watch) {
   for (const b of builds) await (await esbuild.context(b)).watch();
 } else {
   await Promise.all(builds.map((b) => esbuild.build(b)));
-  try { chmodSync('dist/mcp.js', 0o755); } catch {}
+  for (const bin of ['dist/mcp.js', 'dist/daemon.js']) try { chmodSync(bin, 0o755); } catch {}
 }

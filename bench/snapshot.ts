@@ -1,6 +1,7 @@
 // npm run bench:snapshot — our elements layer against Playwright MCP's browser_snapshot, same run,
-// same Chromium: time, characters, o200k tokens and recall of rendered interactive elements.
-import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+// same Chromium: time, characters, o200k tokens, recall of rendered interactive elements and text
+// coverage (share of the page's visible words in the snapshot, also with its continuation calls).
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
@@ -10,12 +11,24 @@ import { BrowserSession } from '../src/session/browserSession';
 import type { Tab } from '../src/session/tab';
 import { takeSnapshot } from '../src/snapshot';
 import { TEST_LAUNCH } from '../test/helpers/chromium';
+import { findCorpus } from '../test/helpers/corpus';
+import { FIXTURE_PAGES_DIR, pageRoutes } from '../test/helpers/pages';
 import { startServer } from '../test/helpers/servers';
 import { bigPage } from '../test/snapshot/fixtures';
 
 const ROOT = join(__dirname, '../..');
-const CORPUS = join(ROOT, '../shared/corpus/pages');
 const LIMIT = Number(process.env.BENCH_LIMIT || 0);
+/** Only pages whose file name matches this regular expression (e.g. `synthetic`). */
+const ONLY = process.env.BENCH_PAGES ? new RegExp(process.env.BENCH_PAGES) : undefined;
+/**
+ * Iterating on our side only: Playwright MCP's figures per page are read from (and written to) this JSON
+ * file, so it is not called again for pages it has already been measured on. Leave unset for a real run.
+ */
+const THEIRS_CACHE = process.env.BENCH_THEIRS_CACHE;
+/** Folder to write our snapshot of each page to (all continuation parts), for reading what the tokens went to. */
+const DUMP = process.env.BENCH_DUMP;
+/** File to write the per-page rows to, as JSON. */
+const JSON_OUT = process.env.BENCH_JSON;
 
 /** Names of the rendered interactive elements, by one definition independent of both tools. */
 const GROUND_TRUTH = `(() => {
@@ -33,6 +46,47 @@ const GROUND_TRUTH = `(() => {
   }
   return out;
 })()`;
+
+/** The text a reader sees: the body's innerText, same-origin iframes included. */
+const VISIBLE_TEXT = `(() => {
+  const parts = [];
+  const add = (doc) => {
+    if (!doc || !doc.body) return;
+    parts.push(doc.body.innerText);
+    for (const f of doc.querySelectorAll('iframe, frame')) { try { add(f.contentDocument); } catch {} }
+  };
+  add(document);
+  return parts.join('\\n');
+})()`;
+
+function words(text: string): string[] {
+  return text.toLowerCase().match(/[\p{L}\p{N}]+/gu) ?? [];
+}
+
+/** Share of the page's distinct words, and of its word occurrences, that the snapshot text carries. */
+function coverage(pageText: string, snapshot: string): { distinct: number; occurrences: number } {
+  const want = new Map<string, number>();
+  for (const w of words(pageText)) want.set(w, (want.get(w) ?? 0) + 1);
+  if (!want.size) return { distinct: 1, occurrences: 1 };
+  const have = new Map<string, number>();
+  for (const w of words(snapshot)) have.set(w, (have.get(w) ?? 0) + 1);
+  let distinct = 0;
+  let total = 0;
+  let carried = 0;
+  for (const [w, n] of want) {
+    const h = have.get(w) ?? 0;
+    if (h) distinct++;
+    total += n;
+    carried += Math.min(n, h);
+  }
+  return { distinct: distinct / want.size, occurrences: carried / total };
+}
+
+/** `offset=N` in a snapshot's continuation note, if it has one. */
+function nextOffset(snapshot: string): number | undefined {
+  const m = /browser_snapshot with offset=(\d+)/.exec(snapshot);
+  return m ? Number(m[1]) : undefined;
+}
 
 const norm = (s: string) => s.replace(/\\"/g, '"').replace(/\s+/g, ' ').trim().toLowerCase().replace(/…$/, '');
 
@@ -72,23 +126,45 @@ function stats(xs: number[]) {
   return { median: q(0.5), p90: q(0.9) };
 }
 
+interface Measure {
+  ms: number;
+  chars: number;
+  tokens: number;
+  recall: number;
+  /** Share of distinct visible words, and of word occurrences, in this one call. */
+  words: number;
+  occurrences: number;
+}
+
 interface Row {
   page: string;
   elements: number;
-  ours: { ms: number; chars: number; tokens: number; recall: number };
-  theirs?: { ms: number; chars: number; tokens: number; recall: number };
+  ours: Measure & {
+    /** With the continuation calls the snapshot points to (offset=…), all parts together. */
+    wordsAll: number;
+    occurrencesAll: number;
+    parts: number;
+    /** Tokens of all parts together. */
+    tokensAll: number;
+  };
+  theirs?: Measure;
   error?: string;
 }
 
 async function main() {
-  const pages = readdirSync(CORPUS).filter((f) => f.endsWith('.html')).sort().slice(0, LIMIT || undefined);
-  const routes: Record<string, string> = {};
-  for (const p of pages) routes['/' + p] = readFileSync(join(CORPUS, p), 'utf8');
+  // The shared corpus (98 real pages) when it is there; else the in-repository fixture pages, said plainly.
+  const found = findCorpus();
+  const dir = found.corpus?.dir ?? FIXTURE_PAGES_DIR;
+  if (!found.corpus) console.log(`Corpus: ${found.reason}; measuring the in-repository fixture pages (${FIXTURE_PAGES_DIR}) instead.`);
+  const pages = (found.corpus?.pages ?? readdirSync(dir).filter((f) => f.endsWith('.html')).sort()).slice(0, LIMIT || undefined);
+  const routes: Record<string, string> = pageRoutes(dir, pages);
   for (const n of [1000, 5000, 20000]) routes[`/synthetic-${n}.html`] = bigPage(n);
   const srv = await startServer(routes);
   const browser = await BrowserSession.launch({ ...TEST_LAUNCH, cdpTimeoutMs: 120_000 });
   const port = new URL(browser.endpoint).port;
   const outDir = mkdtempSync(join(tmpdir(), 'ba-bench-pwmcp-'));
+  const cache: Record<string, Measure> = THEIRS_CACHE && existsSync(THEIRS_CACHE) ? JSON.parse(readFileSync(THEIRS_CACHE, 'utf8')) : {};
+  const all = [...pages, 'synthetic-1000.html', 'synthetic-5000.html', 'synthetic-20000.html'].filter((p) => !ONLY || ONLY.test(p));
   const transport = new StdioClientTransport({
     command: process.execPath,
     // Its snapshot files go to a temp folder, not into the repository.
@@ -96,25 +172,27 @@ async function main() {
     stderr: 'ignore',
   });
   const mcp = new Client({ name: 'snapshot-bench', version: '1.0.0' });
-  let theirsOk = true;
-  try {
-    await mcp.connect(transport);
-  } catch (e) {
-    theirsOk = false;
-    console.error(`Playwright MCP could not start: ${(e as Error).message}`);
+  let theirsOk = all.some((p) => !cache[p]);
+  if (theirsOk) {
+    try {
+      await mcp.connect(transport);
+    } catch (e) {
+      theirsOk = false;
+      console.error(`Playwright MCP could not start: ${(e as Error).message}`);
+    }
   }
   const call = async (name: string, args: Record<string, unknown>) => {
     const r: any = await mcp.callTool({ name, arguments: args }, undefined, { timeout: 120_000 });
     return (r.content ?? []).filter((c: any) => c.type === 'text').map((c: any) => c.text).join('\n');
   };
   const rows: Row[] = [];
-  const all = [...pages, 'synthetic-1000.html', 'synthetic-5000.html', 'synthetic-20000.html'];
   for (const page of all) {
     const url = srv.url + page;
     try {
       let tab: Tab | undefined;
-      let theirs: Row['theirs'];
-      if (theirsOk) {
+      let theirs: Row['theirs'] = cache[page];
+      const askTheirs = theirsOk && !theirs;
+      if (askTheirs) {
         await call('browser_navigate', { url });
         // Answer any alert() so neither tool hangs on it.
         await call('browser_handle_dialog', { accept: true }).catch(() => {});
@@ -124,53 +202,97 @@ async function main() {
       if (!tab) {
         tab = await browser.activeTab();
         const s = await tab.session();
+        const onDialog = () => void s.send('Page.handleJavaScriptDialog', { accept: true }).catch(() => {});
+        tab.on('dialog', onDialog);
         const loaded = s.waitFor('Page.loadEventFired', () => true, 30_000).catch(() => undefined);
         await s.send('Page.navigate', { url });
         await loaded;
+        for (let i = 0; i < 50 && tab.dialog; i++) await new Promise((r) => setTimeout(r, 20));
+        tab.off('dialog', onDialog);
       }
       // A page that alert()s on load would block both tools: answer it first.
       if (tab.dialog) await (await tab.session()).send('Page.handleJavaScriptDialog', { accept: true }).catch(() => {});
       const truth: string[] = await tab.evaluate(GROUND_TRUTH, 60_000);
-      if (theirsOk) {
+      const text: string = await tab.evaluate(VISIBLE_TEXT, 60_000);
+      if (askTheirs) {
         const t0 = performance.now();
-        const text = await call('browser_snapshot', {});
+        const snap = await call('browser_snapshot', {});
         const ms = performance.now() - t0;
-        theirs = { ms, chars: text.length, tokens: countTokens(text), recall: recall(truth, refNames(text, false)) };
+        const cov = coverage(text, snap);
+        theirs = { ms, chars: snap.length, tokens: countTokens(snap), recall: recall(truth, refNames(snap, false)), words: cov.distinct, occurrences: cov.occurrences };
+        cache[page] = theirs;
       }
       const t1 = performance.now();
       const ours = await takeSnapshot(tab);
       const ms = performance.now() - t1;
-      const row: Row = { page, elements: truth.length, ours: { ms, chars: ours.length, tokens: countTokens(ours), recall: recall(truth, refNames(ours, true)) }, theirs };
+      const cov = coverage(text, ours);
+      // Follow the continuation the snapshot offers, as a model would, to see what the whole read carries.
+      let whole = ours;
+      let tokensAll = countTokens(ours);
+      let parts = 1;
+      for (let off = nextOffset(ours); off !== undefined && parts < 200; parts++) {
+        const more = await takeSnapshot(tab, { offset: off });
+        whole += '\n' + more;
+        tokensAll += countTokens(more);
+        const next = nextOffset(more);
+        if (next !== undefined && next <= off) throw new Error(`continuation does not advance (offset ${off} → ${next})`);
+        off = next;
+      }
+      const covAll = parts > 1 ? coverage(text, whole) : cov;
+      if (DUMP) writeFileSync(join(DUMP, page.replace(/\.html$/, '.txt')), whole);
+      const names = refNames(whole, true);
+      const row: Row = {
+        page,
+        elements: truth.length,
+        ours: { ms, chars: ours.length, tokens: countTokens(ours), recall: recall(truth, names), words: cov.distinct, occurrences: cov.occurrences, wordsAll: covAll.distinct, occurrencesAll: covAll.occurrences, parts, tokensAll },
+        theirs,
+      };
       rows.push(row);
-      const f = (x?: { ms: number; tokens: number; recall: number }) => (x ? `${x.ms.toFixed(0).padStart(6)} ms ${String(x.tokens).padStart(8)} tok recall ${(x.recall * 100).toFixed(0).padStart(3)}%` : '-');
-      console.log(`${page.padEnd(44)} ${String(truth.length).padStart(6)} el | ours ${f(row.ours)} | theirs ${f(theirs)}${theirs ? ` | tok ${(row.ours.tokens / theirs.tokens).toFixed(2)}x time ${(row.ours.ms / theirs.ms).toFixed(2)}x` : ''}`);
+      const pct = (x: number) => (x * 100).toFixed(0).padStart(3) + '%';
+      const f = (x?: Measure) => (x ? `${x.ms.toFixed(0).padStart(6)} ms ${String(x.tokens).padStart(8)} tok recall ${pct(x.recall)} words ${pct(x.words)}` : '-');
+      const o = row.ours;
+      console.log(
+        `${page.padEnd(40)} ${String(truth.length).padStart(6)} el | ours ${f(o)}${parts > 1 ? ` (${parts} parts: words ${pct(o.wordsAll)} occ ${pct(o.occurrencesAll)})` : ` occ ${pct(o.occurrences)}`} | theirs ${f(theirs)}${theirs ? ` | tok ${(o.tokens / theirs.tokens).toFixed(2)}x time ${(o.ms / theirs.ms).toFixed(2)}x` : ''}`,
+      );
     } catch (e) {
-      rows.push({ page, elements: 0, ours: { ms: 0, chars: 0, tokens: 0, recall: 0 }, error: (e as Error).message });
+      rows.push({ page, elements: 0, ours: { ms: 0, chars: 0, tokens: 0, recall: 0, words: 0, occurrences: 0, wordsAll: 0, occurrencesAll: 0, parts: 0, tokensAll: 0 }, error: (e as Error).message });
       console.log(`${page}: ERROR ${(e as Error).message}`);
     }
   }
+  if (THEIRS_CACHE) writeFileSync(THEIRS_CACHE, JSON.stringify(cache));
+  if (JSON_OUT) writeFileSync(JSON_OUT, JSON.stringify(rows, null, 1));
   const corpus = rows.filter((r) => !r.error && !r.page.startsWith('synthetic') && r.theirs);
+  const digits = (label: string) => (/recall|words|occ/.test(label) ? 3 : 0);
   const report = (label: string, pick: (r: Row) => number[]) => {
+    const d = digits(label);
     const ours = stats(corpus.map((r) => pick(r)[0]));
     const theirs = stats(corpus.map((r) => pick(r)[1]));
     const ratio = stats(corpus.map((r) => pick(r)[0] / Math.max(pick(r)[1], 1e-9)));
-    console.log(`${label.padEnd(8)} ours median ${ours.median.toFixed(label === 'recall' ? 3 : 0)} p90 ${ours.p90.toFixed(label === 'recall' ? 3 : 0)} | theirs median ${theirs.median.toFixed(label === 'recall' ? 3 : 0)} p90 ${theirs.p90.toFixed(label === 'recall' ? 3 : 0)} | per-page ratio median ${ratio.median.toFixed(2)} p90 ${ratio.p90.toFixed(2)}`);
+    console.log(`${label.padEnd(10)} ours median ${ours.median.toFixed(d)} p90 ${ours.p90.toFixed(d)} | theirs median ${theirs.median.toFixed(d)} p90 ${theirs.p90.toFixed(d)} | per-page ratio median ${ratio.median.toFixed(2)} p90 ${ratio.p90.toFixed(2)}`);
   };
-  console.log(`\nCorpus: ${corpus.length} pages compared (${rows.filter((r) => r.error).length} errors)`);
+  console.log(`\nCorpus (${dir}): ${corpus.length} pages compared (${rows.filter((r) => r.error).length} errors)`);
   if (corpus.length) {
     report('time', (r) => [r.ours.ms, r.theirs!.ms]);
     report('chars', (r) => [r.ours.chars, r.theirs!.chars]);
     report('tokens', (r) => [r.ours.tokens, r.theirs!.tokens]);
     report('recall', (r) => [r.ours.recall, r.theirs!.recall]);
-    const meanRecall = (k: 'ours' | 'theirs') => corpus.reduce((a, r) => a + r[k]!.recall, 0) / corpus.length;
-    console.log(`recall mean: ours ${meanRecall('ours').toFixed(3)}, theirs ${meanRecall('theirs').toFixed(3)}`);
+    report('words', (r) => [r.ours.words, r.theirs!.words]);
+    report('occ', (r) => [r.ours.occurrences, r.theirs!.occurrences]);
+    report('words+cont', (r) => [r.ours.wordsAll, r.theirs!.words]);
+    report('occ+cont', (r) => [r.ours.occurrencesAll, r.theirs!.occurrences]);
+    const mean = (pick: (r: Row) => number) => (corpus.reduce((a, r) => a + pick(r), 0) / corpus.length).toFixed(3);
+    console.log(`recall mean: ours ${mean((r) => r.ours.recall)}, theirs ${mean((r) => r.theirs!.recall)}; pages continued: ${corpus.filter((r) => r.ours.parts > 1).length}; pages with words < 98%: ${corpus.filter((r) => r.ours.wordsAll < 0.98).map((r) => `${r.page} ${(r.ours.wordsAll * 100).toFixed(1)}%`).join(', ') || 'none'}`);
   }
   console.log('\nSynthetic:');
   for (const r of rows.filter((x) => x.page.startsWith('synthetic') && !x.error)) {
     const n = Number(/(\d+)/.exec(r.page)![1]);
-    console.log(`${n} elements: ours ${r.ours.ms.toFixed(0)} ms, ${r.ours.tokens} tokens (${(r.ours.tokens / n).toFixed(1)}/element), recall ${(r.ours.recall * 100).toFixed(1)}%` + (r.theirs ? ` | theirs ${r.theirs.ms.toFixed(0)} ms, ${r.theirs.tokens} tokens (${(r.theirs.tokens / n).toFixed(1)}/element), recall ${(r.theirs.recall * 100).toFixed(1)}%` : ''));
+    const o = r.ours;
+    console.log(
+      `${n} elements: ours ${o.ms.toFixed(0)} ms, ${o.tokens} tokens in the first call${o.parts > 1 ? `, ${o.tokensAll} in all ${o.parts} parts` : ''} (${(o.tokensAll / n).toFixed(1)}/element), recall ${(o.recall * 100).toFixed(1)}%` +
+        (r.theirs ? ` | theirs ${r.theirs.ms.toFixed(0)} ms, ${r.theirs.tokens} tokens (${(r.theirs.tokens / n).toFixed(1)}/element), recall ${(r.theirs.recall * 100).toFixed(1)}%` : ''),
+    );
   }
-  await mcp.close().catch(() => {});
+  if (theirsOk) await mcp.close().catch(() => {});
   await browser.close();
   await srv.close();
   rmSync(outDir, { recursive: true, force: true });

@@ -2,6 +2,7 @@
 // every piece of model or page text is set as textContent, never as HTML.
 import './zodConfig';
 import { FromWebview, ToWebview, type Card, type Entry, type FromWebviewMessage, type ModelChoice, type TaskRecord, type ToWebviewMessage } from '../src/agent/panel/messages';
+import { outcomeLabel, outcomeTone } from '../src/audit/words';
 
 declare function acquireVsCodeApi(): { postMessage(m: unknown): void; getState(): any; setState(s: unknown): void };
 const vscode = acquireVsCodeApi();
@@ -21,8 +22,8 @@ const icon = (name: string, label?: string) => h('span', { class: `codicon codic
 // ---- layout -------------------------------------------------------------------------------
 const app = document.getElementById('app')!;
 const modelSelect = h('select', { id: 'model', 'aria-label': 'Model', title: 'Model' });
-const modeSelect = h('select', { id: 'mode', 'aria-label': 'Mode', title: 'Mode: dom (text snapshots) or hybrid (adds screenshots)' },
-  h('option', { value: 'auto' }, 'Mode: auto'), h('option', { value: 'dom' }, 'Mode: dom'), h('option', { value: 'hybrid' }, 'Mode: hybrid'));
+const modeSelect = h('select', { id: 'mode', 'aria-label': 'Mode', title: 'Mode: auto, dom (text snapshots) or hybrid (adds screenshots)' },
+  h('option', { value: 'auto' }, 'auto'), h('option', { value: 'dom' }, 'dom'), h('option', { value: 'hybrid' }, 'hybrid'));
 const newBtn = h('button', { class: 'icon', id: 'new-task', title: 'New task', 'aria-label': 'New task' }, icon('add'));
 const historyBtn = h('button', { class: 'icon', id: 'history-toggle', title: 'Task history', 'aria-label': 'Task history', 'aria-expanded': 'false' }, icon('history'));
 const toolbar = h('div', { class: 'toolbar', role: 'toolbar', 'aria-label': 'Chat options' }, modelSelect, modeSelect, newBtn, historyBtn);
@@ -30,13 +31,17 @@ const toolbar = h('div', { class: 'toolbar', role: 'toolbar', 'aria-label': 'Cha
 const frameImg = h('img', { id: 'live-frame', alt: 'Live view of the browser page' });
 const highlight = h('div', { class: 'highlight', hidden: '' });
 const liveEmpty = h('div', { class: 'live-empty' }, 'The page appears here once a browser is running.');
-const live = h('details', { class: 'live', open: '' }, h('summary', {}, icon('eye'), ' Live view'), h('div', { class: 'live-stage' }, liveEmpty, frameImg, highlight));
+const liveState = h('span', { class: 'live-state', id: 'live-state', role: 'status' }, 'No browser');
+const liveUrl = h('span', { class: 'live-url', id: 'live-url' });
+const popOut = h('button', { class: 'icon', id: 'live-pop-out', title: 'Open the live view in an editor tab', 'aria-label': 'Open the live view in an editor tab' }, icon('link-external'));
+const live = h('details', { class: 'live', id: 'live' }, h('summary', { title: 'Live view of the browser' }, icon('eye'), liveState, liveUrl, popOut), h('div', { class: 'live-stage' }, liveEmpty, frameImg, highlight));
 
 const historyList = h('ul', { class: 'history-list', 'aria-label': 'Task history' });
-const clearHistory = h('button', { class: 'link', id: 'clear-history' }, 'Clear history');
-const historyPanel = h('section', { class: 'history', hidden: '', 'aria-label': 'Task history' }, h('h2', {}, 'History'), historyList, clearHistory);
+const clearHistory = h('button', { class: 'link', id: 'clear-history', title: 'Asks before deleting' }, 'Clear history…');
+const historyPanel = h('section', { class: 'history', hidden: '', 'aria-label': 'Task history' }, h('h2', {}, 'History — the same tasks as Task History'), historyList, clearHistory);
 
 const log = h('div', { class: 'log', id: 'log', role: 'log', 'aria-live': 'polite', 'aria-label': 'Conversation' });
+const working = h('div', { class: 'working', id: 'working', hidden: '', role: 'status' }, icon('loading codicon-modifier-spin'), h('span', {}, ' Working…'));
 const statusLine = h('div', { class: 'status', role: 'status' });
 const tokens = h('span', { class: 'tokens', title: 'Estimated tokens in the model context' });
 const input = h('textarea', { id: 'task', rows: '3', placeholder: 'Describe a task, e.g. "find the cheapest flight from Paris to Rome next Friday and stop before paying"', 'aria-label': 'Task' });
@@ -54,6 +59,15 @@ let streamingEl: HTMLElement | undefined;
 const cardEls = new Map<string, HTMLDetailsElement>();
 const saved = vscode.getState() ?? {};
 input.value = saved.draft ?? '';
+// The live view starts collapsed (the conversation needs the room) and remembers the person's choice.
+live.open = saved.liveOpen ?? false;
+live.addEventListener('toggle', () => vscode.setState({ ...vscode.getState(), liveOpen: live.open }));
+popOut.addEventListener('click', (e) => {
+  e.preventDefault();
+  send({ type: 'openLiveView' });
+});
+let sessionLive = false;
+let recorded = false;
 
 function setRunning(r: boolean) {
   running = r;
@@ -64,9 +78,21 @@ function setRunning(r: boolean) {
     statusLine.textContent = '';
     highlight.hidden = true;
   }
+  updateWorking();
+}
+
+/** "Working…" while the run waits for the model (no card running, no text streaming). */
+function updateWorking() {
+  const busy = running && !log.querySelector('.card.running') && !streamingEl;
+  working.hidden = !busy;
+  if (busy) {
+    (working.lastChild as HTMLElement).textContent = ` ${statusLine.textContent || 'Working…'}`;
+    log.append(working);
+  }
 }
 
 function scrollDown() {
+  updateWorking();
   log.scrollTop = log.scrollHeight;
 }
 
@@ -85,18 +111,21 @@ function renderCard(card: Card): HTMLDetailsElement {
     stateIcon,
     h('span', { class: 'tool' }, card.tool.replace(/^browser_/, '')),
     card.target ? h('span', { class: 'target' }, card.target) : undefined,
-    h('span', { class: 'result' }, card.state === 'running' ? '' : card.code ? `${card.code}` : card.summary ?? ''),
-    card.decision ? h('span', { class: `badge decision ${/Declined|Blocked/.test(card.decision) ? 'refused' : 'allowed'}`, title: card.reason ?? '' }, card.decision) : undefined,
+    h('span', { class: 'result', title: card.code ?? '' }, card.state === 'running' ? '' : card.state === 'error' ? card.message ?? card.summary ?? card.code ?? '' : card.summary ?? ''),
+    card.decision ? h('span', { class: `badge decision ${/Declined|Blocked/i.test(card.decision) ? 'refused' : 'allowed'}`, title: card.reason ?? '' }, card.decision) : undefined,
     h('span', { class: 'duration' }, fmtMs(card.durationMs)),
     card.thumbnail ? h('img', { class: 'thumb', src: card.thumbnail, alt: `Screenshot from ${card.tool}` }) : undefined,
   );
   el.append(summary);
+  // A failure says what to do about it without expanding the card (not for refusals: that hint is for the model).
+  if (card.state === 'error' && card.hint && card.code !== 'BLOCKED_BY_POLICY') el.append(h('div', { class: 'hint' }, icon('lightbulb'), ` ${card.hint}`));
   el.append(h('div', { class: 'detail' },
+    card.code ? h('div', { class: 'code' }, `Error code: ${card.code}`) : undefined,
     card.thumbnail ? h('img', { class: 'full', src: card.thumbnail, alt: `Screenshot from ${card.tool}, full size` }) : undefined,
     h('div', { class: 'label' }, 'Input'), h('pre', {}, JSON.stringify(card.input ?? {}, null, 2)),
     card.output !== undefined ? h('div', { class: 'label' }, 'Output') : undefined,
     card.output !== undefined ? h('pre', {}, card.output) : undefined,
-    card.reason ? h('div', { class: 'label' }, `Safety: ${card.reason}`) : undefined,
+    card.reason ? h('div', { class: 'safety' }, `Why it was checked: ${card.reason}`) : undefined,
   ));
   el.open = wasOpen;
   cardEls.set(card.id, el);
@@ -110,9 +139,9 @@ function renderEntry(e: Entry): HTMLElement {
     case 'card': return renderCard(e.card);
     case 'notice': return h('div', { class: 'notice' }, e.text);
     case 'result': {
-      const ok = e.status === 'success';
-      const body = h('div', { class: `result-box ${ok ? 'ok' : 'bad'}` },
-        h('div', { class: 'who' }, icon(ok ? 'check' : e.status === 'stopped' ? 'debug-stop' : 'warning'), ` ${({ success: 'Done', failure: 'Could not finish', stopped: 'Stopped', 'max-steps': 'Step limit reached', stuck: 'Stopped: repeating itself', error: 'Error' } as Record<string, string>)[e.status] ?? e.status}`),
+      const tone = outcomeTone(e.status);
+      const body = h('div', { class: `result-box ${tone}` },
+        h('div', { class: 'who' }, icon(tone === 'ok' ? 'check' : tone === 'neutral' ? 'debug-stop' : 'warning'), ` ${outcomeLabel(e.status)}`),
         h('div', { class: 'text' }, e.summary));
       if (e.data !== undefined) body.append(h('pre', {}, JSON.stringify(e.data, null, 2)));
       return body;
@@ -120,11 +149,18 @@ function renderEntry(e: Entry): HTMLElement {
   }
 }
 
-function showTask(rec: TaskRecord, isRunning: boolean) {
+function taskBlock(rec: TaskRecord): HTMLElement {
+  return h('section', { class: 'task', 'data-task': rec.id }, ...rec.entries.map(renderEntry));
+}
+
+/** Shows a task; `earlier` conversations stay above it, separated, instead of being replaced. */
+function showTask(rec: TaskRecord, isRunning: boolean, earlier: TaskRecord[] = [], append = false) {
   taskId = rec.id;
-  cardEls.clear();
   streamingEl = undefined;
-  log.replaceChildren(...rec.entries.map(renderEntry));
+  const keep = append ? [...log.querySelectorAll<HTMLElement>(':scope > section.task')].filter((s) => s.dataset.task !== rec.id) : [];
+  cardEls.clear();
+  const blocks = [...keep, ...earlier.filter((r) => r.id !== rec.id).map(taskBlock), taskBlock(rec)];
+  log.replaceChildren(...blocks.flatMap((b, i) => (i ? [h('hr', { class: 'task-sep', 'aria-hidden': 'true' }), b] : [b])));
   if (rec.tokens) tokens.textContent = `~${rec.tokens.toLocaleString()} tokens`;
   setRunning(isRunning);
   scrollDown();
@@ -134,18 +170,23 @@ function handle(m: ToWebviewMessage) {
   switch (m.type) {
     case 'init': {
       models = m.models;
-      modelSelect.replaceChildren(...models.map((c, i) => h('option', { value: String(i) }, c.label)));
+      // Compact: the model's own name in the picker; the vendor and full label in its tooltip.
+      modelSelect.replaceChildren(...models.map((c, i) => h('option', { value: String(i), title: c.label }, c.label.split(' · ').pop() ?? c.label)));
       const sel = m.selected ? models.findIndex((c) => c.provider === m.selected!.provider && c.model === m.selected!.model) : -1;
       if (sel >= 0) modelSelect.value = String(sel);
+      modelSelect.title = `Model: ${models[sel]?.label ?? 'none'}`;
       modeSelect.value = m.mode;
       historyList.replaceChildren(...m.history.map((t) => {
-        const b = h('button', { class: 'history-item', title: new Date(t.startedAt).toLocaleString() }, h('span', { class: `dot ${t.status}` }), t.task);
+        const b = h('button', { class: 'history-item', title: `${t.task}\n${t.label ?? outcomeLabel(t.status)}\n${new Date(t.startedAt).toLocaleString()}` },
+          h('span', { class: `dot ${outcomeTone(t.status)}`, 'aria-label': outcomeLabel(t.status), role: 'img' }), h('span', { class: 'h-task' }, t.task), h('span', { class: 'h-meta' }, outcomeLabel(t.status)));
         b.addEventListener('click', () => send({ type: 'openTask', id: t.id }));
         return h('li', {}, b);
       }));
       if (!m.history.length) historyList.append(h('li', { class: 'empty' }, 'No tasks yet.'));
-      if (m.current && m.current.id !== taskId) showTask(m.current, m.running);
-      else if (!m.current) {
+      if (m.current && (m.current.id !== taskId || recorded)) {
+        recorded = false;
+        showTask(m.current, m.running, m.earlier ?? []);
+      } else if (!m.current) {
         taskId = undefined;
         log.replaceChildren(h('div', { class: 'welcome' }, h('p', {}, 'Type a task and press Enter. The agent drives the browser step by step; sensitive steps ask you first, and Stop ends the run at once.')));
         tokens.textContent = '';
@@ -156,19 +197,33 @@ function handle(m: ToWebviewMessage) {
     case 'task':
       historyPanel.hidden = true;
       historyBtn.setAttribute('aria-expanded', 'false');
-      showTask(m.record, m.running);
+      recorded = !!m.recorded;
+      showTask(m.record, m.running, [], !!m.append);
+      if (recorded) log.prepend(h('div', { class: 'notice recorded' }, icon('history'), ' A recorded task. ', Object.assign(h('button', { class: 'link' }, 'Back to the chat'), { onclick: () => send({ type: 'newTask' }) })));
+      break;
+    case 'session':
+      sessionLive = m.live;
+      // Short badge (Live, No browser, Disconnected…); the detail in its tooltip.
+      liveState.textContent = m.label.split(' · ')[0];
+      liveState.title = m.label;
+      liveState.className = `live-state ${m.live ? 'on' : 'off'}`;
+      liveUrl.textContent = m.url ?? '';
+      liveUrl.title = m.url ?? '';
+      frameImg.classList.toggle('stale', !m.live);
+      liveEmpty.textContent = m.live ? m.note : m.note || 'Not live.';
+      liveEmpty.hidden = m.live && !!frameImg.getAttribute('src') && !m.note;
       break;
     case 'entry':
       if (m.taskId !== taskId) return;
       streamingEl = undefined;
-      log.append(renderEntry(m.entry));
+      (log.querySelector<HTMLElement>(`section.task[data-task="${m.taskId}"]`) ?? log).append(renderEntry(m.entry));
       scrollDown();
       break;
     case 'delta':
       if (m.taskId !== taskId) return;
       if (!streamingEl) {
         streamingEl = h('div', { class: 'text' });
-        log.append(h('div', { class: 'msg assistant' }, streamingEl));
+        (log.querySelector<HTMLElement>(`section.task[data-task="${m.taskId}"]`) ?? log).append(h('div', { class: 'msg assistant' }, streamingEl));
       }
       streamingEl.textContent += m.text;
       scrollDown();
@@ -178,7 +233,7 @@ function handle(m: ToWebviewMessage) {
       streamingEl = undefined;
       const fresh = !cardEls.has(m.card.id);
       const el = renderCard(m.card);
-      if (fresh) log.append(el);
+      if (fresh) (log.querySelector<HTMLElement>(`section.task[data-task="${m.taskId}"]`) ?? log).append(el);
       scrollDown();
       break;
     }
@@ -187,12 +242,15 @@ function handle(m: ToWebviewMessage) {
       break;
     case 'status':
       statusLine.textContent = m.text;
+      updateWorking();
       break;
     case 'running':
       setRunning(m.running);
       break;
     case 'frame':
+      if (!sessionLive) break; // a late frame from a browser that is gone
       liveEmpty.hidden = true;
+      frameImg.classList.remove('stale');
       frameImg.src = `data:image/jpeg;base64,${m.data}`;
       frameImg.dataset.w = String(m.width);
       frameImg.dataset.h = String(m.height);

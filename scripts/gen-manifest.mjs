@@ -25,7 +25,7 @@ try {
   pkg.contributes.languageModelTools = languageModelToolContributions(allTools);
   // The safety settings' defaults come from the policy's own defaults.
   for (const [key, value] of Object.entries(DEFAULT_POLICY)) {
-    const prop = pkg.contributes.configuration.properties[`browserAgent.safety.${key}`];
+    const prop = Object.assign({}, ...[pkg.contributes.configuration].flat().map((g) => g.properties))[`browserAgent.safety.${key}`];
     if (prop) prop.default = value;
   }
   const next = `${JSON.stringify(pkg, null, 2)}\n`;

@@ -14,6 +14,7 @@ export type ErrorCode =
   | 'ATTACH_FAILED'
   | 'TAB_CLOSED'
   | 'CANCELLED'
+  | 'PAGE_HUNG'
   | 'CDP_ERROR';
 
 export class BrowserAgentError extends Error {

@@ -1,5 +1,8 @@
 import * as vscode from 'vscode';
+import { legacyHistory, LEGACY_HISTORY_KEY } from './agent/panel/chatView';
 import { registerAgent, type AgentApi } from './agent/register';
+import { importLegacyChats, listHistory, openHistory, saveTranscript } from './audit/chatHistory';
+import { AUDIT_OUTCOME } from './audit/words';
 import { registerAudit, type AuditApi } from './audit/register';
 import { redactingStepHook, secureTool } from './safety/secureTool';
 import { SessionManager } from './session/manager';
@@ -10,7 +13,11 @@ import { registerCopilotTools } from './vscode/copilot';
 import { createLog } from './vscode/log';
 import { replayDeps } from './vscode/replayDeps';
 import type { SafetyApi } from './vscode/safety';
+import { LiveViewPanel } from './vscode/liveView';
 import { registerSessionCommands } from './vscode/sessionCommands';
+import { registerSessionsView } from './vscode/sessionsView';
+import { configureSharing } from './vscode/sharing';
+import { registerWalkthroughCommands } from './vscode/walkthrough';
 import { readSessionSettings } from './vscode/settings';
 import { createStatusBar } from './vscode/statusBar';
 import { createToolContext } from './vscode/toolContext';
@@ -27,17 +34,29 @@ export interface BrowserAgentApi {
   skills: SkillsApi;
 }
 
-const AUDIT_OUTCOME = { success: 'success', failure: 'failure', stopped: 'cancelled', 'max-steps': 'failure', stuck: 'failure', error: 'failure' } as const;
 
 export function activate(context: vscode.ExtensionContext): BrowserAgentApi {
   const { channel, logger } = createLog();
+  configureSharing(context.extensionPath);
   const s = (sessions = new SessionManager(readSessionSettings, logger));
-  context.subscriptions.push(channel, createStatusBar(s), ...registerSessionCommands(s, channel));
+  const liveView = new LiveViewPanel(s);
+  context.subscriptions.push(
+    channel,
+    createStatusBar(s),
+    ...registerSessionCommands(s, channel),
+    liveView,
+    vscode.commands.registerCommand('browserAgent.openLiveView', () => liveView.show()),
+    ...registerWalkthroughCommands(context),
+    ...registerSessionsView(s),
+  );
   const a = (audit = registerAudit(context, channel));
   const skills = registerSkills(context, a.recorder.root, channel);
 
+  // The audit reads page URLs and titles itself, after the vault scrubbed the step: it must know the vault's
+  // secrets (placeholder values, typed passwords) to keep them out of those too.
+  const knownSecrets = () => safety.vault.known();
   // Copilot: every call goes through the safety gate and into one implicit audit task per day and window.
-  const safety = registerCopilotTools(context, s, channel, a.hooks({ implicit: { source: 'copilot', per: 'day' } }).onStep);
+  const safety = registerCopilotTools(context, s, channel, a.hooks({ implicit: { source: 'copilot', per: 'day' }, knownSecrets }).onStep);
   a.setReplayDeps(replayDeps(s, safety));
 
   // Chat panel: the same tools, gate and secrets; one audit task per run.
@@ -46,16 +65,35 @@ export function activate(context: vscode.ExtensionContext): BrowserAgentApi {
     tools: () => allTools.map((t) => secureTool(t, safety.vault)),
     hooks: ({ goal, provider }) => {
       const task = a.recorder.startTask(goal, { provider, source: 'chat' });
-      const hooks = a.hooks({ decide: safety.decider.decide, task });
+      const hooks = a.hooks({ decide: safety.decider.decide, task, knownSecrets });
       return {
+        taskId: task.id,
         decide: hooks.decide,
         onStep: redactingStepHook(safety.vault, hooks.onStep),
-        end: (outcome) => task.end(AUDIT_OUTCOME[outcome.status], outcome.summary),
+        end: async (outcome, record) => {
+          await task.end(AUDIT_OUTCOME[outcome.status], outcome.summary, outcome.status);
+          // The conversation as seen, next to the log (secrets were already redacted in the events).
+          await saveTranscript(task.dir, safety.vault.redactDeep(record));
+          a.refresh();
+        },
       };
     },
+    history: { list: () => listHistory(a.root), open: (id) => openHistory(a.root, id), clear: () => a.clearHistory() },
     toolContext: () => createToolContext(s),
     resolveRef,
   });
+  // The chat's earlier, separate history goes into the one store once; the old records stay where they were.
+  const legacy = legacyHistory(context.globalState.get(LEGACY_HISTORY_KEY));
+  if (legacy.length && !context.globalState.get('browserAgent.agent.historyImported')) {
+    void importLegacyChats(a.root, legacy).then(
+      async (n) => {
+        await context.globalState.update('browserAgent.agent.historyImported', true);
+        if (n) logger.info(`Moved ${n} earlier chat conversation(s) into the task history.`);
+        a.refresh();
+      },
+      (e) => logger.warn(`Could not import the earlier chat history: ${e}`),
+    );
+  }
   logger.info('Browser Agent activated.');
   return { sessions: s, safety, audit: a, agent, skills };
 }

@@ -9,15 +9,17 @@ import type { ActionOutcome, Scope } from './scope';
 export type DragEnd = { handle: ElementHandle } | { point: Point };
 
 /** Where inside the target to drop: a named spot or an offset from its top-left corner. */
-export type DropPosition = 'center' | 'top' | 'bottom' | 'left' | 'right' | { x: number; y: number };
+export type DropPosition = 'center' | 'top' | 'bottom' | 'left' | 'right' | 'before' | 'after' | { x: number; y: number };
 
 function spotIn(box: { x: number; y: number; width: number; height: number }, pos: DropPosition = 'center'): Point {
   const edge = (len: number) => Math.min(5, len / 4);
   if (typeof pos === 'object') return { x: box.x + pos.x, y: box.y + pos.y };
   switch (pos) {
     case 'top':
+    case 'before':
       return { x: box.x + box.width / 2, y: box.y + edge(box.height) };
     case 'bottom':
+    case 'after':
       return { x: box.x + box.width / 2, y: box.y + box.height - edge(box.height) };
     case 'left':
       return { x: box.x + edge(box.width), y: box.y + box.height / 2 };

@@ -1,4 +1,5 @@
-import { BrowserAgentError } from '../errors';
+import { BrowserAgentError, isAgentError } from '../errors';
+import { blockedNavigation, leaveBlocked } from './blockedRequests';
 import type { ActionOutcome, Scope } from './scope';
 
 /**
@@ -25,26 +26,121 @@ export function checkUrl(raw: string, allowedSchemes: string[] = []): string {
   throw new BrowserAgentError('BLOCKED_BY_POLICY', `Navigation to ${scheme}: URLs is not allowed.`, 'Only http, https and about:blank are allowed (other schemes can be enabled in the settings by the user).');
 }
 
-export async function navigate(s: Scope, url: string): Promise<ActionOutcome> {
+/** Default cap for a navigation to commit (the server answered and the new document replaced the old). */
+const COMMIT_CAP_MS = 20_000;
+
+/**
+ * Resolves true once the tab's main frame committed a new document (optionally the one with
+ * `loaderId`) or navigated within its document; false at the cap. Listens from its creation, so
+ * it is made before the navigation is sent.
+ */
+function commitWatch(s: Scope): { wait(capMs: number, loaderId?: string): Promise<boolean>; dispose(): void } {
+  const seen: Array<string | undefined> = [];
+  let wake = () => {};
+  const offs = [
+    s.page.on('Page.frameNavigated', (p) => {
+      if (p.frame.parentId) return;
+      seen.push(p.frame.loaderId);
+      wake();
+    }),
+    s.page.on('Page.navigatedWithinDocument', (p) => {
+      if (p.frameId !== s.tab.targetId) return;
+      seen.push(undefined);
+      wake();
+    }),
+  ];
+  const dispose = () => offs.splice(0).forEach((off) => off());
+  return {
+    dispose,
+    async wait(capMs, loaderId) {
+      const hit = () => (loaderId ? seen.includes(loaderId) : seen.length > 0);
+      const deadline = Date.now() + capMs;
+      try {
+        while (!hit() && Date.now() < deadline) {
+          await new Promise<void>((r) => {
+            const t = setTimeout(r, deadline - Date.now());
+            wake = () => {
+              clearTimeout(t);
+              r();
+            };
+          });
+        }
+        return hit();
+      } finally {
+        dispose();
+      }
+    },
+  };
+}
+
+/** Stops a navigation that did not commit in time, so the tab stays where the error says it is. */
+async function abandon(s: Scope, url: string, capMs: number): Promise<BrowserAgentError> {
+  await s.page.send('Page.stopLoading', undefined, 2000).catch(() => undefined);
+  return notCommitted(s, url, capMs);
+}
+
+function notCommitted(s: Scope, what: string, capMs: number): BrowserAgentError {
+  return new BrowserAgentError('TIMEOUT', `${what} did not load within ${Math.round(capMs / 1000)} s: the tab still shows ${s.tab.url}.`, 'The server may be slow, or the page is busy; try again, or take a browser_snapshot to see where the tab is.');
+}
+
+/** Opens `url` in the tab; returns only once the new document committed (never a success while the old page stays). */
+export async function navigate(s: Scope, url: string, capMs = COMMIT_CAP_MS): Promise<ActionOutcome> {
   s.pending = { text: `Navigating to ${url} (the current page asked before leaving)` };
-  const res = await s.page.send('Page.navigate', { url });
+  const commit = commitWatch(s);
+  const mark = s.browser.guard.mark();
+  let res;
+  try {
+    // Page.navigate itself waits for the server's first answer; a server that never answers must not hold it for the CDP timeout.
+    res = await s.page.send('Page.navigate', { url }, capMs);
+  } catch (e) {
+    commit.dispose();
+    if (isAgentError(e, 'TIMEOUT') && !s.tab.dialog) throw await abandon(s, url, capMs);
+    throw e;
+  }
+  const stopped = res.errorText === 'net::ERR_BLOCKED_BY_CLIENT' && blockedNavigation(s, mark);
+  if (stopped) {
+    commit.dispose();
+    throw await leaveBlocked(s, stopped);
+  }
   if (res.errorText && res.errorText !== 'net::ERR_ABORTED') {
+    commit.dispose();
     throw new BrowserAgentError('NAVIGATION_FAILED', `Could not open ${url}: ${res.errorText}.`, /NAME_NOT_RESOLVED|CONNECTION_REFUSED|ADDRESS_UNREACHABLE/.test(res.errorText) ? 'Check the address; the site may be down or unreachable from here.' : 'Check the URL, or try again.');
   }
+  // Downloads and cancelled navigations commit nothing; same-document ones have no loader.
+  if (res.errorText || res.isDownload || !res.loaderId) {
+    commit.dispose();
+    return { text: `Navigated to ${url}` };
+  }
+  if (!(await commit.wait(capMs, res.loaderId))) throw await abandon(s, url, capMs);
   return { text: `Navigated to ${url}` };
 }
 
-export async function goHistory(s: Scope, delta: -1 | 1): Promise<ActionOutcome> {
+export async function goHistory(s: Scope, delta: -1 | 1, capMs = COMMIT_CAP_MS): Promise<ActionOutcome> {
   const { currentIndex, entries } = await s.page.send('Page.getNavigationHistory');
   const target = entries[currentIndex + delta];
   if (!target) throw new BrowserAgentError('NAVIGATION_FAILED', `There is no page to go ${delta < 0 ? 'back' : 'forward'} to.`, 'Use browser_navigate with a URL.');
   s.pending = { text: `Going ${delta < 0 ? 'back' : 'forward'} to ${target.url}` };
-  await s.page.send('Page.navigateToHistoryEntry', { entryId: target.id });
+  const commit = commitWatch(s);
+  try {
+    await s.page.send('Page.navigateToHistoryEntry', { entryId: target.id });
+  } catch (e) {
+    commit.dispose();
+    throw e;
+  }
+  if (!(await commit.wait(capMs))) throw notCommitted(s, `Going ${delta < 0 ? 'back' : 'forward'} to ${target.url}`, capMs);
   return { text: `Went ${delta < 0 ? 'back' : 'forward'} to ${target.url}` };
 }
 
-export async function reload(s: Scope, ignoreCache = false): Promise<ActionOutcome> {
-  s.pending = { text: `Reloading ${s.tab.url}` };
-  await s.page.send('Page.reload', { ignoreCache });
-  return { text: `Reloaded ${s.tab.url}${ignoreCache ? ' (bypassing the cache)' : ''}` };
+export async function reload(s: Scope, ignoreCache = false, capMs = COMMIT_CAP_MS): Promise<ActionOutcome> {
+  const url = s.tab.url;
+  s.pending = { text: `Reloading ${url}` };
+  const commit = commitWatch(s);
+  try {
+    await s.page.send('Page.reload', { ignoreCache });
+  } catch (e) {
+    commit.dispose();
+    throw e;
+  }
+  if (!(await commit.wait(capMs))) throw notCommitted(s, `Reloading ${url}`, capMs);
+  return { text: `Reloaded ${url}${ignoreCache ? ' (bypassing the cache)' : ''}` };
 }

@@ -4,8 +4,11 @@ import type { CdpSession } from '../session/cdp';
 import type { Tab } from '../session/tab';
 import type { TargetFingerprint, ToolContext, ToolResult } from '../tools/types';
 import { observeBrowser, observeTab, type BrowserObserver, type TabObserver } from './observer';
+import { reportBlocked } from './blockedRequests';
 import { screenDownloads, screenOpenedTabs } from './policyScreen';
 import { composeResult } from './report';
+import { hungError, isResponsive, stopHungPage } from './hung';
+import { carryRefs } from '../snapshot/carryRefs';
 import { SettleWatch, type SettleReport } from './settle';
 
 /** Everything one action needs: the browser, the tab it acts in, its page session and observers. */
@@ -22,14 +25,38 @@ export interface Scope {
    * result is composed from this instead.
    */
   pending?: ActionOutcome;
+  /** Set when the tab's page was hung and had to be stopped before the action: what was done. */
+  recovered?: string;
 }
 
-export async function openScope(ctx: ToolContext): Promise<Scope> {
+export interface ScopeOptions {
+  /** The action leaves the page (navigate, reload, history): a hung page is stopped instead of refused. */
+  leavesPage?: boolean;
+}
+
+/**
+ * The browser, tab and observers for one tool call. A page that does not answer a short probe is
+ * hung: tools that leave the page stop it first; others fail at once with PAGE_HUNG rather than
+ * waiting out every CDP timeout.
+ */
+export async function openScope(ctx: ToolContext, opts: ScopeOptions = {}): Promise<Scope> {
   const browser = await ctx.browser();
-  const tab = await ctx.tab();
-  const page = await tab.session();
+  let tab = await ctx.tab();
+  let page = await tab.session();
+  let recovered: string | undefined;
+  if (!(await isResponsive(tab, page))) {
+    if (!opts.leavesPage) throw hungError(tab);
+    const r = await stopHungPage(browser, tab, page);
+    recovered = r.text;
+    if (r.replacedTabId) {
+      const old = tab;
+      tab = browser.getTab(r.replacedTabId);
+      carryRefs([], old, tab); // the hung page's refs give STALE_REF, never a new page's element
+      page = await tab.session();
+    }
+  }
   const [browserObs, tabObs] = await Promise.all([observeBrowser(browser, ctx.settings.downloadsDir), observeTab(tab)]);
-  return { ctx, browser, tab, page, browserObs, tabObs };
+  return { ctx, browser, tab, page, browserObs, tabObs, recovered };
 }
 
 export interface ActionOutcome {
@@ -47,6 +74,8 @@ export interface PerformOptions {
   settleCapMs?: number;
   /** Skip the settle (read-only tools). */
   settle?: boolean;
+  /** The action leaves the page; see ScopeOptions. */
+  leavesPage?: boolean;
 }
 
 /**
@@ -54,9 +83,10 @@ export interface PerformOptions {
  * the action until the page settled, and turns what happened into a short result for the model.
  */
 export async function perform(ctx: ToolContext, opts: PerformOptions, action: (s: Scope) => Promise<ActionOutcome>): Promise<ToolResult> {
-  const scope = await openScope(ctx);
+  const scope = await openScope(ctx, { leavesPage: opts.leavesPage });
   if (!opts.allowDialog) scope.tab.assertNoDialog();
   const before = { url: scope.tab.url, title: scope.tab.title, tabId: scope.tab.targetId };
+  const guardMark = scope.browser.guard.mark();
   const watch = opts.settle === false ? undefined : new SettleWatch(scope.tab, scope.page, scope.tabObs, scope.browserObs);
   let outcome: ActionOutcome;
   let offDialog = () => {};
@@ -75,6 +105,7 @@ export async function perform(ctx: ToolContext, opts: PerformOptions, action: (s
   } finally {
     offDialog();
   }
+  if (scope.recovered) outcome = { ...outcome, text: `${scope.recovered}. ${outcome.text}` };
   let settle: SettleReport | undefined;
   if (watch) {
     const cap = opts.settleCapMs ?? Math.min(ctx.settings.maxWaitMs, 10_000);
@@ -82,12 +113,17 @@ export async function perform(ctx: ToolContext, opts: PerformOptions, action: (s
   }
   // Safety: tabs the action opened must be on allowed origins, executable downloads confirmed,
   // and wherever the action led (redirects included) must still be allowed; otherwise leave it.
-  const blockedTabs = await screenOpenedTabs(scope);
+  const stopped = await reportBlocked(scope, guardMark);
+  const blockedTabs = [...stopped, ...(await screenOpenedTabs(scope))];
   await screenDownloads(scope);
   if (blockedTabs.length) outcome = { ...outcome, details: [...(outcome.details ?? []), ...blockedTabs] };
   await enforceLandedPage(
     ctx,
-    async () => (await scope.page.send('Runtime.evaluate', { expression: 'location.href', returnByValue: true })).result.value as string,
+    // Asked of the browser, not the renderer: a JavaScript dialog blocks the renderer (Runtime.evaluate would hang).
+    async () => {
+      const h = await scope.page.send('Page.getNavigationHistory', undefined, 5000);
+      return h.entries[h.currentIndex]?.url ?? scope.tab.url;
+    },
     () => scope.page.send('Page.navigate', { url: 'about:blank' }),
   );
   return composeResult(scope, before, outcome, settle);

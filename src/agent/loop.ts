@@ -117,6 +117,8 @@ export async function runAgent(o: AgentOptions): Promise<AgentOutcome> {
     const target = targetOf(input);
     emit({ type: 'step-start', id, step: stepNo, tool: tool.name, input, target });
     let event: StepEvent | undefined;
+    // Time spent deciding (a person reading a confirmation) is not the action's duration.
+    let decidingMs = 0;
     const decide = o.hooks?.decide;
     const hooks: RunHooks = {
       // A decision that takes a moment is a person looking at a confirmation: say so in the panel.
@@ -128,9 +130,11 @@ export async function runAgent(o: AgentOptions): Promise<AgentOutcome> {
             shown = true;
             emit({ type: 'status', text: `Waiting for your confirmation${preview ? `: ${preview.message}` : ''}` });
           }, 250);
+          const t0 = Date.now();
           try {
             return await decide(t, i, preview, c);
           } finally {
+            decidingMs += Date.now() - t0;
             clearTimeout(waiting);
             if (shown) emit({ type: 'status', text: '' });
           }
@@ -147,15 +151,15 @@ export async function runAgent(o: AgentOptions): Promise<AgentOutcome> {
     emit({
       type: 'step-end', id, step: stepNo, tool: tool.name, input: event?.input ?? input, target: result.meta?.target?.name ?? target,
       ok: !result.isError, code: result.code, summary: text.split('\n')[0].slice(0, 200), output: text.slice(0, OUTPUT_FOR_PANEL),
-      image: image && { data: image.data, mimeType: image.mimeType }, durationMs: Date.now() - started, decision: event?.decision, fingerprint: result.meta?.target,
+      image: image && { data: image.data, mimeType: image.mimeType }, durationMs: Math.max(0, Date.now() - started - decidingMs), decision: event?.decision, fingerprint: result.meta?.target,
     });
     return result;
   };
 
-  const agentStep = (tool: string, input: unknown, summary: string) => {
+  const agentStep = (tool: string, input: unknown, summary: string, ok = true) => {
     const id = `s${++callSeq}`;
     emit({ type: 'step-start', id, step, tool, input });
-    emit({ type: 'step-end', id, step, tool, input, ok: true, summary: summary.slice(0, 200), output: summary, durationMs: 0 });
+    emit({ type: 'step-end', id, step, tool, input, ok, summary: summary.slice(0, 200), output: summary, durationMs: 0 });
   };
 
   const pageActions = new PageActions({
@@ -268,7 +272,8 @@ export async function runAgent(o: AgentOptions): Promise<AgentOutcome> {
             answer([{ type: 'text', text: `INVALID_INPUT: finish needs {success: boolean, summary: string, data?}: ${f.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ')}` }], true);
             continue;
           }
-          agentStep(FINISH, f.data, f.data.summary);
+          // A finish that reports failure must not look like a success (no green check).
+          agentStep(FINISH, f.data, f.data.summary, f.data.success);
           finished = { status: f.data.success ? 'success' : 'failure', summary: f.data.summary, data: f.data.data, steps: step, tokens: 0 };
           answer([{ type: 'text', text: 'Finished.' }]);
           continue;

@@ -1,6 +1,6 @@
 import * as vscode from 'vscode';
 import { listTasks, loadTask, summarizeTask, type TaskSummary } from './reader';
-import { outcomeIcon, stepDescription, stepIcon, stepLabel, taskDescription } from './present';
+import { localTime, outcomeIcon, stepDescription, stepIcon, stepLabel, taskDescription } from './present';
 import type { StepRecord } from './types';
 
 export class TaskItem extends vscode.TreeItem {
@@ -8,10 +8,10 @@ export class TaskItem extends vscode.TreeItem {
     super(task.goal, vscode.TreeItemCollapsibleState.Collapsed);
     this.id = task.id;
     this.description = taskDescription(task);
-    this.iconPath = new vscode.ThemeIcon(outcomeIcon(task.outcome, task.truncated));
+    this.iconPath = new vscode.ThemeIcon(outcomeIcon(task.outcome, task.truncated, task.status));
     this.contextValue = 'browserAgent.auditTask';
     this.tooltip = new vscode.MarkdownString(
-      `**${task.goal}**\n\n${task.source ?? 'task'} · ${task.outcome ?? (task.truncated ? 'log cut off' : 'running')}\n\nStarted ${task.startedAt ?? '?'}${task.endedAt ? `, ended ${task.endedAt}` : ''}\n\n\`${task.dir}\``,
+      `**${task.goal}**\n\n${taskDescription(task)}${task.summary ? `\n\n${task.summary}` : ''}\n\nStarted ${localTime(task.startedAt)}${task.endedAt ? `, ended ${localTime(task.endedAt)}` : ''}\n\n\`${task.dir}\``,
     );
   }
 }
@@ -26,7 +26,7 @@ export class StepItem extends vscode.TreeItem {
     this.description = stepDescription(step);
     this.iconPath = new vscode.ThemeIcon(stepIcon(step));
     this.contextValue = 'browserAgent.auditStep';
-    this.tooltip = `${step.before.url ?? ''}${step.after.url && step.after.url !== step.before.url ? ` → ${step.after.url}` : ''}`;
+    this.tooltip = [step.ok ? undefined : step.result, `${step.before.url ?? ''}${step.after.url && step.after.url !== step.before.url ? ` → ${step.after.url}` : ''}`].filter(Boolean).join('\n\n');
     this.command = { command: 'browserAgent.audit.openStep', title: 'Show Step', arguments: [this] };
   }
 }

@@ -1,11 +1,12 @@
 import type { TaskSummary } from './reader';
 import type { StepRecord } from './types';
+import { outcomeLabel } from './words';
 
 /** Words and icons for the history view; kept free of the vscode API so they are testable. */
 
-export function outcomeIcon(outcome: string | undefined, truncated = false): string {
+export function outcomeIcon(outcome: string | undefined, truncated = false, status?: string): string {
   if (truncated) return 'warning';
-  switch (outcome) {
+  switch (status === 'stopped' ? 'cancelled' : outcome) {
     case 'success':
       return 'pass';
     case 'failure':
@@ -29,9 +30,37 @@ export function shortTime(iso: string | undefined, tz?: string): string {
   return d.toLocaleString('en-GB', { day: 'numeric', month: 'short', hour: '2-digit', minute: '2-digit', timeZone: tz });
 }
 
+const SOURCES: Record<string, string> = { chat: 'Chat', copilot: 'Copilot', mcp: 'MCP', replay: 'Replay', api: 'API', command: 'Run Tool' };
+
+/** `Done · 3 steps · Chat · 22 Nov, 10:05`: the same words as the chat panel. */
 export function taskDescription(t: TaskSummary, tz?: string): string {
-  const outcome = t.truncated ? 'cut off' : (t.outcome ?? 'running');
-  return `${outcome} · ${t.steps} step${t.steps === 1 ? '' : 's'} · ${shortTime(t.startedAt, tz)}`;
+  const outcome = t.truncated ? 'Log cut off' : outcomeLabel(t.status ?? t.outcome);
+  const source = t.source ? SOURCES[t.source] ?? t.source : undefined;
+  return [outcome, `${t.steps} step${t.steps === 1 ? '' : 's'}`, source, shortTime(t.startedAt, tz)].filter(Boolean).join(' · ');
+}
+
+/** Who decided, in words: `asked you: allowed`, `you declined`, `blocked by policy`. */
+export function decisionWords(s: Pick<StepRecord, 'risk' | 'decision'>): string | undefined {
+  switch (s.decision) {
+    case 'allowed':
+      return 'you allowed it';
+    case 'refused':
+      return 'you declined';
+    case 'blocked':
+      return 'blocked by the safety policy';
+    case 'notified':
+      return 'you were notified';
+    default:
+      return s.risk === 'confirm' ? 'allowed for this site earlier' : undefined;
+  }
+}
+
+/** The first line of a failed step's result without its code: why it failed, for the tree. */
+export function failureReason(s: Pick<StepRecord, 'ok' | 'result' | 'errorCode'>): string | undefined {
+  if (s.ok || !s.result) return undefined;
+  const first = s.result.split('\n').find((l) => l.trim()) ?? '';
+  const text = s.errorCode && first.startsWith(`${s.errorCode}: `) ? first.slice(s.errorCode.length + 2) : first;
+  return text.length > 160 ? `${text.slice(0, 159)}…` : text;
 }
 
 export function stepIcon(s: StepRecord): string {
@@ -46,13 +75,26 @@ export function stepLabel(s: StepRecord): string {
   return `${s.step}. ${s.action ?? s.tool}`;
 }
 
+/** `failed: no single element matches … · browser_click · 12 ms`: a failing step says why, first. */
 export function stepDescription(s: StepRecord): string {
-  const parts = [s.tool];
-  if (s.risk !== 'auto') parts.push(`${s.risk} → ${s.decision}${s.rule ? ` (${s.rule})` : ''}`);
-  if (!s.ok) parts.push(s.errorCode ?? 'error');
+  const parts: string[] = [];
+  const why = failureReason(s);
+  if (!s.ok) parts.push(`failed: ${why ?? s.errorCode ?? 'error'}`);
+  parts.push(s.tool);
+  const who = decisionWords(s);
+  if (who && s.ok) parts.push(who);
   parts.push(`${s.durationMs} ms`);
   return parts.join(' · ');
 }
+
+/** Local date and time with seconds, for the step page. */
+export function localTime(iso: string | undefined, tz?: string): string {
+  if (!iso) return '';
+  const d = new Date(iso);
+  return Number.isNaN(d.getTime()) ? iso : d.toLocaleString(undefined, { dateStyle: 'medium', timeStyle: 'medium', timeZone: tz });
+}
+
+const RISK_WORDS: Record<string, string> = { auto: 'routine — runs without asking', notify: 'noteworthy — runs and tells you', confirm: 'sensitive — asks you first', block: 'not allowed — never runs' };
 
 const esc = (v: unknown) =>
   String(v ?? '').replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
@@ -75,9 +117,9 @@ td{word-break:break-all}pre{white-space:pre-wrap;background:var(--vscode-textCod
 figure{display:inline-block;margin:0 1em 1em 0;max-width:48%}img{max-width:100%;border:1px solid var(--vscode-panel-border)}</style></head><body>
 <h2>${esc(stepLabel(s))}</h2>
 <table>
-${row('Tool', s.tool)}${row('Time', s.ts)}${row('Duration', `${s.durationMs} ms`)}
-${row('Risk', s.risk)}${row('Decision', s.decision)}${row('Rule', s.rule)}${row('Why', s.reason)}
-${row('Result', s.ok ? 'ok' : `failed (${s.errorCode ?? 'error'})`)}
+${row('Tool', s.tool)}${row('When', localTime(s.ts))}${row('Took', `${s.durationMs} ms`)}
+${row('Safety', RISK_WORDS[s.risk] ?? s.risk)}${row('Decision', decisionWords(s) ?? 'ran without asking')}${row('Why', s.reason)}${row('Rule', s.rule)}
+${row('Result', s.ok ? 'Succeeded' : `Failed: ${failureReason(s) ?? s.errorCode ?? 'error'}${s.errorCode ? ` (${s.errorCode})` : ''}`)}
 ${row('Target', t ? `${t.role ?? '?'} "${t.name ?? ''}"` : undefined)}${row('Selector', t?.selector)}${row('XPath', t?.xpath)}${row('Frame', t?.frame)}
 ${row('Before', [s.before.title, s.before.url].filter(Boolean).join(' — '))}${row('After', [s.after.title, s.after.url].filter(Boolean).join(' — '))}
 </table>

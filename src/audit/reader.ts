@@ -59,6 +59,9 @@ export interface TaskSummary {
   startedAt?: string;
   endedAt?: string;
   outcome?: string;
+  /** The finer status of a chat task, when recorded; else undefined (use outcome). */
+  status?: string;
+  summary?: string;
   steps: number;
   source?: string;
   truncated: boolean;
@@ -97,7 +100,7 @@ export async function summarizeTask(dir: string): Promise<TaskSummary> {
       const lines = tail.trimEnd().split('\n');
       const end = JSON.parse(lines[lines.length - 1]) as TaskEndEvent;
       if (start.type === 'task_start' && end.type === 'task_end') {
-        return { id: start.taskId ?? id, dir, goal: start.goal, startedAt: start.ts, endedAt: end.ts, outcome: end.outcome, steps: end.steps, source: start.source, truncated: false };
+        return { id: start.taskId ?? id, dir, goal: start.goal, startedAt: start.ts, endedAt: end.ts, outcome: end.outcome, status: end.status, summary: end.summary, steps: end.steps, source: start.source, truncated: false };
       }
     } catch {
       /* fall through to a full read */
@@ -111,6 +114,8 @@ export async function summarizeTask(dir: string): Promise<TaskSummary> {
     startedAt: t.start?.ts,
     endedAt: t.end?.ts,
     outcome: t.end?.outcome,
+    status: t.end?.status,
+    summary: t.end?.summary,
     steps: t.end?.steps ?? t.steps.length,
     source: t.start?.source,
     truncated: t.truncated,

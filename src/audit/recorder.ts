@@ -79,13 +79,13 @@ export class TaskRecorder {
   }
 
   /** Writes task_end, fsyncs and closes the log. Idempotent. */
-  async end(outcome: TaskOutcome, summary?: string): Promise<void> {
+  async end(outcome: TaskOutcome, summary?: string, status?: string): Promise<void> {
     if (this._ended) return;
     this._ended = true;
     this.onEnd(this);
     await this.order;
     await this.ready.catch(() => {});
-    const line = scrubDeep({ type: 'task_end' as const, ts: new Date().toISOString(), outcome, summary, steps: this.stepCount }, this.secretValues);
+    const line = scrubDeep({ type: 'task_end' as const, ts: new Date().toISOString(), outcome, summary, steps: this.stepCount, ...(status && status !== outcome ? { status } : {}) }, this.secretValues);
     await this.appender.append(line).catch(() => {});
     await this.appender.close();
   }

@@ -11,6 +11,7 @@ import { stepHtml } from './present';
 import { listTasks, loadTask } from './reader';
 import { AuditRecorder } from './recorder';
 import { replayTask, type RefBinder } from './replay';
+import { clearHistory } from './chatHistory';
 import { cleanupAudit } from './retention';
 
 /** What replay needs from the rest of the extension; the snapshot layer provides `binder`. */
@@ -27,6 +28,10 @@ export interface AuditApi {
   hooks(opts?: AuditHookOptions): ReturnType<typeof createAuditHooks>;
   setReplayDeps(deps: ReplayDeps): void;
   refresh(): void;
+  /** The audit folder: the one task history. */
+  root: string;
+  /** Asks, then deletes every finished task; the count, or undefined when the person said no. */
+  clearHistory(): Promise<number | undefined>;
   /** Ends open tasks (explicit ones as interrupted) and fsyncs their logs; call from deactivate. */
   dispose(): Promise<void>;
 }
@@ -129,6 +134,26 @@ export function registerAudit(context: vscode.ExtensionContext, log?: vscode.Log
     }
   };
 
+  const clear = async (): Promise<number | undefined> => {
+    const tasks = await listTasks(root);
+    if (!tasks.length) {
+      void vscode.window.showInformationMessage('Browser Agent: the task history is already empty.');
+      return 0;
+    }
+    const pick = await vscode.window.showWarningMessage(
+      `Delete all ${tasks.length} recorded task${tasks.length === 1 ? '' : 's'}?`,
+      { modal: true, detail: 'This deletes their logs, conversations and screenshots from the audit folder, for the chat panel and Task History alike. Running tasks are kept. This cannot be undone.' },
+      { title: 'Keep Them' },
+      { title: 'Delete' },
+      { title: 'Cancel', isCloseAffordance: true },
+    );
+    if (pick?.title !== 'Delete') return undefined;
+    const n = await clearHistory(root);
+    provider.refresh();
+    void vscode.window.showInformationMessage(`Browser Agent: deleted ${n} recorded task${n === 1 ? '' : 's'}.`);
+    return n;
+  };
+
   const view = vscode.window.createTreeView('browserAgent.taskHistory', { treeDataProvider: provider, showCollapseAll: true });
   // Steps arrive in bursts, and other writers (an MCP server given this folder) append too.
   let timer: NodeJS.Timeout | undefined;
@@ -150,6 +175,7 @@ export function registerAudit(context: vscode.ExtensionContext, log?: vscode.Log
       await vscode.commands.executeCommand('browserAgent.taskHistory.focus');
     }),
     vscode.commands.registerCommand('browserAgent.audit.refresh', () => provider.refresh()),
+    vscode.commands.registerCommand('browserAgent.audit.clear', clear),
     // For links from the chat panel: `command:browserAgent.audit.revealTask?["<task id>"]`.
     vscode.commands.registerCommand('browserAgent.audit.revealTask', async (taskId: string) => {
       const item = typeof taskId === 'string' ? await provider.taskItem(taskId) : undefined;
@@ -178,6 +204,8 @@ export function registerAudit(context: vscode.ExtensionContext, log?: vscode.Log
     },
     setReplayDeps: (deps) => (replayDeps = deps),
     refresh: refreshSoon,
+    root,
+    clearHistory: clear,
     dispose: () => recorder.dispose(),
   };
 }

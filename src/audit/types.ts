@@ -68,6 +68,8 @@ export interface TaskEndEvent {
   outcome: TaskOutcome;
   summary?: string;
   steps: number;
+  /** The chat agent's finer status (`stopped`, `max-steps`, `stuck`…) when it says more than outcome. */
+  status?: string;
 }
 
 export type AuditEvent = TaskStartEvent | StepRecord | TaskEndEvent;

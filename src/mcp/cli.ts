@@ -1,6 +1,5 @@
 // browser-agent-mcp: the stdio MCP server (issue 4). stdout carries only JSON-RPC; logs go to stderr.
 import { parseArgs } from 'node:util';
-import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
 import { allTools } from '../tools/registry';
 import { createMcpContext, type McpOptions } from './context';
 import { homedir } from 'node:os';
@@ -11,12 +10,15 @@ import { auditDirFromArgs, createMcpAudit } from '../audit/mcp';
 import { createMcpSafety } from '../safety/mcp';
 import { secureTool } from '../safety/secureTool';
 import { createMcpServer, SERVER_VERSION } from './server';
+import { DEFAULT_MAX_INPUT_BYTES, LimitedStdioTransport } from './stdioTransport';
 
 const HELP = `browser-agent-mcp — Browser Agent's MCP server (stdio)
 
 Options:
   --cdp-url <url>          attach to a running Chrome (http://host:port or ws://…); works in the page
-                           already open (or its own tab when another client uses it)
+                           the user has open and focused, even when DevTools or another tool is
+                           attached to it (its own tab when another Browser Agent works there)
+  --attach-tab <mode>      with --cdp-url: "focused" (default) or "new" (always a tab of its own)
   --headless               run the launched browser headless
   --user-data-dir <dir>    persistent profile for the launched browser
   --executable-path <path> Chrome/Chromium binary to launch
@@ -31,6 +33,11 @@ Options:
   --secrets-file <path>    .env-style file of secrets the model may type as {{secret:NAME}}
   --audit-dir <dir>        where the JSONL audit log of every step goes
                            (default: ~/.browser-agent/audit; "off" disables it)
+  --no-daemon              drive the browser from this process instead of the per-user session daemon
+                           (by default every client shares one browser through browser-agent-daemon,
+                           each in its own tab)
+  --max-input-bytes <n>    largest JSON-RPC message accepted on stdin (default 4194304); bigger ones
+                           get an error reply and the server keeps running
   --skills-dir <dir>       folder of SKILL.md site skills (repeatable; default: ./.browser-agent/skills,
                            ~/.browser-agent/skills and the shipped examples; "off" disables skills)
   --help, --version`;
@@ -39,11 +46,12 @@ function list(v?: string): string[] {
   return (v ?? '').split(/[,;]/).map((s) => s.trim()).filter(Boolean);
 }
 
-export function parseCli(argv: string[]): McpOptions & { help?: boolean; version?: boolean } {
+export function parseCli(argv: string[]): McpOptions & { help?: boolean; version?: boolean; maxInputBytes?: number } {
   const { values } = parseArgs({
     args: argv,
     options: {
       'cdp-url': { type: 'string' },
+      'attach-tab': { type: 'string' },
       headless: { type: 'boolean' },
       'user-data-dir': { type: 'string' },
       'executable-path': { type: 'string' },
@@ -56,16 +64,23 @@ export function parseCli(argv: string[]): McpOptions & { help?: boolean; version
       'allow-confirm-actions': { type: 'boolean' },
       'secrets-file': { type: 'string' },
       'audit-dir': { type: 'string' },
+      'no-daemon': { type: 'boolean' },
+      'max-input-bytes': { type: 'string' },
       'skills-dir': { type: 'string', multiple: true },
       help: { type: 'boolean', short: 'h' },
       version: { type: 'boolean', short: 'v' },
     },
     strict: true,
   });
+  const attachTab = values['attach-tab'];
+  if (attachTab !== undefined && attachTab !== 'focused' && attachTab !== 'new') throw new Error(`--attach-tab must be "focused" or "new" (got "${attachTab}")`);
   const maxWait = values['max-wait-ms'] ? Number(values['max-wait-ms']) : undefined;
   if (maxWait !== undefined && !(maxWait >= 1000)) throw new Error('--max-wait-ms must be a number ≥ 1000');
+  const maxInput = values['max-input-bytes'] ? Number(values['max-input-bytes']) : undefined;
+  if (maxInput !== undefined && !(Number.isInteger(maxInput) && maxInput >= 65_536)) throw new Error('--max-input-bytes must be a whole number ≥ 65536');
   return {
     cdpUrl: values['cdp-url'],
+    attachTab,
     headless: values.headless,
     userDataDir: values['user-data-dir'],
     executablePath: values['executable-path'],
@@ -75,6 +90,8 @@ export function parseCli(argv: string[]): McpOptions & { help?: boolean; version
     downloadsDir: values['downloads-dir'],
     allowedSchemes: list(values['allow-schemes']),
     maxWaitMs: maxWait,
+    daemon: !values['no-daemon'],
+    maxInputBytes: maxInput,
     skillsDirs: values['skills-dir'],
     help: values.help,
     version: values.version,
@@ -96,13 +113,13 @@ async function main() {
     warn: (m: string) => process.stderr.write(`[browser-agent] warning: ${m}\n`),
     error: (m: string) => process.stderr.write(`[browser-agent] error: ${m}\n`),
   };
-  const { ctx, sessions } = createMcpContext(opts, log);
+  let server: ReturnType<typeof createMcpServer> | undefined;
+  const { ctx, sessions } = createMcpContext({ ...opts, clientName: () => server?.getClientVersion()?.name }, log);
   const skillFolders = mcpSkillFolders(opts.skillsDirs, process.cwd(), dirname(__dirname));
   if (skillFolders) ctx.skills = new SkillLibrary(skillFolders, { watch: true });
-  let server: ReturnType<typeof createMcpServer> | undefined;
   const safety = createMcpSafety(() => server, process.argv.slice(2), process.env);
   const auditDir = auditDirFromArgs(process.argv.slice(2)) ?? join(homedir(), '.browser-agent', 'audit');
-  const audit = auditDir === 'off' ? undefined : createMcpAudit(auditDir, { decide: safety.decider.decide });
+  const audit = auditDir === 'off' ? undefined : createMcpAudit(auditDir, { decide: safety.decider.decide, knownSecrets: () => safety.vault.known() });
   server = createMcpServer(allTools.map((t) => secureTool(t, safety.vault)), ctx, audit?.hooks ?? { decide: safety.decider.decide });
   let closing = false;
   const shutdown = async () => {
@@ -116,7 +133,8 @@ async function main() {
   process.stdin.on('close', shutdown);
   process.on('SIGINT', shutdown);
   process.on('SIGTERM', shutdown);
-  await server.connect(new StdioServerTransport());
+  server.onerror = (e) => log.warn(`MCP input: ${e.message}`);
+  await server.connect(new LimitedStdioTransport(opts.maxInputBytes ?? DEFAULT_MAX_INPUT_BYTES));
   server.onclose = () => void shutdown();
 }
 

@@ -4,10 +4,16 @@ import { resolveEndpoint } from '../session/endpoints';
 import { CdpConnection } from '../session/cdp';
 import type { BrowserSession } from '../session/browserSession';
 import { SessionManager, type Logger, type SessionSettings } from '../session/manager';
+import { chooseAttachTab, claimedByAgentWorld, probePages, type AttachTabMode, type PageCandidate } from '../session/tabChoice';
 import type { ToolContext, ToolSettings } from '../tools/types';
+import { daemonProvider } from '../daemon/provider';
 
 export interface McpOptions {
   cdpUrl?: string;
+  /** With cdpUrl: work in the page the user has open (`focused`, default) or in a new tab. */
+  attachTab?: AttachTabMode;
+  /** Pages another server already works in (supplied by the claim mechanism; default: another Browser Agent's world is there). */
+  isClaimed?: (p: PageCandidate) => boolean;
   headless?: boolean;
   userDataDir?: string;
   executablePath?: string;
@@ -19,29 +25,48 @@ export interface McpOptions {
   maxWaitMs?: number;
   /** `--skills-dir` values (see src/skills/folders.ts). */
   skillsDirs?: string[];
+  /** Work in the per-user session daemon's shared browser (default), or in-process (--no-daemon). */
+  daemon?: boolean;
+  /** The MCP client's name once it has introduced itself, for the daemon's session list. */
+  clientName?: () => string | undefined;
 }
 
 /**
- * When several MCP processes attach to one browser, each works in its own tab: the first takes
- * the page already open if no other client is attached to it, the others open their own.
+ * The page to work in when attaching: the one the user has open and focused, even when DevTools or
+ * another tool is attached to it; pages another server already works in are skipped (then a new tab).
  */
-async function freePage(endpoint: string): Promise<string | undefined> {
+async function userPage(endpoint: string, mode: AttachTabMode, isClaimed: (p: PageCandidate) => boolean): Promise<string | undefined> {
+  if (mode === 'new') return undefined;
   const conn = await CdpConnection.connect(await resolveEndpoint(endpoint), { timeoutMs: 5000 });
   try {
-    const { targetInfos } = await conn.send('Target.getTargets');
-    return targetInfos.find((t) => t.type === 'page' && !t.attached && !t.url.startsWith('devtools://'))?.targetId;
+    return chooseAttachTab(await probePages(conn), { mode, isClaimed });
   } finally {
     conn.close();
   }
 }
 
 export function createMcpContext(opts: McpOptions, log: Logger): { ctx: ToolContext; sessions: SessionManager } {
+  const toolSettings: ToolSettings = {
+    allowedSchemes: opts.allowedSchemes ?? [],
+    downloadsDir: opts.downloadsDir ?? join(tmpdir(), 'browser-agent-downloads'),
+    maxWaitMs: opts.maxWaitMs ?? 30_000,
+  };
+  const launch = { headless: opts.headless, userDataDir: opts.userDataDir, executablePath: opts.executablePath, args: opts.browserArgs };
+  if (opts.daemon) {
+    // The daemon gives this process its own tab (the page the user has open when attaching, if no
+    // other client works in it) and shows it no other; nothing to claim here.
+    const provider = daemonProvider({ client: () => `MCP: ${opts.clientName?.() ?? 'unknown client'}` });
+    const attachTab = opts.attachTab === 'new' ? 'new' : 'existing';
+    const sessions = new SessionManager(() => ({ mode: opts.cdpUrl ? 'attach' : 'launch', attach: opts.cdpUrl ? { endpoint: opts.cdpUrl } : undefined, attachTab, launch, provider }), log);
+    const browser = () => sessions.ensure();
+    return { ctx: { sessions, browser, tab: async () => (await browser()).activeTab(), settings: toolSettings }, sessions };
+  }
   let attachTab: 'existing' | 'new' = 'existing';
   const settings = (): SessionSettings => ({
     mode: opts.cdpUrl ? 'attach' : 'launch',
     attach: opts.cdpUrl ? { endpoint: opts.cdpUrl } : undefined,
     attachTab,
-    launch: { headless: opts.headless, userDataDir: opts.userDataDir, executablePath: opts.executablePath, args: opts.browserArgs },
+    launch,
   });
   const sessions = new SessionManager(settings, log);
   const claimed = new WeakSet<BrowserSession>();
@@ -55,7 +80,7 @@ export function createMcpContext(opts: McpOptions, log: Logger): { ctx: ToolCont
     claiming ??= (async () => {
       let free: string | undefined;
       if (opts.cdpUrl && !sessions.current) {
-        free = await freePage(opts.cdpUrl).catch(() => undefined);
+        free = await userPage(opts.cdpUrl, opts.attachTab ?? 'focused', opts.isClaimed ?? claimedByAgentWorld).catch(() => undefined);
         attachTab = free ? 'existing' : 'new';
       }
       const b = await sessions.ensure();
@@ -71,11 +96,6 @@ export function createMcpContext(opts: McpOptions, log: Logger): { ctx: ToolCont
     return claiming;
   }
 
-  const toolSettings: ToolSettings = {
-    allowedSchemes: opts.allowedSchemes ?? [],
-    downloadsDir: opts.downloadsDir ?? join(tmpdir(), 'browser-agent-downloads'),
-    maxWaitMs: opts.maxWaitMs ?? 30_000,
-  };
   const ctx: ToolContext = {
     sessions,
     browser,

@@ -1,8 +1,9 @@
 import type { RunHooks } from '../tools/runner';
 import type { ActionPreview, ToolContext, ToolDefinition } from '../tools/types';
-import { originOf } from './origins';
+import { checkRequestOrigin, hasOriginRules, webSocketBlockPatterns, originOf } from './origins';
+import type { RequestPolicy } from '../session/requestGuard';
 import { ratePolicy, type PageFacts } from './policy';
-import type { SecretVault } from './secrets';
+import { SECRET_PLACEHOLDER, type SecretVault } from './secrets';
 import type { PolicySettings } from './settings';
 import type { Decision, Rating } from './types';
 import { registerGuard } from './guard';
@@ -132,6 +133,15 @@ function needsPageText(tool: ToolDefinition): boolean {
 export function createDecider(settings: () => PolicySettings, confirmer: Confirmer, notifier?: Notifier, options: DeciderOptions = {}): Decider {
   const allowances = options.allowances ?? new SiteAllowances();
   const facts = options.pageFacts ?? ((ctx: ToolContext) => readPageFacts(ctx));
+  // The session enforces the origin lists at the request; the rules stay here (read live, so a settings change applies).
+  const requestPolicy: RequestPolicy = {
+    active: () => hasOriginRules(settings()),
+    check: (url) => {
+      const v = checkRequestOrigin(url, settings());
+      return v.allowed ? undefined : { rule: v.rule ?? 'blocked-origin', reason: v.reason ?? 'blocked by the safety policy' };
+    },
+    blockPatterns: () => webSocketBlockPatterns(settings()),
+  };
 
   async function rate(tool: ToolDefinition, input: unknown, preview: ActionPreview | undefined, ctx: ToolContext): Promise<Rating> {
     const s = settings();
@@ -181,6 +191,7 @@ export function createDecider(settings: () => PolicySettings, confirmer: Confirm
   function decideWith(preconfirmed?: Rating): NonNullable<RunHooks['decide']> {
     return async (tool, input, preview, ctx) => {
       registerGuard(ctx, { settings, confirm: (rating, p) => settle(tool.name, tool.title, rating, p ?? preview) });
+      await ctx.sessions?.setRequestPolicy?.(requestPolicy);
       const rating = await rate(tool, input, preview, ctx);
       // Text typed into a password/card/OTP field is a secret from now on: scrubbed everywhere, the question included.
       if (options.vault && rating.rule === 'sensitive-field') rememberTyped(options.vault, input);
@@ -201,7 +212,9 @@ export function createDecider(settings: () => PolicySettings, confirmer: Confirm
 export function rememberTyped(vault: SecretVault, input: unknown): void {
   const visit = (v: unknown, key?: string) => {
     if (typeof v === 'string') {
-      if (key === 'text' || key === 'value' || key === 'values') vault.remember(v);
+      // A {{secret:NAME}} placeholder is a name, not a value: the vault learns its value when it resolves it,
+      // and the log keeps the placeholder so a replay can resolve it again.
+      if ((key === 'text' || key === 'value' || key === 'values') && v.replace(SECRET_PLACEHOLDER, '').trim()) vault.remember(v);
     } else if (Array.isArray(v)) v.forEach((x) => visit(x, key));
     else if (v && typeof v === 'object') for (const [k, x] of Object.entries(v)) visit(x, k);
   };

@@ -1,4 +1,5 @@
 import { BrowserAgentError } from '../errors';
+import { canonicalHostGlob, canonicalUrl } from './canonical';
 import { DANGEROUS_SCHEMES, type PolicySettings } from './settings';
 
 /** The scheme of a URL without the colon, lower case; undefined when it does not parse. */
@@ -7,44 +8,33 @@ export function schemeOf(url: string): string | undefined {
   return m ? m[1].toLowerCase() : undefined;
 }
 
-/** `https://shop.example.com` for http(s)/ws(s) URLs; undefined for schemes without a network origin. */
+/** `https://shop.example.com` for http(s)/ws(s) URLs, canonical (see canonical.ts); undefined for other schemes. */
 export function originOf(url: string | undefined): string | undefined {
-  if (!url) return undefined;
-  try {
-    const u = new URL(url);
-    return /^(https?|wss?):$/.test(u.protocol) ? u.origin : undefined;
-  } catch {
-    return undefined;
-  }
+  return url ? canonicalUrl(url)?.origin : undefined;
 }
 
 /**
- * One origin glob against one URL. Forms: `example.com` (that host, any scheme and port),
- * `*.example.com` (subdomains and the domain itself), `https://*.example.com`, `localhost:*`,
- * `http://127.0.0.1:8080`. `*` matches within a host label run; it never crosses `/`.
+ * One origin glob against one URL, both canonical (`LOCALHOST.`, `127.1`, `0x7f.0.0.1`,
+ * `2130706433`, `[::1]` and IDN vs punycode each match their one host). Forms: `example.com`
+ * (that host, any scheme and port), `*.example.com` (subdomains and the domain itself),
+ * `https://*.example.com`, `localhost:*`, `http://127.0.0.1:8080`, `[::1]:3000`. `*` never crosses `/`.
  */
 export function originMatches(glob: string, url: string): boolean {
-  let u: URL;
-  try {
-    u = new URL(url);
-  } catch {
-    return false;
-  }
-  const g = glob.trim().toLowerCase();
+  const u = canonicalUrl(url);
+  if (!u) return false;
+  let g = glob.trim().toLowerCase();
   if (!g) return false;
   if (g === '*') return true;
-  const m = /^(?:([a-z*][a-z0-9+.*-]*):\/\/)?([^/:]+)(?::([0-9*]+))?\/?$/.exec(g);
+  if (/^[0-9a-f]*:[0-9a-f]*:[0-9a-f:.]*$/.test(g)) g = `[${g}]`; // a bare IPv6 address
+  const m = /^(?:([a-z*][a-z0-9+.*-]*):\/\/)?(?:[^@/]*@)?(\[[^\]]*\]|[^/:]+)(?::([0-9*]+))?\/?$/.exec(g);
   if (!m) return false;
-  const [, scheme, hostGlob, portGlob] = m;
-  if (scheme && !wildcard(scheme).test(u.protocol.slice(0, -1))) return false;
-  const host = u.hostname.toLowerCase().replace(/^\[|\]$/g, '');
-  const hostOk = hostGlob.startsWith('*.') ? host === hostGlob.slice(2) || wildcard(hostGlob).test(host) : wildcard(hostGlob).test(host);
+  const [, scheme, rawHost, portGlob] = m;
+  const hostGlob = canonicalHostGlob(rawHost);
+  if (!hostGlob) return false;
+  if (scheme && !wildcard(scheme).test(u.scheme)) return false;
+  const hostOk = hostGlob.startsWith('*.') ? u.host === hostGlob.slice(2) || wildcard(hostGlob).test(u.host) : wildcard(hostGlob).test(u.host);
   if (!hostOk) return false;
-  if (portGlob) {
-    const port = u.port || (u.protocol === 'https:' ? '443' : u.protocol === 'http:' ? '80' : '');
-    if (!wildcard(portGlob).test(port)) return false;
-  }
-  return true;
+  return !portGlob || wildcard(portGlob).test(u.port);
 }
 
 function wildcard(glob: string): RegExp {
@@ -87,4 +77,54 @@ export function assertOriginAllowed(url: string, settings: Pick<PolicySettings, 
   if (!v.allowed) {
     throw new BrowserAgentError('BLOCKED_BY_POLICY', `${what} ${url} is blocked by the safety policy: ${v.reason}.`, 'Do not retry; navigate to an allowed site or ask the user to change browserAgent.safety settings.');
   }
+}
+
+/**
+ * The origin rules alone, for the request guard in the session layer: every http(s)/ws(s)
+ * request (documents, frames, redirect hops, scripts, images, fetches, downloads) is checked;
+ * other schemes (data:, blob:, about:) carry no origin and pass (navigations to them are rated
+ * by the scheme rule before they start).
+ */
+export function checkRequestOrigin(url: string, settings: Pick<PolicySettings, 'allowedOrigins' | 'blockedOrigins'>): UrlVerdict {
+  if (!canonicalUrl(url)) return { allowed: true };
+  return checkUrl(url, { ...settings, allowedSchemes: [] });
+}
+
+/** True when some origin rule is set (otherwise the request guard has nothing to do). */
+export function hasOriginRules(settings: Pick<PolicySettings, 'allowedOrigins' | 'blockedOrigins'>): boolean {
+  return settings.allowedOrigins.length > 0 || settings.blockedOrigins.length > 0;
+}
+
+/** A URLPattern rule for `Network.setBlockedURLs` (first match wins). */
+export interface UrlBlockPattern {
+  urlPattern: string;
+  block: boolean;
+}
+
+/**
+ * The origin lists as URLPattern rules for WebSocket handshakes, which request interception
+ * (`Fetch`) never sees: blocked globs block, allowed globs pass, and with an allow list every
+ * other ws(s) URL is blocked. Chrome hands these patterns canonical URLs (lower case, punycode,
+ * dotted-decimal IPv4), so the canonical host of each glob is enough; a trailing dot is optional.
+ */
+export function webSocketBlockPatterns(settings: Pick<PolicySettings, 'allowedOrigins' | 'blockedOrigins'>): UrlBlockPattern[] {
+  const toPatterns = (glob: string, block: boolean): UrlBlockPattern[] => {
+    let g = glob.trim().toLowerCase();
+    if (g === '*') return ['ws', 'wss'].map((s) => ({ urlPattern: `${s}://*:*/*`, block }));
+    if (/^[0-9a-f]*:[0-9a-f]*:[0-9a-f:.]*$/.test(g)) g = `[${g}]`;
+    const m = /^(?:([a-z*][a-z0-9+.*-]*):\/\/)?(?:[^@/]*@)?(\[[^\]]*\]|[^/:]+)(?::([0-9*]+))?\/?$/.exec(g);
+    const host = m && canonicalHostGlob(m[2]);
+    if (!m || !host) return [];
+    const schemes = !m[1] || m[1] === '*' ? ['ws', 'wss'] : m[1] === 'http' || m[1] === 'ws' ? ['ws'] : m[1] === 'https' || m[1] === 'wss' ? ['wss'] : [];
+    const esc = (h: string) => h.replace(/[^a-z0-9.*-]/g, (c) => `\\${c}`);
+    const hosts = host.startsWith('*.') ? [`{*.}?${esc(host.slice(2))}`] : [esc(host.includes(':') ? `[${host}]` : host)];
+    const port = m[3] ?? '*';
+    return schemes.flatMap((s) => hosts.map((h) => ({ urlPattern: `${s}://${h}${host.includes(':') ? '' : '{.}?'}:${port}/*`, block })));
+  };
+  const out = settings.blockedOrigins.flatMap((g) => toPatterns(g, true));
+  if (settings.allowedOrigins.length) {
+    out.push(...settings.allowedOrigins.flatMap((g) => toPatterns(g, false)));
+    out.push({ urlPattern: 'ws://*:*/*', block: true }, { urlPattern: 'wss://*:*/*', block: true });
+  }
+  return out;
 }

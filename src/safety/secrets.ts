@@ -65,6 +65,11 @@ export class SecretVault {
     if (value && value.length >= MIN_REDACT_LENGTH) this.values.set(value, label);
   }
 
+  /** Every value known so far, for layers that scrub text the tools never saw (the audit's page URLs). */
+  known(): string[] {
+    return [...this.values.keys()];
+  }
+
   async names(): Promise<string[]> {
     return this.source.names();
   }

@@ -4,6 +4,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Launcher, getChromePath } from 'chrome-launcher';
 import { BrowserAgentError } from '../errors';
+import { cleanStaleProfiles, markOwner, TEMP_PROFILE_PREFIX } from './staleProfiles';
+import { startWatchdog } from './watchdog';
 
 export interface LaunchOptions {
   /** Browser binary; default: what chrome-launcher finds, then /usr/bin/chromium. */
@@ -19,6 +21,8 @@ export interface LaunchOptions {
 
 export interface LaunchedBrowser {
   pid: number;
+  /** The process that kills the browser if its owner dies without closing it (absent on Windows). */
+  watchdogPid?: number;
   wsEndpoint: string;
   userDataDir: string;
   executablePath: string;
@@ -136,7 +140,8 @@ export function defaultLaunchArgs(opts: LaunchOptions, userDataDir: string): str
 export async function launchBrowser(opts: LaunchOptions = {}): Promise<LaunchedBrowser> {
   const executablePath = findBrowserExecutable(opts.executablePath);
   const temporaryProfile = !opts.userDataDir;
-  const userDataDir = opts.userDataDir || mkdtempSync(join(tmpdir(), 'browser-agent-profile-'));
+  if (temporaryProfile) cleanStaleProfiles();
+  const userDataDir = opts.userDataDir || mkdtempSync(join(tmpdir(), TEMP_PROFILE_PREFIX));
   const portFile = join(userDataDir, 'DevToolsActivePort');
   // A stale file from an earlier run of a persistent profile would point at a dead port.
   if (existsSync(portFile)) {
@@ -160,6 +165,9 @@ export async function launchBrowser(opts: LaunchOptions = {}): Promise<LaunchedB
   }
   installExitHook();
   liveGroups.add(pid);
+  // The exit hook does not run on SIGKILL; the watchdog covers every way the owner can end.
+  const watchdog = startWatchdog(pid, temporaryProfile ? userDataDir : undefined);
+  if (temporaryProfile) markOwner(userDataDir, pid);
   let exited = false;
   child.once('exit', () => {
     exited = true;
@@ -188,6 +196,7 @@ export async function launchBrowser(opts: LaunchOptions = {}): Promise<LaunchedB
       while (groupAlive(pid) && Date.now() < deadline) await sleep(25);
     }
     liveGroups.delete(pid);
+    watchdog?.release();
     cleanupProfile();
   };
 
@@ -196,12 +205,13 @@ export async function launchBrowser(opts: LaunchOptions = {}): Promise<LaunchedB
   while (Date.now() < deadline) {
     if (exited) {
       liveGroups.delete(pid);
+      watchdog?.release();
       cleanupProfile();
       throw new BrowserAgentError('LAUNCH_FAILED', `The browser exited during start-up.${stderr ? `\n${stderr.trim().split('\n').slice(-5).join('\n')}` : ''}`, 'Check browserAgent.browser.executablePath and browserAgent.browser.args; on Linux without a display, enable headless mode.');
     }
     const endpoint = readDevToolsActivePort(userDataDir);
     if (endpoint) {
-      return { pid, wsEndpoint: endpoint, userDataDir, executablePath, temporaryProfile, process: child, kill };
+      return { pid, watchdogPid: watchdog?.pid, wsEndpoint: endpoint, userDataDir, executablePath, temporaryProfile, process: child, kill };
     }
     await sleep(20);
   }

@@ -2,6 +2,8 @@ import { EventEmitter } from 'node:events';
 import { errorMessage } from '../errors';
 import { BrowserSession } from './browserSession';
 import type { LaunchOptions } from './launcher';
+import { localProvider, type BrowserProvider } from './provider';
+import type { RequestPolicy } from './requestGuard';
 
 export interface SessionSettings {
   /** What `ensure()` does when no browser is connected. */
@@ -10,12 +12,17 @@ export interface SessionSettings {
   attach?: { endpoint: string; headers?: Record<string, string> };
   cdpTimeoutMs?: number;
   attachTab?: 'existing' | 'new';
+  /**
+   * Where browsers come from: this process (default) or the per-user session daemon, which shares
+   * one browser among clients, each in its own tab.
+   */
+  provider?: BrowserProvider;
 }
 
 export type SessionStatus =
   | { state: 'none' }
   | { state: 'starting'; kind: 'launched' | 'attached' }
-  | { state: 'connected'; kind: 'launched' | 'attached'; headless: boolean; tabTitle: string; tabUrl: string; tabs: number }
+  | { state: 'connected'; kind: 'launched' | 'attached'; headless: boolean; tabTitle: string; tabUrl: string; tabs: number; shared?: boolean }
   | { state: 'disconnected'; reason: string };
 
 export interface Logger {
@@ -36,6 +43,7 @@ export class SessionManager extends EventEmitter {
   private starting?: Promise<BrowserSession>;
   private _status: SessionStatus = { state: 'none' };
   /** The way the current/last session was made, reused when it has to be replaced. */
+  private requestPolicy?: RequestPolicy;
   private lastMode?: { mode: 'launch' } | { mode: 'attach'; endpoint: string; headers?: Record<string, string> };
 
   constructor(
@@ -53,6 +61,16 @@ export class SessionManager extends EventEmitter {
     return this.session?.connected ? this.session : undefined;
   }
 
+  /**
+   * Origin rules the browser enforces at the request (every target, before anything is sent),
+   * for this session and the ones that replace it. Resolves once interception matches the rules.
+   */
+  async setRequestPolicy(policy: RequestPolicy | undefined): Promise<void> {
+    this.requestPolicy = policy;
+    const live = this.current ?? (await this.starting?.catch(() => undefined));
+    await live?.guard.setPolicy(policy);
+  }
+
   /** The live session, starting or replacing one as the settings say. */
   async ensure(): Promise<BrowserSession> {
     if (this.session?.connected) return this.session;
@@ -66,21 +84,25 @@ export class SessionManager extends EventEmitter {
 
   launch(overrides: Partial<LaunchOptions> = {}): Promise<BrowserSession> {
     const s = this.settings();
+    const opts = { ...s.launch, ...overrides };
     return this.start('launched', async () => {
-      const opts = { ...s.launch, ...overrides };
-      this.log.info(`Launching ${opts.executablePath ?? 'Chrome/Chromium'} (${opts.headless ? 'headless' : 'headed'}, ${opts.userDataDir ? `profile ${opts.userDataDir}` : 'temporary profile'})`);
-      const session = await BrowserSession.launch({ ...opts, cdpTimeoutMs: s.cdpTimeoutMs });
+      const provider = s.provider ?? localProvider;
+      if (provider === localProvider) this.log.info(`Launching ${opts.executablePath ?? 'Chrome/Chromium'} (${opts.headless ? 'headless' : 'headed'}, ${opts.userDataDir ? `profile ${opts.userDataDir}` : 'temporary profile'})`);
+      else this.log.info(`Opening a session in the shared browser (${provider.name})`);
+      const session = await BrowserSession.open(await provider.launch(opts, { cdpTimeoutMs: s.cdpTimeoutMs }), 'existing', this.requestPolicy);
       this.lastMode = { mode: 'launch' };
-      this.log.info(`Launched pid ${session.pid} at ${session.endpoint}`);
+      this.log.info(session.sharedSessionId ? `Session ${session.sharedSessionId} in the shared browser at ${session.endpoint}` : `Launched pid ${session.pid} at ${session.endpoint}`);
       return session;
-    });
+    }, opts.userDataDir);
   }
 
   attach(endpoint: string, headers?: Record<string, string>): Promise<BrowserSession> {
     const s = this.settings();
     return this.start('attached', async () => {
       this.log.info(`Attaching to ${endpoint}`);
-      const session = await BrowserSession.attach(endpoint, { headers: headers ?? s.attach?.headers, cdpTimeoutMs: s.cdpTimeoutMs, attachTab: s.attachTab });
+      const attachTab = s.attachTab ?? 'existing';
+      const handle = await (s.provider ?? localProvider).attach(endpoint, { headers: headers ?? s.attach?.headers, cdpTimeoutMs: s.cdpTimeoutMs, attachTab });
+      const session = await BrowserSession.open(handle, attachTab, this.requestPolicy);
       this.lastMode = { mode: 'attach', endpoint, headers };
       this.log.info(`Attached to ${session.endpoint}`);
       return session;
@@ -94,7 +116,7 @@ export class SessionManager extends EventEmitter {
     this.lastMode = undefined;
     if (s) {
       await s.close();
-      this.log.info(s.kind === 'launched' ? 'Browser closed.' : 'Detached from browser (left running).');
+      this.log.info(s.sharedSessionId ? 'Session ended; the shared browser stays open for its other clients.' : s.kind === 'launched' ? 'Browser closed.' : 'Detached from browser (left running).');
     }
     this.setStatus({ state: 'none' });
   }
@@ -104,22 +126,34 @@ export class SessionManager extends EventEmitter {
     this.removeAllListeners();
   }
 
-  private async start(kind: 'launched' | 'attached', make: () => Promise<BrowserSession>): Promise<BrowserSession> {
+  /**
+   * Starts a new session. A running one is kept until the new one is connected, so a failed
+   * launch or attach never leaves the person with nothing; only a launch into the same persistent
+   * profile (which one browser at a time can open) has to close the old browser first.
+   */
+  private async start(kind: 'launched' | 'attached', make: () => Promise<BrowserSession>, profile?: string): Promise<BrowserSession> {
     if (this.starting) await this.starting.catch(() => undefined);
     const previous = this.session;
-    this.session = undefined;
-    if (previous) await previous.close().catch(() => {});
+    if (previous && (!previous.connected || (kind === 'launched' && previous.kind === 'launched' && profile))) {
+      this.session = undefined;
+      await previous.close().catch(() => {});
+    }
     this.setStatus({ state: 'starting', kind });
     this.starting = make();
     try {
       const session = await this.starting;
+      const old = this.session;
       this.session = session;
       this.wire(session);
+      if (old && old !== session) await old.close().catch(() => {});
       this.refreshStatus();
       return session;
     } catch (e) {
       this.log.error(`Could not start the browser session: ${errorMessage(e)}`);
-      this.setStatus({ state: 'disconnected', reason: errorMessage(e) });
+      if (this.session?.connected) {
+        this.log.info('The browser that was running is kept.');
+        this.refreshStatus();
+      } else this.setStatus({ state: 'disconnected', reason: errorMessage(e) });
       throw e;
     } finally {
       this.starting = undefined;
@@ -143,7 +177,7 @@ export class SessionManager extends EventEmitter {
     if (!s?.connected) return;
     const tabs = s.tabs();
     const active = tabs.find((t) => t.active);
-    this.setStatus({ state: 'connected', kind: s.kind, headless: s.headless, tabTitle: active?.title ?? '', tabUrl: active?.url ?? '', tabs: tabs.length });
+    this.setStatus({ state: 'connected', kind: s.kind, headless: s.headless, tabTitle: active?.title ?? '', tabUrl: active?.url ?? '', tabs: tabs.length, ...(s.sharedSessionId ? { shared: true } : {}) });
   }
 
   private setStatus(status: SessionStatus) {

@@ -1,37 +1,51 @@
-// Turns extracted items into the text a model reads: one line per element, compact page text,
-// frames marked, all page-derived text inside one clearly delimited untrusted block.
+// Turns extracted items into the text a model reads: one line per element, the page text whole,
+// landmark sections and frames marked, all page-derived text inside one clearly delimited untrusted block.
 import { randomBytes } from 'node:crypto';
-import type { ElementItem } from './protocol';
+import type { ElementItem, PageItem } from './protocol';
 import { refString, type FrameResult } from './frames';
+import { linkTargets } from './links';
 
 export interface Line {
-  kind: 'element' | 'text' | 'frame';
+  kind: 'element' | 'text' | 'frame' | 'section';
   text: string;
   ref?: string;
   prefix?: number;
   role?: string;
   name?: string;
+  /** Full value of a field whose line shows it cut (browser_find searches it). */
+  full?: string;
 }
 
-/** `[12] button "Submit" disabled`, `[3] button (search icon)`, `… covered by [40]`. */
-export function elementLine(ref: string, it: ElementItem): string {
+/** `[12] button "Submit" disabled`, `[3] button (search icon)`, `[4] textbox name=q`, `[7] link "News" →/news`. */
+export function elementLine(ref: string, it: ElementItem, target?: string): string {
   let s = `[${ref}] ${it.role}`;
   if (it.name) s += ` ${JSON.stringify(it.name)}`;
-  if (it.hint) s += ` (${it.hint})`;
+  if (it.hint) s += /^name=/.test(it.hint) ? ` ${it.hint}` : ` (${it.hint})`;
+  if (target) s += ` →${target}`;
   if (it.st) s += ` ${it.st}`;
   if (it.cov) s += ` covered-by ${it.cov}`;
   return s;
 }
 
+function isElement(it: PageItem): it is ElementItem {
+  return 'id' in it;
+}
+
 export function flatten(r: FrameResult, out: Line[] = []): Line[] {
+  const links = r.items.filter((it): it is ElementItem => isElement(it) && !!it.href);
+  const shown = linkTargets(links.map((l) => ({ name: l.name, href: l.href! })), r.url);
+  const targets = new Map<ElementItem, string | undefined>(links.map((l, i) => [l, shown[i]]));
+  const start = out.length;
   for (const it of r.items) {
-    if ('id' in it) {
+    if (isElement(it)) {
       const ref = refString(r.frame.prefix, it.id);
       // A coverer named by ref number in a frame needs the frame prefix too.
       const fixed = it.cov && r.frame.prefix && /^\[\d+\]$/.test(it.cov) ? { ...it, cov: `[${refString(r.frame.prefix, Number(it.cov.slice(1, -1)))}]` } : it;
-      out.push({ kind: 'element', text: elementLine(ref, fixed), ref, prefix: r.frame.prefix, role: it.role, name: it.name || it.hint || '' });
+      out.push({ kind: 'element', text: elementLine(ref, fixed, targets.get(it)), ref, prefix: r.frame.prefix, role: it.role, name: it.name || it.hint || '', full: it.full });
     } else if ('t' in it) {
       out.push({ kind: 'text', text: it.t });
+    } else if ('sec' in it) {
+      out.push({ kind: 'section', text: `[${it.sec}]` });
     } else {
       const child = r.children.get(it.frame);
       if (!child) continue;
@@ -44,12 +58,31 @@ export function flatten(r: FrameResult, out: Line[] = []): Line[] {
       }
     }
   }
+  tidySections(out, start);
   return out;
 }
 
-/** o200k averages about 3.6 characters per token on snapshot text; close enough for a budget. */
-export function estimateTokens(s: string): number {
-  return Math.ceil(s.length / 3.6);
+/**
+ * Section lines are markers, not a tree: a section runs until the next marker. An end marker is kept
+ * only where content outside the section follows (of a run of end markers, the outermost), and a
+ * section with nothing in it is left out.
+ */
+function tidySections(lines: Line[], from: number) {
+  const isSec = (l: Line | undefined) => l?.kind === 'section';
+  const isEnd = (l: Line | undefined) => isSec(l) && l!.text.startsWith('[/');
+  // Empty sections: a start directly followed by its end.
+  for (let i = lines.length - 2; i >= from; i--) {
+    if (isSec(lines[i]) && !isEnd(lines[i]) && isEnd(lines[i + 1]) && lines[i + 1].text === `[/${lines[i].text.slice(1).split(/[ \]]/)[0]}]`) lines.splice(i, 2);
+  }
+  for (let i = lines.length - 2; i >= from; i--) {
+    // A section that only holds one of the same kind (`[nav]` `[nav]`) says nothing twice.
+    if (isSec(lines[i]) && !isEnd(lines[i]) && lines[i + 1].text === lines[i].text) lines.splice(i, 1);
+  }
+  for (let i = lines.length - 1; i >= from; i--) {
+    if (!isEnd(lines[i])) continue;
+    const next = lines[i + 1];
+    if (!next || isEnd(next) || isSec(next)) lines.splice(i, 1);
+  }
 }
 
 /** A fence the page cannot forge: a fresh nonce per snapshot, and any look-alike in page text defused. */
@@ -57,41 +90,4 @@ export function untrusted(body: string): string {
   const nonce = randomBytes(3).toString('hex');
   const safe = body.replace(/<\/?page-content[^>]*>/gi, (m) => m.replace('<', '‹'));
   return `<page-content id=${nonce}>\n${safe}\n</page-content id=${nonce}>`;
-}
-
-export interface Budgeted {
-  body: string;
-  note?: string;
-}
-
-/** Fits lines into a token budget: drop page text first, then elements from the end, and say what went. */
-export function applyBudget(lines: Line[], maxTokens: number | undefined, reserve: number): Budgeted {
-  const full = lines.map((l) => l.text).join('\n');
-  if (!maxTokens || estimateTokens(full) + reserve <= maxTokens) return { body: full };
-  const budget = Math.max(0, maxTokens - reserve);
-  const elementsAndFrames = lines.filter((l) => l.kind !== 'text');
-  const textCount = lines.length - elementsAndFrames.length;
-  const noText = elementsAndFrames.map((l) => l.text).join('\n');
-  if (estimateTokens(noText) <= budget) {
-    return { body: noText, note: `Over the ${maxTokens}-token budget: page text left out (${textCount} lines); all ${count(lines)} elements shown. Read text with browser_find or browser_extract, or raise maxTokens.` };
-  }
-  const kept: string[] = [];
-  let used = 0;
-  let shown = 0;
-  for (const l of elementsAndFrames) {
-    const t = estimateTokens(l.text) + 1;
-    if (used + t > budget) break;
-    kept.push(l.text);
-    used += t;
-    if (l.kind === 'element') shown++;
-  }
-  const total = count(lines);
-  return {
-    body: kept.join('\n'),
-    note: `Over the ${maxTokens}-token budget: showing ${shown} of ${total} elements (the first in document order), no page text (${textCount} lines left out). For the rest use viewportOnly, a subtree ref, browser_find, or a larger maxTokens.`,
-  };
-}
-
-function count(lines: Line[]): number {
-  return lines.filter((l) => l.kind === 'element').length;
 }

@@ -33,6 +33,8 @@ export interface RefRecord {
 export interface LastSnapshot {
   url: string;
   title: string;
+  /** The main document it was taken in: refs restart in a new one. */
+  doc?: string;
   lines: Map<string, string>;
 }
 
@@ -41,8 +43,9 @@ export interface TabState {
   framesById: Map<string, FrameRef>;
   framesByPrefix: Map<number, FrameRef>;
   nextPrefix: number;
-  /** Next ref number per frame prefix: counting never restarts, so refs of a previous page never alias. */
+  /** Next ref number per frame prefix, and the document it counts in (numbering restarts per document). */
   counters: Map<number, number>;
+  docs: Map<number, string>;
   refs: Map<string, RefRecord>;
   last?: LastSnapshot;
   contexts: Map<string, number>;
@@ -57,7 +60,7 @@ const states = new WeakMap<Tab, TabState>();
 export function tabState(tab: Tab): TabState {
   let st = states.get(tab);
   if (!st) {
-    st = { framesById: new Map(), framesByPrefix: new Map(), nextPrefix: 1, counters: new Map(), refs: new Map(), contexts: new Map(), watched: new Set(), offs: [], dialogWaiters: new Set() };
+    st = { framesById: new Map(), framesByPrefix: new Map(), nextPrefix: 1, counters: new Map(), docs: new Map(), refs: new Map(), contexts: new Map(), watched: new Set(), offs: [], dialogWaiters: new Set() };
     states.set(tab, st);
     const s = st;
     const onDialog = () => [...s.dialogWaiters].forEach((w) => w());
@@ -205,6 +208,7 @@ export interface FrameResult {
   count: number;
   url: string;
   title: string;
+  doc?: string;
 }
 
 export interface ExtractOptions {
@@ -224,7 +228,7 @@ export async function extractFrame(tab: Tab, frame: FrameRef, opts: ExtractOptio
   const t0 = Date.now();
   if (opts.listeners !== false && isSessionMain) await markListeners(tab, frame, contextId);
   const t1 = Date.now();
-  const run: RunOptions = { start: st.counters.get(frame.prefix) ?? 1, viewportOnly: opts.viewportOnly, root: opts.root };
+  const run: RunOptions = { start: st.counters.get(frame.prefix) ?? 1, doc: st.docs.get(frame.prefix), viewportOnly: opts.viewportOnly, root: opts.root };
   let value = await runExtractor(tab, frame, run);
   // Closed shadow roots: page code cannot reach them but CDP can. Ask only about the few hosts the run
   // flagged (once per element), and run again only when that found a new root (nested ones need a round each).
@@ -237,8 +241,9 @@ export async function extractFrame(tab: Tab, frame: FrameRef, opts: ExtractOptio
   }
   if (value.missingRoot) throw new BrowserAgentError('STALE_REF', `Ref ${refString(frame.prefix, opts.root!)} is no longer on the page.`, 'Take a new snapshot without ref.');
   st.counters.set(frame.prefix, value.next);
+  if (value.doc) st.docs.set(frame.prefix, value.doc);
   if (process.env.BA_SNAPSHOT_TIMING) console.error(`[snapshot] frame f${frame.prefix}: listeners ${t1 - t0} ms, run ${Date.now() - t1} ms (in page ${value.ms} ms), ${value.items.length} items`);
-  const result: FrameResult = { frame, items: value.items, children: new Map(), ms: value.ms, count: value.count, url: value.url, title: value.title };
+  const result: FrameResult = { frame, items: value.items, children: new Map(), ms: value.ms, count: value.count, url: value.url, title: value.title, doc: value.doc };
   frame.url = value.url;
   if (value.frames && opts.frames !== false && depth < MAX_FRAME_DEPTH) {
     const childIds = await iframeIds(frame, tab);

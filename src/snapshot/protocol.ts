@@ -6,12 +6,16 @@ export interface ElementItem {
   name: string;
   /** Name substitute when nothing names the element: icon hint, SVG description, position. */
   hint?: string;
+  /** Absolute target of a link (a/area with href); the formatter shortens it relative to the page. */
+  href?: string;
   /** State words: `checked`, `value="…"`, … */
   st?: string;
   /** What covers the element at its hit-test points, if anything. */
   cov?: string;
   /** 1 when the element intersects the viewport. */
   vp: 0 | 1;
+  /** The whole value when `st` shows it cut (`value="…"(+N chars)`); never a password. */
+  full?: string;
 }
 export interface TextItem {
   t: string;
@@ -23,11 +27,17 @@ export interface FrameItem {
   frame: number;
   vp: 0 | 1;
 }
-export type PageItem = ElementItem | TextItem | FrameItem;
+/** A landmark section starts (`nav "Primary"`, `main`) or ends (`/nav`). */
+export interface SectionItem {
+  sec: string;
+}
+export type PageItem = ElementItem | TextItem | FrameItem | SectionItem;
 
 export interface RunOptions {
-  /** Lowest ref number for new elements (the tab keeps counting across navigations). */
+  /** Lowest ref number for new elements, honoured only while `doc` is still the frame's document. */
   start: number;
+  /** Document the counter belongs to (from the last RunResult): numbering restarts in a new document. */
+  doc?: string;
   viewportOnly?: boolean;
   /** Subtree root (a ref number of this frame). */
   root?: number;
@@ -44,6 +54,8 @@ export interface RunResult {
   url: string;
   title: string;
   missingRoot?: boolean;
+  /** This document's identity (its time origin): refs are numbered per document. */
+  doc?: string;
 }
 
 export interface SummaryResult {
@@ -71,4 +83,6 @@ export interface DetailsResult {
   children?: number;
   href?: string;
   text?: string;
+  /** The whole value of a text control (never a password). */
+  value?: string;
 }

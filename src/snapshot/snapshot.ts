@@ -2,7 +2,8 @@
 import type { Tab } from '../session/tab';
 import { BrowserAgentError } from '../errors';
 import { extractFrame, evalInFrame, mainFrame, parseRef, refString, tabState, type FrameRef, type FrameResult, type TabState } from './frames';
-import { applyBudget, estimateTokens, flatten, untrusted, type Line } from './format';
+import { flatten, untrusted, type Line } from './format';
+import { DEFAULT_MAX_TOKENS, WRAP_CHARS, continuationNote, estimateTokens, offsetNote, takePage, wrapLine } from './budget';
 import type { DetailsResult, SummaryResult } from './protocol';
 
 export interface SnapshotOptions {
@@ -10,32 +11,56 @@ export interface SnapshotOptions {
   viewportOnly?: boolean;
   /** Subtree: only this element and what it contains. */
   ref?: string;
-  /** Token budget for the whole result (o200k estimate). */
+  /** Token budget for the whole result (o200k estimate); default DEFAULT_MAX_TOKENS. */
   maxTokens?: number;
+  /** Read on from this line (the number a cut snapshot names). */
+  offset?: number;
 }
 
-const LEGEND = 'Lines: [ref] role "name" state. Use refs with actions. Other lines are page text; "…(+N)" = N more chars (browser_find reads them).';
+const LEGEND = 'Lines: [ref] role "name" state; →where a link goes; [nav] etc. start page sections. Use refs with actions. Other lines are page text.';
 
 export async function takeSnapshot(tab: Tab, opts: SnapshotOptions = {}): Promise<string> {
   tab.assertNoDialog();
   if (opts.maxTokens !== undefined && (!Number.isFinite(opts.maxTokens) || opts.maxTokens < 50)) {
-    throw new BrowserAgentError('INVALID_INPUT', `maxTokens must be a number of at least 50 (got ${opts.maxTokens}).`, 'Omit maxTokens for the whole page, or give e.g. 4000.');
+    throw new BrowserAgentError('INVALID_INPUT', `maxTokens must be a number of at least 50 (got ${opts.maxTokens}).`, 'Omit maxTokens for the default budget, or give e.g. 4000.');
+  }
+  if (opts.offset !== undefined && (!Number.isInteger(opts.offset) || opts.offset < 0)) {
+    throw new BrowserAgentError('INVALID_INPUT', `offset must be a whole number of at least 0 (got ${opts.offset}).`, 'Use the offset a cut snapshot names, e.g. offset=812.');
   }
   if (opts.layer === 'summary') return summaryLayer(tab);
   if (opts.layer !== undefined && opts.layer !== 'elements') {
     throw new BrowserAgentError('INVALID_INPUT', `Unknown snapshot layer "${opts.layer}".`, 'Use "summary" or "elements"; details come from browser_element_details.');
   }
   const { result, lines } = await elementsFor(tab, opts);
+  const wrapped = wrapLines(lines);
+  if (opts.offset && opts.offset >= wrapped.length) {
+    throw new BrowserAgentError('INVALID_INPUT', `offset=${opts.offset} is past the end: the page has ${wrapped.length} lines now.`, 'Take browser_snapshot without offset; the page may have changed.');
+  }
+  const maxTokens = opts.maxTokens ?? DEFAULT_MAX_TOKENS;
   const header = [`URL: ${result.url}`];
   const scope = opts.ref ? ` inside [${opts.ref}]` : opts.viewportOnly ? ' in the viewport' : '';
   const count = lines.filter((l) => l.kind === 'element').length;
   header.push(`${count} interactive elements${scope}. ${LEGEND}`);
   const title = `Title: ${result.title}`;
-  const reserve = estimateTokens(header.join('\n') + title) + 30;
-  const { body, note } = applyBudget(lines, opts.maxTokens, reserve);
-  const out = [...header, untrusted(title + (body ? '\n' + body : ''))];
+  const reserve = estimateTokens(header.join('\n') + title) + 80;
+  const page = takePage(wrapped.map((l) => ({ text: l.text, element: l.kind === 'element' })), Math.max(1, maxTokens - reserve), opts.offset ?? 0);
+  const from = offsetNote(page);
+  if (from) header.push(from);
+  const again = (opts.ref ? `, ref="${opts.ref}"` : '') + (opts.viewportOnly ? ', viewportOnly=true' : '') + (opts.maxTokens ? `, maxTokens=${opts.maxTokens}` : '');
+  const note = continuationNote(page, maxTokens, again);
+  const out = [...header, untrusted((page.from ? '' : title + (page.body ? '\n' : '')) + page.body)];
   if (note) out.push(note);
   return out.join('\n');
+}
+
+/** Lines with long paragraphs wrapped, so that every offset means the same line on every call. */
+function wrapLines(lines: Line[]): Line[] {
+  const out: Line[] = [];
+  for (const l of lines) {
+    if (l.kind !== 'text' || l.text.length <= WRAP_CHARS) out.push(l);
+    else for (const piece of wrapLine(l.text)) out.push({ kind: 'text', text: piece });
+  }
+  return out;
 }
 
 /** Runs the extractor over the requested scope and remembers refs (and, for full snapshots, the delta baseline). */
@@ -56,7 +81,7 @@ export async function elementsFor(tab: Tab, opts: { viewportOnly?: boolean; ref?
   const lines = flatten(result);
   remember(st, lines);
   if (!opts.ref && !opts.viewportOnly) {
-    st.last = { url: result.url, title: result.title, lines: new Map(lines.filter((l) => l.ref).map((l) => [l.ref!, l.text])) };
+    st.last = { url: result.url, title: result.title, doc: result.doc, lines: new Map(lines.filter((l) => l.ref).map((l) => [l.ref!, l.text])) };
   }
   return { result, lines };
 }
@@ -126,9 +151,12 @@ export async function findInPage(tab: Tab, query: string, opts: { regex?: boolea
   let lastRef: string | undefined;
   for (const l of lines) {
     if (l.ref) lastRef = l.ref;
-    if (l.kind === 'frame' || !test(l.text)) continue;
+    // Values cut in the line are searched whole, and a match inside one shows it whole.
+    const inLine = l.kind !== 'frame' && test(l.text);
+    const inFull = !inLine && !!l.full && test(l.full);
+    if (!inLine && !inFull) continue;
     total++;
-    if (hits.length < limit) hits.push(l.kind === 'text' && lastRef ? `${l.text} (after [${lastRef}])` : l.text);
+    if (hits.length < limit) hits.push(inFull ? `${l.text}\n  whole value: ${JSON.stringify(l.full)}` : l.kind === 'text' && lastRef ? `${l.text} (after [${lastRef}])` : l.text);
   }
   if (!total) return `No element or text matches ${JSON.stringify(query)}. Try fewer words, or browser_snapshot.`;
   const more = total > hits.length ? `\n${total - hits.length} more matches; raise limit or refine the query.` : '';
@@ -174,6 +202,7 @@ export async function elementDetails(tab: Tab, refs: string[]): Promise<string> 
         attrs ? `  attributes: ${attrs}` : '  attributes: none',
         d.href ? `  href: ${d.href}` : '',
         d.text ? `  text: ${JSON.stringify(d.text)}` : '',
+        d.value !== undefined ? `  value (${d.value.length} chars, whole): ${JSON.stringify(d.value)}` : '',
         `  parent text: ${JSON.stringify(d.parentText ?? '')}`,
         `  children: ${d.children}`,
       ].filter(Boolean).join('\n'),
@@ -188,9 +217,12 @@ const MAX_DELTA_LINES = 25;
 export async function snapshotDelta(tab: Tab): Promise<string> {
   tab.assertNoDialog();
   const st = tabState(tab);
-  const before = st.last;
+  let before = st.last;
   const { result, lines } = await elementsFor(tab);
   const now = st.last!;
+  // Another document numbers its refs afresh: nothing of the old one carries over, everything is new.
+  const newDocument = !!before && before.doc !== now.doc;
+  if (before && newDocument) before = { ...before, lines: new Map() };
   const count = lines.filter((l) => l.kind === 'element').length;
   if (!before) return `Page: ${result.url} (${count} interactive elements; browser_snapshot shows them).`;
   const out: string[] = [];
@@ -207,7 +239,7 @@ export async function snapshotDelta(tab: Tab): Promise<string> {
   }
   for (const [ref, line] of before.lines) if (!now.lines.has(ref)) removed.push(`- ${line}`);
   if (!added.length && !changed.length && !removed.length && !out.length && !page.length) return 'No change on the page since the last snapshot.';
-  const navigated = before.url !== now.url && removed.length > 0 && added.length > 0 && !changed.length;
+  const navigated = newDocument || (before.url !== now.url && removed.length > 0 && added.length > 0 && !changed.length);
   const list = [...changed, ...added, ...removed];
   const shown = list.slice(0, MAX_DELTA_LINES);
   page.push(...shown);

@@ -13,7 +13,7 @@ export const browserDrag = defineTool({
   name: 'browser_drag',
   title: 'Drag',
   description:
-    'Drag from an element or point to another element or point, moving in steps like a hand (works for HTML5 drag-and-drop, sortable lists, sliders and canvas). position picks where to drop inside the target: "top"/"bottom" edge to place before/after an item in a list, "left"/"right", "center" (default), or {x, y} offset from its top-left.',
+    'Drag from an element or point to another element or point, moving in steps like a hand (works for HTML5 drag-and-drop, sortable lists, sliders and canvas). position picks where to drop inside the target: "before"/"after" (top/bottom edge: reorder a list up or down), "top"/"bottom", "left"/"right" (horizontal lists), "center" (default), or {x, y} offset from its top-left.',
   schema: z.object({
     fromRef: refField.optional(),
     fromX: xField.optional(),
@@ -21,7 +21,7 @@ export const browserDrag = defineTool({
     toRef: refField.optional(),
     toX: xField.optional(),
     toY: yField.optional(),
-    position: z.union([z.enum(['center', 'top', 'bottom', 'left', 'right']), z.object({ x: z.number(), y: z.number() })]).optional(),
+    position: z.union([z.enum(['center', 'before', 'after', 'top', 'bottom', 'left', 'right']), z.object({ x: z.number(), y: z.number() })]).optional(),
     steps: z.number().int().min(2).max(100).optional().describe('Intermediate mouse moves (default 12).'),
   }),
   risk: 'input',

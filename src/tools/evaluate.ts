@@ -12,7 +12,7 @@ export const browserEvaluate = defineTool({
   schema: z.object({ script: z.string().min(1).max(100_000) }),
   risk: 'script',
   destructive: true,
-  preview: async (i, ctx) => ({ ...(await previewOf(ctx, 'Running JavaScript')), message: `Running JavaScript: ${i.script.slice(0, 200)}` }),
+  preview: async (i, ctx) => ({ ...(await previewOf(ctx, 'Running JavaScript')), message: `Running JavaScript: ${i.script.slice(0, 200)}`, code: i.script }),
   handler: async (i, ctx) =>
     perform(ctx, {}, async (s) => {
       s.pending = { text: 'Ran the script; it is still running' };

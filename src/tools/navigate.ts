@@ -13,6 +13,6 @@ export const browserNavigate = defineTool({
   preview: async (i, ctx) => previewOf(ctx, 'Opening', { destination: (() => { try { return checkUrl(i.url, ctx.settings.allowedSchemes); } catch { return i.url; } })() }),
   handler: async (i, ctx) => {
     const url = checkUrl(i.url, ctx.settings.allowedSchemes);
-    return perform(ctx, { settleCapMs: Math.min(ctx.settings.maxWaitMs, 20_000) }, (s) => navigate(s, url));
+    return perform(ctx, { settleCapMs: Math.min(ctx.settings.maxWaitMs, 20_000), leavesPage: true }, (s) => navigate(s, url, Math.min(ctx.settings.maxWaitMs, 20_000)));
   },
 });

@@ -11,5 +11,5 @@ export const browserNavigateForward = defineTool({
   schema: z.object({}),
   risk: 'navigate',
   preview: (_i, ctx) => previewOf(ctx, 'Going forward'),
-  handler: (_i, ctx) => perform(ctx, {}, (s) => goHistory(s, 1)),
+  handler: (_i, ctx) => perform(ctx, { leavesPage: true }, (s) => goHistory(s, 1, Math.min(ctx.settings.maxWaitMs, 20_000))),
 });

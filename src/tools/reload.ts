@@ -11,5 +11,5 @@ export const browserReload = defineTool({
   schema: z.object({ ignoreCache: z.boolean().optional().describe('Bypass the cache (hard reload).') }),
   risk: 'navigate',
   preview: (_i, ctx) => previewOf(ctx, 'Reloading'),
-  handler: (i, ctx) => perform(ctx, { settleCapMs: Math.min(ctx.settings.maxWaitMs, 20_000) }, (s) => reload(s, i.ignoreCache)),
+  handler: (i, ctx) => perform(ctx, { settleCapMs: Math.min(ctx.settings.maxWaitMs, 20_000), leavesPage: true }, (s) => reload(s, i.ignoreCache, Math.min(ctx.settings.maxWaitMs, 20_000))),
 });

@@ -46,6 +46,8 @@ export async function runTool(tool: ToolDefinition, rawInput: unknown, ctx: Tool
   let decision: Decision = { rating: { level: 'auto' }, outcome: 'auto' };
   let preview: ActionPreview | undefined;
   let result: ToolResult;
+  // The decision may wait for a person (a confirmation): that time is not the action's duration.
+  let decidingMs = 0;
   if (!parsed.success) {
     result = errorResult(new BrowserAgentError('INVALID_INPUT', describeZodError(tool.name, parsed.error), 'Fix the arguments to match the tool schema and call it again.'));
   } else {
@@ -59,7 +61,9 @@ export async function runTool(tool: ToolDefinition, rawInput: unknown, ctx: Tool
         throw new BrowserAgentError('BLOCKED_BY_POLICY', `${reason}.`, 'Use one of the allowed tools; do not retry this one on this site.');
       }
       preview = tool.preview ? await tool.preview(parsed.data, ctx).catch(() => undefined) : undefined;
+      const t0 = Date.now();
       if (hooks.decide) decision = await hooks.decide(tool, parsed.data, preview, ctx);
+      decidingMs = Date.now() - t0;
       if (decision.outcome === 'blocked') {
         result = errorResult(new BrowserAgentError('BLOCKED_BY_POLICY', `${tool.name} was blocked by the safety policy${decision.rating.reason ? `: ${decision.rating.reason}` : ''}.`, 'Do not retry this action; choose another way or ask the user.'));
       } else if (decision.outcome === 'refused') {
@@ -73,7 +77,7 @@ export async function runTool(tool: ToolDefinition, rawInput: unknown, ctx: Tool
   }
   if (hooks.onStep) {
     try {
-      await hooks.onStep({ tool: tool.name, input: parsed.success ? parsed.data : rawInput, preview, decision, result, startedAt, durationMs: Date.now() - startedAt });
+      await hooks.onStep({ tool: tool.name, input: parsed.success ? parsed.data : rawInput, preview, decision, result, startedAt, durationMs: Math.max(0, Date.now() - startedAt - decidingMs) });
     } catch {
       /* a failing observer never breaks the action */
     }

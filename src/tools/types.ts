@@ -49,6 +49,8 @@ export interface ActionPreview {
   destination?: string;
   /** For typing: whether the text is a secret (password field, secret placeholder). */
   secret?: boolean;
+  /** For scripts: the code, shown once and as code in confirmations. */
+  code?: string;
 }
 
 /** Everything a handler may use. One context type serves MCP, Copilot and the chat agent. */

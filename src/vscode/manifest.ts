@@ -24,6 +24,16 @@ const ICONS: Record<RiskCategory, string> = {
   session: '$(browser)',
 };
 
+/** Each tool its own icon in Copilot's tool picker and chat; the risk's icon for tools not listed. */
+const TOOL_ICONS: Record<string, string> = {
+  browser_navigate: '$(globe)', browser_navigate_back: '$(arrow-left)', browser_navigate_forward: '$(arrow-right)', browser_reload: '$(refresh)',
+  browser_snapshot: '$(list-tree)', browser_find: '$(search)', browser_element_details: '$(info)', browser_screenshot: '$(device-camera)',
+  browser_click: '$(target)', browser_type: '$(keyboard)', browser_fill_form: '$(checklist)', browser_select_option: '$(list-selection)',
+  browser_hover: '$(move)', browser_drag: '$(grabber)', browser_press_key: '$(record-keys)', browser_scroll: '$(fold-down)',
+  browser_upload_file: '$(cloud-upload)', browser_handle_dialog: '$(comment)', browser_wait: '$(watch)', browser_tabs: '$(multiple-windows)',
+  browser_evaluate: '$(code)', browser_extract: '$(markdown)', browser_skills_search: '$(book)', browser_close: '$(close)',
+};
+
 /** The tool set name users reference as `#browser`. */
 export const TOOL_SET_NAME = 'browser';
 
@@ -47,7 +57,7 @@ export function languageModelToolContributions(tools: readonly ToolDefinition[])
     userDescription: firstSentence(t.description),
     inputSchema: inputSchemaOf(t),
     canBeReferencedInPrompt: true,
-    icon: ICONS[t.risk] ?? '$(globe)',
+    icon: TOOL_ICONS[t.name] ?? ICONS[t.risk] ?? '$(globe)',
     tags: ['browser', 'browser-agent', `risk-${t.risk}`, ...(t.readOnly ? ['read-only'] : [])],
   }));
 }

@@ -3,6 +3,7 @@ import { SAFETY_ENV, SECRETS_ENV } from '../safety/mcp';
 import type { SessionManager } from '../session/manager';
 import { readPolicySettings, readSecretSettings } from './safetySettings';
 import { readSessionSettings, SECTION } from './settings';
+import { sharedEnabled } from './sharing';
 
 export const MCP_PROVIDER_ID = 'browserAgent.mcp';
 
@@ -11,12 +12,16 @@ export function mcpServerArgs(sessions: SessionManager, script: string): string[
   const s = readSessionSettings();
   const p = readPolicySettings();
   const args = [script];
-  // Share the live browser when there is one (the server opens its own tab), else follow the settings.
-  const endpoint = sessions.current?.endpoint ?? (s.mode === 'attach' ? s.attach?.endpoint : undefined);
+  const shared = sharedEnabled();
+  // Shared: the server joins this window's browser through the session daemon (same settings, same
+  // browser). Otherwise it works in-process and attaches to the live browser when there is one.
+  if (!shared) args.push('--no-daemon');
+  const endpoint = (shared ? undefined : sessions.current?.endpoint) ?? (s.mode === 'attach' ? s.attach?.endpoint : undefined);
   if (endpoint) args.push('--cdp-url', endpoint);
   else {
     if (s.launch.headless) args.push('--headless');
     if (s.launch.executablePath) args.push('--executable-path', s.launch.executablePath);
+    if (shared && s.launch.userDataDir) args.push('--user-data-dir', s.launch.userDataDir);
   }
   if (p.allowedOrigins.length) args.push('--allowed-origins', p.allowedOrigins.join(','));
   if (p.blockedOrigins.length) args.push('--blocked-origins', p.blockedOrigins.join(','));
@@ -26,6 +31,8 @@ export function mcpServerArgs(sessions: SessionManager, script: string): string[
 }
 
 /**
+ * Publishes the MCP server only when browserAgent.mcp.publish is on: Copilot already has the same
+ * tools as language-model tools, and two "Browser Agent" groups in its tool picker confuse people.
  * Publishes the MCP server to other agents inside VS Code (guarded: the API exists from 1.101).
  * VS Code is an MCP client with elicitation, so `confirm` actions are asked there.
  */
@@ -37,8 +44,8 @@ export function registerMcpServerProvider(context: vscode.ExtensionContext, sess
   const provider: vscode.McpServerDefinitionProvider<vscode.McpStdioServerDefinition> = {
     onDidChangeMcpServerDefinitions: changed.event,
     provideMcpServerDefinitions: () => {
-      if (!vscode.workspace.getConfiguration(SECTION).get<boolean>('mcp.publish', true)) return [];
-      const def = new vscode.McpStdioServerDefinition('Browser Agent', process.execPath, mcpServerArgs(sessions, script), { ELECTRON_RUN_AS_NODE: '1', [SAFETY_ENV]: JSON.stringify(readPolicySettings()) }, String(context.extension.packageJSON.version ?? '0'));
+      if (!vscode.workspace.getConfiguration(SECTION).get<boolean>('mcp.publish', false)) return [];
+      const def = new vscode.McpStdioServerDefinition('Browser Agent (MCP server)', process.execPath, mcpServerArgs(sessions, script), { ELECTRON_RUN_AS_NODE: '1', [SAFETY_ENV]: JSON.stringify(readPolicySettings()) }, String(context.extension.packageJSON.version ?? '0'));
       return [def];
     },
     // Secret values only travel when the server actually starts (never in the eager listing).

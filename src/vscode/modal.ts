@@ -1,21 +1,27 @@
-import type { MessageOptions } from 'vscode';
+import type { MessageItem, MessageOptions } from 'vscode';
 import type { ConfirmAnswer, ConfirmRequest, Confirmer } from '../safety/decider';
-import { confirmationText } from '../safety/messages';
+import { modalText } from './modalText';
 
+export const CANCEL = 'Cancel';
+export const DONT_ALLOW = "Don't Allow";
 export const ALLOW = 'Allow';
-export const ALLOW_SITE = 'Allow for this site in this session';
 
-export type ShowWarning = (message: string, options: MessageOptions, ...items: string[]) => Thenable<string | undefined>;
+export type ShowWarning = (message: string, options: MessageOptions, ...items: MessageItem[]) => Thenable<MessageItem | undefined>;
 
 /**
- * The modal question: names the action, element, page and rule; Cancel (or Escape) refuses.
+ * The modal question: one plain question naming the action and the site, the facts below it.
+ * VS Code focuses the first button that is not the close affordance (the close affordance always goes
+ * last), so "Don't Allow" comes first: Enter refuses, never allows. Cancel (or Escape) refuses too.
  * `show` is window.showWarningMessage in the extension, a scripted answer in unit tests.
  */
 export function createModalConfirmer(show: ShowWarning): Confirmer {
   return async (req: ConfirmRequest): Promise<ConfirmAnswer> => {
-    const { title, lines } = confirmationText(req);
-    const choices = req.origin ? [ALLOW, ALLOW_SITE] : [ALLOW];
-    const pick = await show(title, { modal: true, detail: lines.join('\n') }, ...choices);
-    return pick === ALLOW ? 'allow' : pick === ALLOW_SITE ? 'allow-site' : 'refuse';
+    const { title, detail, allowSite } = modalText(req);
+    const deny: MessageItem = { title: DONT_ALLOW };
+    const allow: MessageItem = { title: ALLOW };
+    const site: MessageItem | undefined = allowSite ? { title: allowSite } : undefined;
+    const cancel: MessageItem = { title: CANCEL, isCloseAffordance: true };
+    const pick = await show(title, { modal: true, detail }, deny, allow, ...(site ? [site] : []), cancel);
+    return pick === allow ? 'allow' : site && pick === site ? 'allow-site' : 'refuse';
   };
 }

@@ -63,14 +63,12 @@ describe('actions: waits that settle, modal states, downloads, popups', function
     return { text: textOf(r), ms: Date.now() - t0, r };
   };
 
-  it('a click on a static page returns fast (no fixed delay)', async () => {
+  // How fast it returns is measured by npm run bench:actions ("click, static page"), not asserted here.
+  it('a click on a static page settles with nothing pending', async () => {
     await go('/static');
-    const times: number[] = [];
-    for (let i = 0; i < 5; i++) times.push((await clickSel('#b')).ms);
-    times.sort((a, b) => a - b);
-    // ~100 ms on an idle machine (two animation frames for stability + two for DOM quiet); the bound
-    // is loose because the test machine is shared, but well under any fixed 500 ms delay.
-    assert.ok(times[2] < 450, `median ${times[2]} ms`);
+    const r = await clickSel('#b');
+    assert.ok(!r.r.isError, r.text);
+    assert.doesNotMatch(r.text, /still running|still loading/);
   });
 
   it('waits for the XHR a click started', async () => {
@@ -83,9 +81,11 @@ describe('actions: waits that settle, modal states, downloads, popups', function
   it('ignores EventSource and long-polls that were open before; caps one the action starts', async () => {
     await go('/longpoll');
     const quick = await clickSel('#b');
-    assert.ok(quick.ms < 500, `${quick.ms} ms`);
+    assert.doesNotMatch(quick.text, /still running/);
     const capped = await clickSel('#p');
-    assert.ok(capped.ms >= 2900 && capped.ms < 6000, `${capped.ms} ms`);
+    assert.ok(capped.ms >= 2900, `${capped.ms} ms`);
+    // Same machine, same moment: the click that ignores the older connections returned before the capped one.
+    assert.ok(quick.ms < capped.ms, `${quick.ms} ms vs ${capped.ms} ms`);
     assert.match(capped.text, /1 request\(s\) started by this action are still running/);
   });
 
@@ -105,18 +105,16 @@ describe('actions: waits that settle, modal states, downloads, popups', function
   });
 
   it('gives up on a page that never finishes loading, within the cap, and says so', async () => {
-    const t0 = Date.now();
+    // The page never finishes; without the cap this would run into the test's timeout.
     const r = await perform(h.ctx, { settleCapMs: 2500 }, (s) => navigate(s, `${srv.origin}/never`));
-    const ms = Date.now() - t0;
-    assert.ok(ms < 6000, `${ms} ms`);
     assert.match(textOf(r), /Navigated to/);
     assert.match(textOf(r), /still loading/);
   });
 
   it('reports alert/confirm/prompt dialogs at once, blocks other actions, and answers them', async () => {
     await go('/dialogs');
-    const a = await clickSel('#alert');
-    assert.ok(a.ms < 1500, `${a.ms} ms`);
+    // A cap beyond the test's timeout: the click returns because the dialog is reported, not because the cap ran out.
+    const a = await clickSel('#alert', 120_000);
     assert.match(a.text, /Dialog open: alert "Hello"/);
     const blocked = await h.call('browser_click', { x: 5, y: 5 });
     assert.equal(blocked.code, 'DIALOG_OPEN');

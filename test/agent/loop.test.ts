@@ -7,15 +7,19 @@ import { openaiProvider } from '../../src/agent/providers/openai';
 import { withRetry } from '../../src/agent/providers/retry';
 import type { ChatProvider } from '../../src/agent/types';
 import { SessionManager } from '../../src/session/manager';
-import type { Decision } from '../../src/safety/types';
 import { TEST_LAUNCH } from '../helpers/chromium';
 import { startAnthropicServer, startOpenAIServer, type LlmServer, type Script, type ScriptedRequest } from '../helpers/llmServers';
-import { testContext, testTools } from '../helpers/pageTools';
 import { startServer, type TestServer } from '../helpers/servers';
+import { realDecider, realTools, toolContext } from '../helpers/tools';
 
 const FORM = `<title>Profile</title><h1>Profile</h1>
 <input placeholder="Name" id=name>
 <button onclick="document.getElementById('out').textContent = 'Saved: ' + document.getElementById('name').value">Save</button>
+<button onclick="document.getElementById('out').textContent = 'Everything deleted'">Delete account</button>
+<p id=out role=status></p>`;
+
+/** A page the default policy rates sensitive (its URL names the account): consequential clicks there ask first. */
+const ACCOUNT = `<title>Account settings</title><h1>Account</h1>
 <button onclick="document.getElementById('out').textContent = 'Everything deleted'">Delete account</button>
 <p id=out role=status></p>`;
 
@@ -43,7 +47,7 @@ describe('agent loop against scripted models through the real SDKs', function ()
   const servers: LlmServer[] = [];
 
   before(async () => {
-    site = await startServer({ '/': FORM, '/slow': '<title>slow</title><p>waiting</p>' });
+    site = await startServer({ '/': FORM, '/account': ACCOUNT });
     sessions = new SessionManager(() => ({ mode: 'launch', launch: TEST_LAUNCH, cdpTimeoutMs: 10_000 }));
   });
   after(async () => {
@@ -51,13 +55,15 @@ describe('agent loop against scripted models through the real SDKs', function ()
     await site?.close();
     await Promise.all(servers.map((s) => s.close()));
   });
-  beforeEach(async () => {
+  beforeEach(() => open(site.url));
+
+  async function open(url: string) {
     const tab = await (await sessions.ensure()).activeTab();
     const s = await tab.session();
     const loaded = s.waitFor('Page.loadEventFired', () => true, 10_000);
-    await s.send('Page.navigate', { url: site.url });
+    await s.send('Page.navigate', { url });
     await loaded;
-  });
+  }
 
   async function anthropic(script: Script, stream = true): Promise<{ server: LlmServer; provider: ChatProvider }> {
     const server = await startAnthropicServer(script);
@@ -75,7 +81,7 @@ describe('agent loop against scripted models through the real SDKs', function ()
     const controller = new AbortController();
     const outcome = runAgent({
       task: 'Set the profile name to Ada and save it.',
-      provider, tools: testTools(), ctx: testContext(sessions), mode: 'dom', maxSteps: 25,
+      provider, tools: realTools(), ctx: toolContext(sessions), mode: 'dom', maxSteps: 25,
       signal: controller.signal, onEvent: (e) => events.push(e), ...extra,
     });
     return { outcome, events, controller };
@@ -178,48 +184,46 @@ describe('agent loop against scripted models through the real SDKs', function ()
     assert.equal(bad.server.requests.length, 1);
   });
 
-  it('Stop in the middle of a tool step ends the run at once and cancels the tool', async () => {
+  it('Stop in the middle of a tool step ends the run and cancels the tool', async () => {
     const { server, provider } = await anthropic((r) =>
-      r.index === 0 ? { toolCalls: [{ name: 'browser_wait_for_text', input: { text: 'never there' } }] } : { toolCalls: [{ name: 'finish', input: { success: true, summary: 'x' } }] },
+      r.index === 0 ? { toolCalls: [{ name: 'browser_wait', input: { text: 'never there', timeoutMs: 120_000 } }] } : { toolCalls: [{ name: 'finish', input: { success: true, summary: 'x' } }] },
     );
     const { outcome, events, controller } = run(provider);
-    while (!events.some((e) => e.type === 'step-start' && e.tool === 'browser_wait_for_text')) await new Promise((r) => setTimeout(r, 20));
-    await new Promise((r) => setTimeout(r, 300));
-    const t0 = Date.now();
+    while (!events.some((e) => e.type === 'step-start' && e.tool === 'browser_wait')) await new Promise((r) => setTimeout(r, 20));
     controller.abort();
     const o = await outcome;
+    // The wait would have lasted two minutes (beyond this test's timeout); Stop ended it and the run.
     assert.equal(o.status, 'stopped');
-    assert.ok(Date.now() - t0 < 500, `stopped in ${Date.now() - t0} ms`);
-    await new Promise((r) => setTimeout(r, 300));
+    assert.ok(!events.some((e) => e.type === 'step-end' && e.tool === 'browser_wait' && e.ok), 'the wait did not complete');
     assert.equal(server.requests.length, 1, 'no model call after Stop');
   });
 
   it('Stop while the model is answering cancels the HTTP request', async () => {
-    const { server, provider } = await openai(() => ({ delayMs: 3000, toolCalls: [{ name: 'finish', input: { success: true, summary: 'late' } }] }));
+    // The scripted model would answer after 60 s, beyond this test's timeout: only a cancelled request ends in time.
+    const { server, provider } = await openai(() => ({ delayMs: 60_000, toolCalls: [{ name: 'finish', input: { success: true, summary: 'late' } }] }));
     const { outcome, controller } = run(provider);
     while (server.requests.length === 0) await new Promise((r) => setTimeout(r, 20));
-    const t0 = Date.now();
     controller.abort();
     const o = await outcome;
     assert.equal(o.status, 'stopped');
-    assert.ok(Date.now() - t0 < 500);
-    await new Promise((r) => setTimeout(r, 3200));
-    assert.equal(server.aborted, 1, 'the server saw the request go away');
+    assert.equal(server.requests.length, 1);
   });
 
-  it('a refused confirm-level step: the model is told and adapts', async () => {
-    const decide = async (_tool: unknown, _input: unknown, preview: any): Promise<Decision> =>
-      /Delete/.test(preview?.message ?? '') ? { rating: { level: 'confirm', rule: 'destructive', reason: 'deletes data' }, outcome: 'refused' } : { rating: { level: 'auto' }, outcome: 'auto' };
+  it('a refused confirm-level step (the real policy and decider): the model is told and adapts', async () => {
+    await open(`${site.origin}/account`);
+    const asked: string[] = [];
+    const decider = realDecider(async (req) => (asked.push(`${req.rating.rule}: ${req.preview?.message}`), 'refuse'));
     const { provider } = await anthropic((r) => {
       if (r.index === 0) return { toolCalls: [{ name: 'browser_click', input: { ref: refOf(r.allText, 'button', 'Delete account') } }] };
-      if (/declined/.test(r.lastText)) return { text: 'The user declined; I will not delete.', toolCalls: [{ name: 'finish', input: { success: false, summary: 'The user declined deleting the account.' } }] };
+      if (/BLOCKED_BY_POLICY/.test(r.lastText)) return { text: 'Not allowed; I will not delete.', toolCalls: [{ name: 'finish', input: { success: false, summary: 'Deleting the account was not allowed.' } }] };
       return { toolCalls: [{ name: 'finish', input: { success: true, summary: 'deleted?' } }] };
     });
-    const { outcome, events } = run(provider, { hooks: { decide } });
+    const { outcome, events } = run(provider, { hooks: { decide: decider.decide } });
     const o = await outcome;
-    assert.equal(o.status, 'failure');
-    assert.match(o.summary, /declined/);
+    assert.equal(o.status, 'failure', o.summary);
     assert.equal(await pageStatus(), '', 'nothing was deleted');
+    assert.equal(asked.length, 1, 'the person was asked once');
+    assert.match(asked[0], /^sensitive-target-on-sensitive-page: .*Delete account/);
     const card = events.find((e): e is Extract<AgentEvent, { type: 'step-end' }> => e.type === 'step-end' && e.tool === 'browser_click')!;
     assert.equal(card.decision?.outcome, 'refused');
     assert.equal(card.code, 'BLOCKED_BY_POLICY');
@@ -232,7 +236,7 @@ describe('agent loop against scripted models through the real SDKs', function ()
     const { outcome, events } = run(provider, { limits: { maxSnapshotChars: 90, maxOutputChars: 100, keepImages: 2 } });
     assert.equal((await outcome).status, 'success');
     const last = server.requests.at(-1)!;
-    const full = (last.allText.match(/Page: Profile/g) ?? []).length;
+    const full = (last.allText.match(/URL: http:\/\/127\.0\.0\.1:\d+\/\n\d+ interactive elements/g) ?? []).length;
     assert.equal(full, 1, 'one full snapshot');
     assert.equal((last.allText.match(/\[Snapshot from step \d+ omitted/g) ?? []).length, 3, 'the initial and two later snapshots became placeholders');
     assert.match(last.allText, /more characters trimmed/);
@@ -254,7 +258,7 @@ describe('agent loop against scripted models through the real SDKs', function ()
     );
     // '99' and '99 ' differ as calls but name the same missing element.
     await run(provider).outcome;
-    assert.match(server.requests[1].lastText, /STALE_REF[\s\S]*Hint: Take a new snapshot/);
+    assert.match(server.requests[1].lastText, /TARGET_NOT_FOUND: No element with ref "99"[\s\S]*Hint: .*take a snapshot/);
     assert.doesNotMatch(server.requests[1].lastText, /fresh snapshot/);
     assert.match(server.requests[2].lastText, /fresh snapshot/);
     assert.match(server.requests[2].lastText, /\[\d+\] button "Save"/);
@@ -307,13 +311,13 @@ describe('agent loop: hybrid mode and confirmations', function () {
     const events: AgentEvent[] = [];
     let waited = '';
     const o = await runAgent({
-      task: 'type three times', provider: anthropicProvider({ apiKey: 'k', model: 'claude-test', baseURL: llm.baseURL }), tools: testTools(), ctx: testContext(sessions),
+      task: 'type three times', provider: anthropicProvider({ apiKey: 'k', model: 'claude-test', baseURL: llm.baseURL }), tools: realTools(), ctx: toolContext(sessions),
       mode: 'hybrid', maxSteps: 10, signal: new AbortController().signal, onEvent: (e) => {
         events.push(e);
         if (e.type === 'status' && e.text) waited = e.text;
       },
-      // A person taking 400 ms to answer a confirmation.
-      hooks: { decide: async () => (await new Promise((r) => setTimeout(r, 400)), { rating: { level: 'confirm' }, outcome: 'allowed' }) },
+      // Typing always asks here; a person takes 400 ms to answer Allow.
+      hooks: { decide: realDecider(async () => (await new Promise((r) => setTimeout(r, 400)), 'allow'), { alwaysConfirmTools: ['browser_type'] }).decide },
     });
     assert.equal(o.status, 'success', o.summary);
     const tools = llm.requests[0].body.tools.map((t: any) => t.name);

@@ -5,10 +5,11 @@ import { locateBox, Screencast, type FrameMessage } from '../../src/agent/panel/
 import { TaskTranscript } from '../../src/agent/panel/transcript';
 import { anthropicProvider } from '../../src/agent/providers/anthropic';
 import { SessionManager } from '../../src/session/manager';
+import { resolveRef, takeSnapshot } from '../../src/snapshot';
 import { TEST_LAUNCH } from '../helpers/chromium';
 import { startAnthropicServer, type LlmServer } from '../helpers/llmServers';
-import { testContext, testTools } from '../helpers/pageTools';
 import { startServer, type TestServer } from '../helpers/servers';
+import { realDecider, realTools, toolContext } from '../helpers/tools';
 
 describe('chat panel: messages, transcript, live view', function () {
   this.timeout(60_000);
@@ -16,12 +17,13 @@ describe('chat panel: messages, transcript, live view', function () {
   let site: TestServer;
   let llm: LlmServer | undefined;
   before(async () => {
-    site = await startServer({ '/': '<title>Shop</title><h1>Shop</h1><button id=buy style="position:absolute;left:100px;top:200px;width:120px;height:40px">Buy</button>' });
+    // A checkout page: the default policy asks before its Buy button is pressed.
+    site = await startServer({ '/checkout': '<title>Shop</title><h1>Shop</h1><button id=buy style="position:absolute;left:100px;top:200px;width:120px;height:40px">Buy</button>' });
     sessions = new SessionManager(() => ({ mode: 'launch', launch: TEST_LAUNCH, cdpTimeoutMs: 10_000 }));
     const tab = await (await sessions.ensure()).activeTab();
     const s = await tab.session();
     const loaded = s.waitFor('Page.loadEventFired', () => true, 10_000);
-    await s.send('Page.navigate', { url: site.url });
+    await s.send('Page.navigate', { url: `${site.origin}/checkout` });
     await loaded;
   });
   after(async () => {
@@ -50,9 +52,9 @@ describe('chat panel: messages, transcript, live view', function () {
     const t = new TaskTranscript('t1', 'Buy the thing but stop before paying', 'anthropic');
     const posted: ToWebviewMessage[] = [];
     const outcome = await runAgent({
-      task: t.record.task, provider: anthropicProvider({ apiKey: 'k', model: 'claude-test', baseURL: llm.baseURL }), tools: testTools(), ctx: testContext(sessions),
+      task: t.record.task, provider: anthropicProvider({ apiKey: 'k', model: 'claude-test', baseURL: llm.baseURL }), tools: realTools(), ctx: toolContext(sessions),
       mode: 'hybrid', maxSteps: 10, signal: new AbortController().signal,
-      hooks: { decide: async (tool) => (tool.risk === 'input' ? { rating: { level: 'confirm', reason: 'a purchase button' }, outcome: 'refused' } : { rating: { level: 'auto' }, outcome: 'auto' }) },
+      hooks: { decide: realDecider(async () => 'refuse').decide },
       onEvent: (e) => posted.push(...t.apply(e)),
     });
     assert.equal(outcome.status, 'success');
@@ -60,10 +62,11 @@ describe('chat panel: messages, transcript, live view', function () {
     const kinds = t.record.entries.map((e) => (e.kind === 'card' ? `card:${e.card.tool}:${e.card.state}` : e.kind));
     assert.deepEqual(kinds, ['user', 'card:browser_snapshot:ok', 'assistant', 'card:browser_screenshot:ok', 'card:browser_click:error', 'assistant', 'card:finish:ok', 'result']);
     const shot = t.record.entries.find((e) => e.kind === 'card' && e.card.tool === 'browser_screenshot');
-    assert.match((shot as any).card.thumbnail, /^data:image\/jpeg;base64,\/9j/);
+    // A real image: the data URL's type matches the bytes' signature (PNG or JPEG).
+    assert.match((shot as any).card.thumbnail, /^data:image\/(png;base64,iVBORw0KGgo|jpeg;base64,\/9j)/);
     const click = t.record.entries.find((e) => e.kind === 'card' && e.card.tool === 'browser_click') as any;
     assert.equal(click.card.decision, 'Declined by you');
-    assert.equal(click.card.reason, 'a purchase button');
+    assert.match(click.card.reason, /checkout/i, 'the reason names why the page is sensitive');
     assert.equal(click.card.code, 'BLOCKED_BY_POLICY');
     assert.ok(posted.some((m) => m.type === 'delta') && posted.some((m) => m.type === 'tokens'));
     assert.deepEqual((t.record.entries.at(-1) as any).data, { price: 3 });
@@ -87,14 +90,9 @@ describe('chat panel: messages, transcript, live view', function () {
     assert.deepEqual(await locateBox(tab, { selector: '#buy' }), { x: 100, y: 200, width: 120, height: 40 });
     assert.deepEqual(await locateBox(tab, { x: 50, y: 60 }), { x: 38, y: 48, width: 24, height: 24 });
     assert.equal(await locateBox(tab, { selector: '#nope' }), undefined);
-    // Through a ref resolver (what the snapshot layer provides).
-    const page = await tab.session();
-    const resolveRef = async () => {
-      const { root } = await page.send('DOM.getDocument', {});
-      const { nodeId } = await page.send('DOM.querySelector', { nodeId: root.nodeId, selector: '#buy' });
-      const { node } = await page.send('DOM.describeNode', { nodeId });
-      return { ref: '5', role: 'button', name: 'Buy', session: page, frameId: '', backendNodeId: node.backendNodeId };
-    };
-    assert.deepEqual(await locateBox(tab, { ref: '5' }, resolveRef), { x: 100, y: 200, width: 120, height: 40 });
+    // Through the snapshot's own ref resolver, as the chat panel does.
+    const ref = /\[(\w+)\] button "Buy"/.exec(await takeSnapshot(tab))![1];
+    assert.deepEqual(await locateBox(tab, { ref }, resolveRef), { x: 100, y: 200, width: 120, height: 40 });
+    assert.equal(await locateBox(tab, { ref: '9999' }, resolveRef), undefined);
   });
 });

@@ -90,10 +90,15 @@ describe('chat panel webview in real Chromium', function () {
       history: [{ id: 'h1', task: 'Find a flight', status: 'success', startedAt: 1 }],
       running: false,
     });
-    assert.deepEqual(await q(`[...document.querySelectorAll('#model option')].map((o) => o.textContent)`), ['copilot · GPT-4o', 'Anthropic · claude-x']);
-    assert.equal(await q(`document.querySelector('#model').selectedOptions[0].textContent`), 'Anthropic · claude-x');
+    // Compact picker: the model's name; the vendor in the tooltip.
+    assert.deepEqual(await q(`[...document.querySelectorAll('#model option')].map((o) => o.textContent)`), ['GPT-4o', 'claude-x']);
+    assert.equal(await q(`document.querySelector('#model').selectedOptions[0].textContent`), 'claude-x');
+    assert.equal(await q(`document.querySelector('#model').title`), 'Model: Anthropic · claude-x');
     assert.equal(await q(`document.querySelector('#mode').value`), 'dom');
-    assert.equal(await q(`document.querySelector('.history-item').textContent`), 'Find a flight');
+    assert.equal(await q(`document.querySelector('.history-item .h-task').textContent`), 'Find a flight');
+    assert.equal(await q(`document.querySelector('.history-item .h-meta').textContent`), 'Done', 'the same words as Task History');
+    assert.equal(await q(`document.querySelector('.history').hidden`), true, 'history starts collapsed');
+    assert.equal(await q(`document.querySelector('#live').open`), false, 'the live view starts collapsed: the conversation gets the room');
     assert.equal(await q(`getComputedStyle(document.querySelector('.codicon-add'), '::before').fontFamily`), 'codicon', 'codicon font from the extension');
     assert.deepEqual(await q('window.__violations'), []);
   });
@@ -106,6 +111,8 @@ describe('chat panel webview in real Chromium', function () {
 
     const id = 't1';
     await post({ type: 'task', record: { id, task: 'Buy milk but stop before paying', startedAt: Date.now(), provider: 'Anthropic · claude-x', status: 'running', entries: [{ kind: 'user', text: 'Buy milk but stop before paying' }] }, running: true });
+    // Before the model answers: a "working…" row, so the panel never looks idle while it thinks.
+    assert.equal(await q(`document.querySelector('#working').hidden`), false, 'working row while the model thinks');
     await post({ type: 'delta', taskId: id, text: 'Opening the ' });
     await post({ type: 'delta', taskId: id, text: 'shop.' });
     // A real page's picture for the live view and the thumbnail.
@@ -114,18 +121,27 @@ describe('chat panel webview in real Chromium', function () {
     const jpeg = await (await other.session()).send('Page.captureScreenshot', { format: 'jpeg', quality: 40 });
     await browser.closeTab(other.targetId);
     await browser.selectTab(tab.targetId);
+    await q(`document.querySelector('#live summary').click()`);
+    await post({ type: 'session', live: true, label: 'Live · launched', note: '', url: 'https://shop.example/' });
     await post({ type: 'frame', data: jpeg!.data, width: 420, height: 900 });
     await post({ type: 'card', taskId: id, card: { id: 's1', tool: 'browser_click', target: 'button "Checkout"', input: { ref: '12' }, state: 'running' } });
+    assert.equal(await q(`document.querySelector('#working').hidden`), true, 'the running card shows progress instead');
+    assert.equal(await q(`document.querySelector('#live-url').textContent`), 'https://shop.example/');
     await post({ type: 'highlight', box: { x: 100, y: 200, width: 120, height: 40 }, label: 'browser_click' });
     assert.equal(await q(`document.querySelector('.highlight').hidden`), false);
     assert.equal(await q(`document.querySelector('#stop').hidden`), false);
     assert.equal(await q(`document.querySelector('#run').hidden`), true);
     await shot('1-running-step');
-    await post({ type: 'card', taskId: id, card: { id: 's1', tool: 'browser_click', target: 'button "Checkout"', input: { ref: '12' }, state: 'error', code: 'BLOCKED_BY_POLICY', summary: 'declined', output: 'BLOCKED_BY_POLICY: The user declined browser_click.', durationMs: 1234, decision: 'Declined by you', reason: 'looks like a payment' } });
+    await post({ type: 'card', taskId: id, card: { id: 's1', tool: 'browser_click', target: 'button "Checkout"', input: { ref: '12' }, state: 'error', code: 'BLOCKED_BY_POLICY', summary: 'declined', output: 'BLOCKED_BY_POLICY: The user declined browser_click.', durationMs: 1234, decision: 'Declined by you', reason: 'looks like a payment', message: 'The user declined browser_click.', hint: 'Do not repeat it.' } });
+    assert.equal(await q(`document.querySelector('[data-tool=browser_click] .result').textContent`), 'The user declined browser_click.', 'the message, not the code');
+    assert.equal(await q(`document.querySelector('[data-tool=browser_click] .hint')`), null, "a refusal's hint is for the model, not shown");
+    await post({ type: 'card', taskId: id, card: { id: 's3', tool: 'browser_navigate', input: { url: 'x' }, state: 'error', code: 'NAVIGATION_FAILED', message: 'net::ERR_NAME_NOT_RESOLVED at https://nope.example', hint: 'Check the URL.' } });
+    assert.equal(await q(`document.querySelector('[data-tool=browser_navigate] .hint').textContent.trim()`), 'Check the URL.', 'a fix-it hint shows without expanding the card');
+    assert.equal(await q(`getComputedStyle(document.querySelector('[data-tool=browser_click] .safety') ?? document.body).textTransform`), 'none', 'the safety reason is not shouted');
     await post({ type: 'card', taskId: id, card: { id: 's2', tool: 'browser_screenshot', input: {}, state: 'ok', summary: '', durationMs: 80, thumbnail: `data:image/jpeg;base64,${jpeg!.data}` } });
     await post({ type: 'tokens', taskId: id, estimate: 12345 });
     assert.equal(await q(`document.querySelector('.msg.assistant .text').textContent`), 'Opening the shop.');
-    assert.equal(await q(`document.querySelectorAll('.card').length`), 2, 'one card per step, updated in place');
+    assert.equal(await q(`document.querySelectorAll('.card').length`), 3, 'one card per step, updated in place');
     assert.equal(await q(`document.querySelector('.card .badge.decision').textContent`), 'Declined by you');
     assert.equal(await q(`document.querySelector('.card .duration').textContent`), '1.2 s');
     assert.ok(await q(`document.querySelector('.card .thumb').naturalWidth > 0`));
@@ -144,15 +160,23 @@ describe('chat panel webview in real Chromium', function () {
     await post({ type: 'entry', taskId: id, entry: { kind: 'result', status: 'stopped', summary: 'Stopped by the user.' } });
     await post({ type: 'running', running: false });
     assert.equal(await q(`document.querySelector('#run').hidden`), false);
-    assert.match(await q<string>(`document.querySelector('.result-box').textContent`), /Stopped/);
+    assert.match(await q<string>(`document.querySelector('.result-box').textContent`), /Stopped by you/);
     await shot('3-stopped');
+    // The browser goes away: the picture is marked stale and says why, late frames are ignored.
+    await post({ type: 'session', live: false, label: 'No browser', note: 'Not live: no browser is running.' });
+    assert.equal(await q(`document.querySelector('#live-frame').classList.contains('stale')`), true);
+    assert.equal(await q(`document.querySelector('#live-state').textContent`), 'No browser');
+    // A second task keeps the first conversation above it.
+    await post({ type: 'task', record: { id: 't2', task: 'Second task', startedAt: Date.now(), provider: 'x', status: 'running', entries: [{ kind: 'user', text: 'Second task' }] }, running: true, append: true });
+    assert.deepEqual(await q(`[...document.querySelectorAll('#log .msg.user')].map((e) => e.textContent)`), ['You' + 'Buy milk but stop before paying', 'You' + 'Second task'].map((t) => t.replace('You', ' You')));
+    await post({ type: 'running', running: false });
   });
 
   it('ignores malformed messages and never renders page text as HTML', async () => {
     const before = await q<number>(`document.querySelectorAll('.card').length`);
-    await tab.evaluate(`window.postMessage({ type: 'card', taskId: 't1', card: { id: 'x' } }, '*'); new Promise((r) => setTimeout(r, 30))`);
+    await tab.evaluate(`window.postMessage({ type: 'card', taskId: 't2', card: { id: 'x' } }, '*'); new Promise((r) => setTimeout(r, 30))`);
     assert.equal(await q(`document.querySelectorAll('.card').length`), before);
-    await post({ type: 'card', taskId: 't1', card: { id: 's9', tool: 'browser_snapshot', input: {}, state: 'ok', summary: '<img src=x onerror="window.__pwned=1">' } });
+    await post({ type: 'card', taskId: 't2', card: { id: 's9', tool: 'browser_snapshot', input: {}, state: 'ok', summary: '<img src=x onerror="window.__pwned=1">' } });
     assert.equal(await q(`window.__pwned`), undefined);
     assert.equal(await q(`document.querySelector('[data-tool=browser_snapshot] .result').textContent`), '<img src=x onerror="window.__pwned=1">');
   });

@@ -77,9 +77,12 @@ describe('audit: redaction, presentation, export text, ordering', () => {
   });
 
   it('describes tasks and steps for the history view and escapes the details page', () => {
-    assert.equal(taskDescription({ id: 'x', dir: '/x', goal: 'g', startedAt: '2026-11-22T10:05:00.000Z', outcome: 'success', steps: 3, truncated: false }, 'UTC'), 'success · 3 steps · 22 Nov, 10:05');
-    assert.equal(taskDescription({ id: 'x', dir: '/x', goal: 'g', steps: 1, truncated: true }, 'UTC'), 'cut off · 1 step · ');
-    assert.equal(stepDescription(step({ risk: 'confirm', decision: 'refused', rule: 'sensitive-url', ok: false, errorCode: 'BLOCKED_BY_POLICY' })), 'browser_click · confirm → refused (sensitive-url) · BLOCKED_BY_POLICY · 12 ms');
+    assert.equal(taskDescription({ id: 'x', dir: '/x', goal: 'g', startedAt: '2026-11-22T10:05:00.000Z', outcome: 'success', steps: 3, truncated: false }, 'UTC'), 'Done · 3 steps · 22 Nov, 10:05');
+    assert.equal(taskDescription({ id: 'x', dir: '/x', goal: 'g', startedAt: '2026-11-22T10:05:00.000Z', outcome: 'cancelled', status: 'stopped', source: 'chat', steps: 2, truncated: false }, 'UTC'), 'Stopped by you · 2 steps · Chat · 22 Nov, 10:05');
+    assert.equal(taskDescription({ id: 'x', dir: '/x', goal: 'g', steps: 1, truncated: true }, 'UTC'), 'Log cut off · 1 step');
+    assert.equal(stepDescription(step({ risk: 'confirm', decision: 'refused', rule: 'sensitive-url', ok: false, errorCode: 'BLOCKED_BY_POLICY', result: 'BLOCKED_BY_POLICY: The user declined browser_click.\nHint: x' })), 'failed: The user declined browser_click. · browser_click · 12 ms');
+    assert.equal(stepDescription(step({ risk: 'confirm', decision: 'allowed' })), 'browser_click · you allowed it · 12 ms');
+    assert.equal(stepDescription(step({})), 'browser_click · 12 ms');
     const html = stepHtml(step({ action: 'Click <b>', target: { role: 'button', name: '"x"<script>' }, screenshots: { after: 'step-0001-after.jpg' } }), (f) => `vscode-resource:/t/${f}`, 'vscode-resource:');
     assert.ok(!html.includes('<script>') && !html.includes('<b>'));
     assert.match(html, /<img src="vscode-resource:\/t\/step-0001-after\.jpg"/);

@@ -6,9 +6,11 @@
 //   4. in-host suite: mocha inside the extension host (inhost/*.suite.ts)
 //   5. UI suite: a person's path through the workbench in headless Chromium (ui/*.suite.ts)
 //   6. stop everything by process group and assert that no process of this run is left
+//   7. the last line gives passed/failed/skipped counts and the verdict: it fails on any failure, on no test
+//      run at all, and under CI on any skipped test (host/verdict.mjs)
 // Options: --only inhost|ui, --grep <text>, --keep (keep the temporary folders). See docs/e2e.md.
 import { execFileSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, rmSync, readdirSync, cpSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync, readdirSync, readFileSync, cpSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
@@ -17,6 +19,8 @@ import { ensureHost } from './host/install.mjs';
 import { installExtension, startCodeServer, writeServerConfig, writeUserSettings } from './host/codeServer.mjs';
 import { runInHostSuite } from './host/inHostRunner.mjs';
 import { MARK_VAR, markedProcesses, killGroup, sleep } from './host/processes.mjs';
+import { runMochaFiles } from './host/mochaRun.mjs';
+import { verdict } from './host/verdict.mjs';
 
 const require = createRequire(import.meta.url);
 const repo = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
@@ -51,6 +55,16 @@ const resultsDir = join(work, 'results');
 let server;
 let browser;
 const failures = [];
+/** Counts per suite that ran, for the verdict. */
+const suites = [];
+
+function readCounts(file) {
+  try {
+    return JSON.parse(readFileSync(file, 'utf8'));
+  } catch {
+    return undefined;
+  }
+}
 
 async function main() {
   rmSync(artifactsDir, { recursive: true, force: true });
@@ -100,7 +114,9 @@ async function main() {
       print: (s) => process.stdout.write(s),
     });
     step(`in-host suite ${r.ok ? 'passed' : `FAILED: ${r.reason}`} in ${(r.ms / 1000).toFixed(1)}s`);
-    if (!r.ok) failures.push(`in-host suite: ${r.reason}`);
+    // The suite writes its counts itself (inhost.index.ts); missing counts mean it never finished.
+    const counts = readCounts(join(resultsDir, 'inhost-counts.json'));
+    suites.push({ name: 'in-host', passed: 0, failed: 0, skipped: 0, ...counts, ...(r.ok ? {} : { error: r.reason }), ...(counts ? {} : { error: r.reason || 'the in-host suite reported no counts' }) });
   }
 
   if (!only || only === 'ui') {
@@ -111,16 +127,11 @@ async function main() {
       BA_E2E_ARTIFACTS: artifactsDir,
       BA_E2E_USER_DATA: dirs.userDataDir,
     });
-    const mochaModule = require('mocha');
-    const Mocha = mochaModule.default ?? mochaModule.Mocha ?? mochaModule;
-    const mocha = new Mocha({ ui: 'bdd', reporter: 'spec', timeout: 120_000, slow: 10_000 });
-    if (grep) mocha.grep(grep);
     const uiDir = join(repo, 'out', 'test', 'e2e', 'ui');
-    for (const f of readdirSync(uiDir).filter((n) => n.endsWith('.suite.js')).sort()) mocha.addFile(join(uiDir, f));
     globalThis.__baE2eBrowser = browser;
-    const failed = await new Promise((r) => mocha.run(r));
-    step(`UI suite ${failed ? `FAILED (${failed})` : 'passed'}`);
-    if (failed) failures.push(`UI suite: ${failed} test(s) failed`);
+    const counts = await runMochaFiles(readdirSync(uiDir).filter((n) => n.endsWith('.suite.js')).sort().map((f) => join(uiDir, f)), { grep });
+    step(`UI suite: ${counts.passed} passed, ${counts.failed} failed, ${counts.skipped} skipped`);
+    suites.push({ name: 'UI', ...counts });
   }
 }
 
@@ -163,9 +174,8 @@ try {
   await shutdown();
 }
 step(`artifacts in ${artifactsDir}`);
-if (failures.length) {
-  process.stderr.write(`\nE2E FAILED:\n- ${failures.join('\n- ')}\n`);
-  process.exit(1);
-}
-step('E2E passed');
-process.exit(0);
+const v = verdict(suites, { problems: failures });
+if (!v.ok) process.stderr.write(`\nE2E failed because:\n- ${v.reasons.join('\n- ')}\n`);
+// The last line: counts and the verdict.
+process.stdout.write(`${v.line}\n`);
+process.exit(v.ok ? 0 : 1);

@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { existsSync, mkdtempSync, readdirSync, readFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
@@ -17,11 +17,14 @@ interface Mcp {
 }
 
 const AUDIT_DIR = mkdtempSync(join(tmpdir(), 'ba-mcp-audit-'));
+// The servers go through a session daemon of their own (the default mode), never the user's.
+const DAEMON_DIR = mkdtempSync(join(tmpdir(), 'ba-mcp-daemon-'));
+const DAEMON_ENV = { ...(process.env as Record<string, string>), BROWSER_AGENT_DAEMON_DIR: DAEMON_DIR, BROWSER_AGENT_DAEMON_IDLE_MS: '1500' };
 
 async function spawnMcp(args: string[]): Promise<Mcp> {
   if (!existsSync(MCP_BIN)) throw new Error(`${MCP_BIN} is missing: run node esbuild.mjs first`);
   if (!args.includes('--audit-dir')) args = [...args, '--audit-dir', AUDIT_DIR];
-  const transport = new StdioClientTransport({ command: process.execPath, args: [MCP_BIN, ...args], stderr: 'ignore' });
+  const transport = new StdioClientTransport({ command: process.execPath, args: [MCP_BIN, ...args], stderr: 'ignore', env: DAEMON_ENV });
   const client = new Client({ name: 'browser-agent-test', version: '1.0.0' });
   await client.connect(transport);
   return {
@@ -74,14 +77,23 @@ describe('mcp: the stdio server through a real MCP client', function () {
     assert.ok((byName.browser_click.inputSchema.properties as any).ref);
   });
 
-  it('records every call in the JSONL audit log given by --audit-dir', async () => {
+  it('records every call in the JSONL audit log given by --audit-dir, with its decision', async () => {
     await mcp.call('browser_navigate', { url: 'about:blank' });
+    // browser_evaluate always asks; this client has no elicitation and the server no --allow-confirm-actions.
+    const refused = await mcp.call('browser_evaluate', { script: '1 + 1' });
+    assert.equal(refused.isError, true, refused.text);
     const logs = readdirSync(AUDIT_DIR, { recursive: true }).map(String).filter((f) => f.endsWith('log.jsonl'));
     assert.ok(logs.length >= 1, 'a task log exists');
     const events = logs.flatMap((f) => readFileSync(join(AUDIT_DIR, f), 'utf8').trim().split('\n')).map((l) => JSON.parse(l));
-    const step = events.find((e) => e.tool === 'browser_navigate');
-    assert.ok(step, 'the navigate step is logged');
-    assert.equal(step.decision?.outcome ?? step.outcome ?? 'auto', 'auto');
+    const nav = events.find((e) => e.tool === 'browser_navigate');
+    assert.ok(nav, 'the navigate step is logged');
+    assert.equal(nav.decision, 'auto');
+    assert.equal(nav.ok, true);
+    const ev = events.find((e) => e.tool === 'browser_evaluate');
+    assert.ok(ev, 'the refused step is logged');
+    assert.match(ev.decision, /^(refused|needs-confirmation)$/);
+    assert.equal(ev.risk, 'confirm');
+    assert.equal(ev.ok, false);
   });
 
   it('task: find the price of the Pro plan by following links (extract + navigate)', async () => {
@@ -106,10 +118,10 @@ describe('mcp: the stdio server through a real MCP client', function () {
     assert.equal(shot.images, 1);
   });
 
-  it('task: sign up using snapshot refs (needs the snapshot layer)', async function () {
+  it('task: sign up using snapshot refs', async () => {
     await mcp.call('browser_navigate', { url: `${srv.origin}/signup` });
     const snap = await mcp.call('browser_snapshot');
-    if (snap.isError && /snapshot layer/.test(snap.text)) this.skip();
+    assert.equal(snap.isError, false, snap.text);
     const ref = (re: RegExp) => re.exec(snap.text)?.[1];
     const email = ref(/\[([^\]]+)\] textbox "Email"/);
     const terms = ref(/\[([^\]]+)\] checkbox "I accept the terms"/);
@@ -138,6 +150,34 @@ describe('mcp: the stdio server through a real MCP client', function () {
     const blocked = await mcp.call('browser_navigate', { url: crossSite(srv.url) });
     assert.equal(blocked.isError, true);
     assert.match(blocked.text, /BLOCKED_BY_POLICY: .*blocked origin "localhost"/);
+  });
+
+  it('keeps secret values out of the audit log: a {{secret:NAME}} value and a password sent in a GET form', async () => {
+    const SECRET = 'ACCT-7788-9911-Zq';
+    const PASSWORD = 'hunter2-Very$ecret';
+    const dir = mkdtempSync(join(tmpdir(), 'ba-mcp-secrets-'));
+    const secretsFile = join(dir, 'secrets.env');
+    writeFileSync(secretsFile, `ACCOUNT=${SECRET}\n`);
+    const auditDir = join(dir, 'audit');
+    srv.route('/pay', `<!doctype html><title>Pay</title><form action="/paid"><label>Account <input name=account></label><label>Password <input type=password name=pw></label><button>Send</button></form>`);
+    srv.route('/paid', `<!doctype html><title>Paid</title><p>Thanks</p>`);
+    const m = await spawnMcp([...launchArgs, '--allow-confirm-actions', '--secrets-file', secretsFile, '--audit-dir', auditDir]);
+    try {
+      await m.call('browser_navigate', { url: `${srv.origin}/pay` });
+      const snap = (await m.call('browser_snapshot')).text;
+      const ref = (name: string) => new RegExp(`\\[(\\w+)\\] textbox "${name}"`).exec(snap)?.[1];
+      assert.equal((await m.call('browser_type', { ref: ref('Account'), text: '{{secret:ACCOUNT}}' })).isError, false);
+      assert.equal((await m.call('browser_type', { ref: ref('Password'), text: PASSWORD, submit: true })).isError, false);
+      assert.match((await m.call('browser_wait', { text: 'Thanks' })).text, /met/);
+      await m.call('browser_snapshot');
+    } finally {
+      await m.close();
+    }
+    const files = readdirSync(auditDir, { recursive: true }).map(String).filter((f) => f.endsWith('.jsonl'));
+    const log = files.map((f) => readFileSync(join(auditDir, f), 'utf8')).join('\n');
+    assert.match(log, /\/paid\?/, 'the submitted URL is in the log');
+    for (const v of [SECRET, PASSWORD, encodeURIComponent(PASSWORD)]) assert.ok(!log.includes(v), `${v} is in the audit log`);
+    rmSync(dir, { recursive: true, force: true });
   });
 
   describe('attached with --cdp-url', () => {

@@ -36,8 +36,7 @@ describe('safety with the real tools', function () {
     return runTool(secureTool(tool, vault), input, ctx, { decide: decider.decide, onStep: redactingStepHook(vault, (e) => void steps.push(e)) });
   };
 
-  before(async function () {
-    if (!['browser_navigate', 'browser_click', 'browser_type', 'browser_evaluate'].every((n) => findTool(n))) this.skip();
+  before(async () => {
     other = await startServer({ '/landing': '<title>landing</title><p>blocked land</p>' });
     site = await startServer({
       '/': '<title>home</title><a href="/go" style="position:fixed;left:0;top:0;width:300px;height:120px;display:block">go</a>',
@@ -135,7 +134,7 @@ describe('safety with the real tools', function () {
     const asks = asked.length;
     const yes = await call('browser_click', { x: 50, y: 30 });
     assert.match(textOf(yes), /Downloaded "setup\.exe"/, textOf(yes));
-    assert.equal(asked.length, asks + 1);
+    assert.equal(asked.length, asks + 1, JSON.stringify(asked.slice(asks).map((a) => a.preview)) + textOf(yes));
     assert.ok(existsSync(join(downloads, 'setup.exe')));
     const csv = await call('browser_click', { x: 50, y: 110 });
     assert.match(textOf(csv), /Downloaded "report\.csv"/, textOf(csv));

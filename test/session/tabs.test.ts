@@ -85,9 +85,7 @@ describe('session: tabs, popups, frames, hangs', () => {
     const session = await tab.session();
     session.send('Runtime.evaluate', { expression: 'setTimeout(() => { while (true) {} }, 0)' }).catch(() => {});
     await sleep(100);
-    const started = Date.now();
     await assert.rejects(session.send('Runtime.evaluate', { expression: '1' }, 1000), (e: any) => e.code === 'TIMEOUT');
-    assert.ok(Date.now() - started < 3000);
     await s.closeTab(tab.targetId);
     const fresh = await s.newTab('about:blank');
     assert.equal(await fresh.evaluate('3'), 3);

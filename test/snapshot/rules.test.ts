@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { hintFromToken, colorName, cap, clean } from '../../src/snapshot/page/roles';
-import { applyBudget, elementLine, untrusted, type Line } from '../../src/snapshot/format';
+import { elementLine, untrusted } from '../../src/snapshot/format';
 import { parseRef, refString } from '../../src/snapshot/frames';
 import { closest, describeElement } from '../../src/snapshot/refs';
 
@@ -29,6 +29,8 @@ describe('snapshot: rules (no browser)', () => {
   it('formats element lines and parses refs', () => {
     assert.equal(elementLine('12', { id: 12, role: 'button', name: 'Say "hi"', st: 'disabled', vp: 1 }), '[12] button "Say \\"hi\\"" disabled');
     assert.equal(elementLine('f2:3', { id: 3, role: 'button', name: '', hint: 'search icon', cov: '[4]', vp: 1 }), '[f2:3] button (search icon) covered-by [4]');
+    assert.equal(elementLine('4', { id: 4, role: 'textbox', name: '', hint: 'name=q', vp: 1 }), '[4] textbox name=q');
+    assert.equal(elementLine('7', { id: 7, role: 'link', name: 'News', st: 'current', vp: 1 }, '/news'), '[7] link "News" →/news current');
     assert.deepEqual(parseRef('f2:5'), { prefix: 2, id: 5 });
     assert.deepEqual(parseRef('[12]'), { prefix: 0, id: 12 });
     assert.equal(parseRef('#submit'), null);
@@ -43,21 +45,6 @@ describe('snapshot: rules (no browser)', () => {
     assert.equal(m[1], m[3]);
     assert.ok(!m[2].includes('</page-content'));
     assert.notEqual(m[1], /id=(\w+)/.exec(untrusted('x'))![1]);
-  });
-
-  it('budget: drops text first, then elements, and says so', () => {
-    const lines: Line[] = [];
-    for (let i = 0; i < 100; i++) {
-      lines.push({ kind: 'text', text: `Paragraph ${i} with some words in it` });
-      lines.push({ kind: 'element', text: `[${i}] button "B${i}"`, ref: String(i) });
-    }
-    assert.equal(applyBudget(lines, undefined, 0).note, undefined);
-    const noText = applyBudget(lines, 700, 0);
-    assert.ok(!noText.body.includes('Paragraph'));
-    assert.match(noText.note!, /page text left out \(100 lines\); all 100 elements shown/);
-    const few = applyBudget(lines, 100, 0);
-    assert.match(few.note!, /showing (\d+) of 100 elements/);
-    assert.ok(few.body.length / 3.6 <= 100);
   });
 
   it('closest match prefers same role and name, then shared words', () => {

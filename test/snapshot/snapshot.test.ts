@@ -76,10 +76,13 @@ describe('snapshot: elements layer in real Chromium', function () {
   });
 
   it('skips hidden, off-canvas and zero-size elements; keeps aria-hidden visible menus and hidden file inputs', () => {
-    for (const hidden of ['Hidden link', 'Invisible link', 'Offscreen link', 'Skip to content', 'Zero', 'Hidden body']) {
+    for (const hidden of ['Hidden link', 'Invisible link', 'Zero', 'Hidden body']) {
       assert.ok(!snap.includes(hidden), `${hidden} should not be listed`);
     }
     assert.match(line(snap, 'Menu one'), /link "Menu one"/);
+    // Parked off-screen but reachable by keyboard (skip links): listed, and marked.
+    assert.match(line(snap, 'Offscreen link'), /link "Offscreen link" →\/c offscreen$/);
+    assert.match(line(snap, 'Skip to content'), /link "Skip to content" →\/d offscreen$/);
     assert.match(snap, /\] file "Choose file" hidden/);
     assert.match(line(snap, 'Dark mode'), /checkbox "Dark mode"/); // label drawn over an invisible input
   });
@@ -101,14 +104,17 @@ describe('snapshot: elements layer in real Chromium', function () {
     assert.equal(refOf(line(sub, 'Country')), country);
   });
 
-  it('truncates to a token budget and says what was left out', async () => {
+  it('cuts at a token budget between lines and reads on from the offset it names', async () => {
     const small = await takeSnapshot(tab, { maxTokens: 200 });
     assert.ok(small.length / 3.6 < 260, `too long: ${small.length}`);
-    assert.match(small, /Over the 200-token budget: showing \d+ of \d+ elements/);
+    const m = /\[Cut by the 200-token budget after line (\d+) of (\d+);.*Read on: browser_snapshot with offset=(\d+), maxTokens=200\./.exec(small);
+    assert.ok(m, small);
+    const next = await takeSnapshot(tab, { maxTokens: 200, offset: Number(m[3]) });
+    assert.match(next, new RegExp(`Lines ${Number(m[3]) + 1}–\\d+ of ${m[2]}`));
     const full = await takeSnapshot(tab);
-    const mid = await takeSnapshot(tab, { maxTokens: Math.ceil(full.length / 3.6) - 40 });
-    assert.match(mid, /Over the \d+-token budget: (page text left out|showing)/);
+    assert.doesNotMatch(full, /Cut by/);
     await assert.rejects(takeSnapshot(tab, { maxTokens: 5 }), (e: any) => e.code === 'INVALID_INPUT');
+    await assert.rejects(takeSnapshot(tab, { offset: 100_000 }), (e: any) => e.code === 'INVALID_INPUT' && /past the end/.test(e.message));
   });
 
   it('summary layer is short and informative', async () => {
@@ -155,7 +161,7 @@ describe('snapshot: elements layer in real Chromium', function () {
       document.querySelector('#fancy').checked = true;`);
     const delta = await snapshotDelta(tab);
     assert.match(delta, /Changes: 1 added, 1 removed, \d+ changed/);
-    assert.match(delta, /~ \[\d+\] link "Documentation" \(was: link "Docs"\)/);
+    assert.match(delta, /~ \[\d+\] link "Documentation" →\/docs \(was: link "Docs" →\/docs\)/);
     assert.match(delta, /~ \[\d+\] checkbox "Dark mode" checked \(was: checkbox "Dark mode"\)/);
     assert.match(delta, /\+ \[\d+\] button "Brand new"/);
     assert.match(delta, /- \[\d+\] button "Far below"/);
@@ -206,22 +212,21 @@ describe('snapshot: elements layer in real Chromium', function () {
     const del = refOf(line(c, 'Delete'));
     await tab.evaluate('dropDelete()');
     await assert.rejects(resolveRef(tab, del), (e: any) => e.code === 'STALE_REF' && /button "Delete"/.test(e.message));
-    // After a navigation, old refs are stale and never alias new elements.
+    // After a navigation, old refs are stale; numbering restarts in the new document, so refs stay short.
     await load(tab, `${srv.origin}/rerender`);
     await assert.rejects(resolveRef(tab, refOf(line(c, 'Save'))), (e: any) => e.code === 'STALE_REF');
     const d = await takeSnapshot(tab);
-    assert.ok(Number(refOf(line(d, 'Save'))) > Number(refOf(line(c, 'Delete'))));
+    assert.equal(refOf(line(d, 'Save')), '1');
+    assert.equal(refOf(line(await takeSnapshot(tab), 'Save')), '1', 'and stays stable within the document');
   });
 
-  it('handles a 20k-element page quickly', async () => {
+  // Its speed is measured by npm run bench:snapshot (synthetic 20k page), not asserted here.
+  it('lists every element of a 20k-element page, compactly', async () => {
     await load(tab, `${srv.origin}/big`, 30_000);
-    const t = Date.now();
     const big = await takeSnapshot(tab);
-    const ms = Date.now() - t;
     const count = Number(/(\d+) interactive elements/.exec(big)![1]);
     assert.equal(count, 20_000);
     assert.ok(big.length / count < 40, `chars per element ${big.length / count}`);
-    assert.ok(ms < 10_000, `took ${ms} ms`);
   });
 
   it('refuses to snapshot behind a JavaScript dialog with DIALOG_OPEN', async () => {
@@ -239,13 +244,12 @@ describe('snapshot: elements layer in real Chromium', function () {
     const session = await tab.session();
     // The page alerts the moment our extractor reads the layout (a hostile page could do this).
     await tab.evaluate(`Object.defineProperty(HTMLElement.prototype, 'onclick', { get() { return null; } }); setTimeout(() => alert('during'), 30)`);
-    const t = Date.now();
     let code = '';
     for (let i = 0; i < 20 && !code; i++) {
       await takeSnapshot(tab).catch((e) => (code = e.code));
     }
+    // DIALOG_OPEN, not a TIMEOUT of a CDP call stuck behind the dialog.
     assert.equal(code, 'DIALOG_OPEN');
-    assert.ok(Date.now() - t < 10_000);
     await session.send('Page.handleJavaScriptDialog', { accept: true });
     assert.match(await takeSnapshot(tab), /button "Save"/);
   });

@@ -183,7 +183,8 @@ describe('tools: every tool through runTool, and bad input', function () {
     assert.match(await h.ok('browser_wait', { text: 'Arrived late', timeoutMs: 5000 }), /met after/);
     await evalPage(h, `setTimeout(() => document.getElementById('gone').remove(), 200)`);
     assert.match(await h.ok('browser_wait', { textGone: 'Going away', timeoutMs: 5000 }), /met after/);
-    assert.match(await h.ok('browser_wait', { timeMs: 150 }), /Waited 1\d\d ms/);
+    const waited = Number(/Waited (\d+) ms/.exec(await h.ok('browser_wait', { timeMs: 150 }))?.[1]);
+    assert.ok(waited >= 150, `waited ${waited} ms`); // at least the time asked for; how much more depends on the machine
     const t = await h.call('browser_wait', { text: 'never there', timeoutMs: 400 });
     assert.equal(t.code, 'TIMEOUT');
     assert.match(textOf(t), /browser_snapshot/);

@@ -1,12 +1,11 @@
 import assert from 'node:assert/strict';
 import { tmpdir } from 'node:os';
 import { z } from 'zod';
-import { createDecider, type ConfirmRequest } from '../../src/safety/decider';
+import { createDecider } from '../../src/safety/decider';
 import { SecretVault } from '../../src/safety/secrets';
 import { normalizePolicy } from '../../src/safety/settings';
 import { defineTool, text, type ToolContext } from '../../src/tools/types';
 import { confirmationBody, fitToBudget, PendingConfirmations, prepareCall, sizeInput } from '../../src/vscode/copilotCalls';
-import { ALLOW, ALLOW_SITE, createModalConfirmer } from '../../src/vscode/modal';
 
 const ctx: ToolContext = { sessions: undefined as never, browser: () => Promise.reject(new Error('none')), tab: () => Promise.reject(new Error('none')), settings: { allowedSchemes: [], downloadsDir: tmpdir(), maxWaitMs: 1000 } };
 let previewCalls = 0;
@@ -74,23 +73,5 @@ describe('Copilot tool calls', () => {
     assert.ok((cut.content[0] as { text: string }).text.length < 600);
     assert.match((cut.content[0] as { text: string }).text, /cut to fit the token budget/);
     assert.equal(cut.content[1].type, 'image');
-  });
-
-  it('the modal names action, element, page and rule; buttons map to answers; Escape refuses', async () => {
-    const shown: { message: string; detail?: string; modal?: boolean; items: string[] }[] = [];
-    let answer: string | undefined = ALLOW_SITE;
-    const confirm = createModalConfirmer(async (message, options, ...items) => (shown.push({ message, detail: options.detail, modal: options.modal, items }), answer));
-    const req: ConfirmRequest = { tool: 'browser_click', toolTitle: 'Click', rating: { level: 'confirm', rule: 'sensitive-target-on-sensitive-page', reason: 'The element is consequential.' }, preview: { message: 'Clicking button "Pay now" on shop.example.com', target: { role: 'button', name: 'Pay now', ref: 'e12' } }, origin: 'https://shop.example.com', pageTitle: 'Checkout' };
-    assert.equal(await confirm(req), 'allow-site');
-    answer = ALLOW;
-    assert.equal(await confirm(req), 'allow');
-    answer = undefined;
-    assert.equal(await confirm(req), 'refuse');
-    assert.equal(shown[0].modal, true);
-    assert.deepEqual(shown[0].items, [ALLOW, ALLOW_SITE]);
-    assert.match(shown[0].message, /Pay now/);
-    assert.match(shown[0].detail!, /Element: button "Pay now" \[e12\]/);
-    assert.match(shown[0].detail!, /Page: "Checkout" — https:\/\/shop\.example\.com/);
-    assert.match(shown[0].detail!, /Rule: sensitive-target-on-sensitive-page/);
   });
 });

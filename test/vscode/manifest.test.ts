@@ -51,12 +51,12 @@ describe('Copilot manifest (contributes.languageModelTools)', () => {
   });
 
   it('browserAgent.safety.* defaults in package.json equal the built-in policy defaults', () => {
-    const props = pkg().contributes.configuration.properties;
+    const props = Object.assign({}, ...pkg().contributes.configuration.map((g: { properties: object }) => g.properties));
     for (const [key, value] of Object.entries(DEFAULT_POLICY)) {
       const prop = props[`browserAgent.safety.${key}`];
       assert.ok(prop, `browserAgent.safety.${key} is declared`);
       assert.deepEqual(prop.default, value, key);
     }
-    assert.deepEqual(pkg().contributes.mcpServerDefinitionProviders, [{ id: 'browserAgent.mcp', label: 'Browser Agent' }]);
+    assert.deepEqual(pkg().contributes.mcpServerDefinitionProviders, [{ id: 'browserAgent.mcp', label: 'Browser Agent (MCP server)' }]);
   });
 });

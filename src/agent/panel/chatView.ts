@@ -13,7 +13,8 @@ import { runAgent } from '../loop';
 import { createProvider, listModelChoices, MissingKeyError, resolveMode, selectedChoice } from '../providers/factory';
 import { readAgentSettings, saveMode, saveModelChoice } from '../settings';
 import { chatHtml } from './html';
-import { FromWebview, TaskRecordSchema, type FromWebviewMessage, type TaskRecord, type ToWebviewMessage } from './messages';
+import { liveState } from '../../vscode/liveState';
+import { FromWebview, TaskRecordSchema, type FromWebviewMessage, type HistoryItem, type TaskRecord, type ToWebviewMessage } from './messages';
 import { PickedModel } from './pickedModel';
 import { locateBox, Screencast } from './screencast';
 import { TaskTranscript } from './transcript';
@@ -24,15 +25,35 @@ function on(emitter: NodeJS.EventEmitter, event: string, fn: (...a: any[]) => vo
 }
 
 export const VIEW_ID = 'browserAgent.chat';
-const HISTORY_KEY = 'browserAgent.agent.history';
-const HISTORY_MAX = 50;
+/** Where the chat kept its own history before there was one store; read once to import it. */
+export const LEGACY_HISTORY_KEY = 'browserAgent.agent.history';
+/** Earlier conversations of this panel session kept above the current one. */
+const EARLIER_MAX = 10;
+
+/** The one task history (the audit log's tasks), as the panel uses it. */
+export interface ChatHistoryStore {
+  list(): Promise<HistoryItem[]>;
+  open(id: string): Promise<TaskRecord | undefined>;
+  /** Asks the person, then deletes; resolves to how many were deleted (undefined when they said no). */
+  clear(): Promise<number | undefined>;
+}
+
+/** Old globalState records, validated (for the one-time import). */
+export function legacyHistory(raw: unknown): TaskRecord[] {
+  return (Array.isArray(raw) ? raw : []).flatMap((r) => {
+    const p = TaskRecordSchema.safeParse(r);
+    return p.success ? [p.data] : [];
+  });
+}
 
 export interface ChatDeps {
   sessions: SessionManager;
   /** The registry's tools (read at run time, so tools registered later are included). */
   tools(): ToolDefinition[];
-  /** Safety gate and audit observer for one run; `end` closes the run's audit task. */
-  hooks(run: { goal: string; provider: string }): RunHooks & { end?(outcome: AgentOutcome): Promise<void> };
+  /** Safety gate and audit observer for one run; `end` closes the run's audit task and keeps its conversation. */
+  hooks(run: { goal: string; provider: string }): RunHooks & { taskId?: string; end?(outcome: AgentOutcome, record: TaskRecord): Promise<void> };
+  /** The one task history; without it the panel keeps no history. */
+  history?: ChatHistoryStore;
   /** How tools get their context; defaults to the session manager's live browser. */
   toolContext?(): Omit<ToolContext, 'signal'>;
   /** Snapshot-layer ref resolution, for highlighting the acted-on element in the live view. */
@@ -45,6 +66,9 @@ export interface ChatDeps {
 export class ChatViewProvider implements vscode.WebviewViewProvider, vscode.Disposable {
   private view?: vscode.WebviewView;
   private transcript?: TaskTranscript;
+  private readonly earlier: TaskRecord[] = [];
+  /** A task opened from the history: the live view says it shows the browser now, not that task. */
+  private viewingHistory = false;
   private controller?: AbortController;
   private running?: Promise<AgentOutcome>;
   private readonly screencast = new Screencast((m) => this.post(m));
@@ -67,8 +91,13 @@ export class ChatViewProvider implements vscode.WebviewViewProvider, vscode.Disp
     this.disposables.push(
       view.webview.onDidReceiveMessage((raw) => this.receive(raw)),
       view.onDidChangeVisibility(() => void (view.visible ? this.followActiveTab() : this.screencast.stop())),
-      // A browser launched from elsewhere (command, Copilot tool) shows up in the live view too.
-      on(this.deps.sessions, 'status', (st: { state: string }) => st.state === 'connected' && void this.followActiveTab()),
+      // A browser launched from elsewhere (command, Copilot tool) shows up in the live view too; a closed or
+      // lost one is said so, so a stale picture never looks live.
+      on(this.deps.sessions, 'status', (st: { state: string }) => {
+        this.postSession();
+        if (st.state === 'connected') void this.followActiveTab();
+        else void this.screencast.stop();
+      }),
       vscode.workspace.onDidChangeConfiguration((e) => e.affectsConfiguration('browserAgent.agent') && this.picked.settingsChanged()),
       view.onDidDispose(() => {
         this.view = undefined;
@@ -79,6 +108,11 @@ export class ChatViewProvider implements vscode.WebviewViewProvider, vscode.Disp
 
   private post(m: ToWebviewMessage): void {
     void this.view?.webview.postMessage(m);
+  }
+
+  private postSession(): void {
+    const s = liveState(this.deps.sessions.status);
+    this.post({ type: 'session', ...s, ...(this.viewingHistory && s.live ? { label: `${s.label} · now`, note: 'You are viewing a recorded task; the live view shows the browser now.' } : {}) });
   }
 
   private async receive(raw: unknown): Promise<void> {
@@ -94,7 +128,11 @@ export class ChatViewProvider implements vscode.WebviewViewProvider, vscode.Disp
       case 'stop':
         return this.stop();
       case 'newTask':
-        if (!this.controller) this.transcript = undefined;
+        if (!this.controller) {
+          this.keepEarlier();
+          this.transcript = undefined;
+          this.viewingHistory = false;
+        }
         return this.sendInit();
       case 'selectModel':
         await this.picked.pick(m.choice, saveModelChoice(m.choice));
@@ -103,25 +141,38 @@ export class ChatViewProvider implements vscode.WebviewViewProvider, vscode.Disp
         await saveMode(m.mode);
         return this.sendInit();
       case 'openTask': {
-        const rec = this.history().find((h) => h.id === m.id);
-        if (rec) this.post({ type: 'task', record: rec, running: false });
+        const rec = await this.deps.history?.open(m.id);
+        if (!rec) return void vscode.window.showWarningMessage('Browser Agent: that task is no longer in the history.');
+        this.viewingHistory = true;
+        this.post({ type: 'task', record: rec, running: false, recorded: true });
+        this.postSession();
         return;
       }
       case 'clearHistory':
-        await this.context.globalState.update(HISTORY_KEY, []);
+        await this.deps.history?.clear();
         return this.sendInit();
+      case 'openLiveView':
+        await vscode.commands.executeCommand('browserAgent.openLiveView');
+        return;
+      case 'revealTask':
+        await vscode.commands.executeCommand('browserAgent.audit.revealTask', m.id);
+        return;
       case 'setKey':
         if (await promptForKey(this.context.secrets, m.provider)) await this.sendInit();
         return;
     }
   }
 
-  private history(): TaskRecord[] {
-    const raw = this.context.globalState.get<unknown[]>(HISTORY_KEY, []);
-    return raw.flatMap((r) => {
-      const p = TaskRecordSchema.safeParse(r);
-      return p.success ? [p.data] : [];
-    });
+  private async history(): Promise<HistoryItem[]> {
+    return (await this.deps.history?.list().catch(() => [])) ?? [];
+  }
+
+  /** The finished conversation stays in the panel above the next one. */
+  private keepEarlier(): void {
+    const t = this.transcript?.record;
+    if (!t || t.status === 'running' || this.earlier.some((e) => e.id === t.id)) return;
+    this.earlier.push(t);
+    if (this.earlier.length > EARLIER_MAX) this.earlier.shift();
   }
 
   async sendInit(): Promise<void> {
@@ -129,6 +180,7 @@ export class ChatViewProvider implements vscode.WebviewViewProvider, vscode.Disp
     // Only until they have been listed once: later, the partial list would flip the picker to another model.
     if (!this.listedModels) this.post({ type: 'init', ...(await this.initState(false)) });
     this.post({ type: 'init', ...(await this.initState()) });
+    this.postSession();
     void this.followActiveTab();
   }
 
@@ -153,9 +205,16 @@ export class ChatViewProvider implements vscode.WebviewViewProvider, vscode.Disp
       return undefined;
     }
     const controller = (this.controller = new AbortController());
+    void vscode.commands.executeCommand('setContext', 'browserAgent.agentRunning', true);
     const settings = await this.picked.apply(readAgentSettings);
-    const transcript = (this.transcript = new TaskTranscript(randomUUID(), task, settings.provider));
-    this.post({ type: 'task', record: transcript.record, running: true });
+    // One audit task per run, opened first, so a run that fails to start is in the history too.
+    const hooks = this.deps.hooks({ goal: task, provider: settings.provider });
+    this.keepEarlier();
+    this.viewingHistory = false;
+    const transcript = (this.transcript = new TaskTranscript(hooks.taskId ?? randomUUID(), task, settings.provider));
+    this.post({ type: 'task', record: transcript.record, running: true, append: true });
+    this.postSession();
+    let outcome: AgentOutcome | undefined;
     const emit = (e: Parameters<TaskTranscript['apply']>[0]) => transcript.apply(e).forEach((m) => this.post(m));
     try {
       const provider = await createProvider(settings, this.context.secrets, (text) => this.post({ type: 'status', text }));
@@ -169,7 +228,6 @@ export class ChatViewProvider implements vscode.WebviewViewProvider, vscode.Disp
       };
       await this.deps.sessions.ensure().catch(() => undefined);
       void this.followActiveTab();
-      const hooks = this.deps.hooks({ goal: task, provider: provider.label });
       this.running = runAgent({
         task, provider, mode, tools: this.deps.tools(), ctx, hooks, signal: controller.signal,
         maxSteps: settings.maxSteps, maxIdenticalCalls: settings.maxIdenticalCalls, actionCache: this.deps.actionCache?.(),
@@ -182,12 +240,12 @@ export class ChatViewProvider implements vscode.WebviewViewProvider, vscode.Disp
           }
         },
       });
-      const outcome = await this.running;
-      await hooks.end?.(outcome).catch(() => {});
+      outcome = await this.running;
       return outcome;
     } catch (e) {
       const text = errorMessage(e);
-      emit({ type: 'done', outcome: { status: 'error', summary: text, steps: 0, tokens: 0 } });
+      outcome = { status: 'error', summary: text, steps: 0, tokens: 0 };
+      emit({ type: 'done', outcome });
       if (e instanceof MissingKeyError) {
         const which = settings.provider === 'anthropic' ? 'anthropic' : 'openai';
         void vscode.window.showErrorMessage(text, ...(settings.provider === 'vscode-lm' ? [] : ['Set API Key'])).then((b) => {
@@ -198,8 +256,10 @@ export class ChatViewProvider implements vscode.WebviewViewProvider, vscode.Disp
     } finally {
       this.controller = undefined;
       this.running = undefined;
+      void vscode.commands.executeCommand('setContext', 'browserAgent.agentRunning', false);
       this.post({ type: 'running', running: false });
-      await this.saveToHistory(transcript);
+      await hooks.end?.(outcome ?? { status: 'error', summary: 'The run ended unexpectedly.', steps: 0, tokens: 0 }, transcript.persistable()).catch(() => {});
+      this.post({ type: 'init', ...(await this.initState()) });
     }
   }
 
@@ -210,12 +270,6 @@ export class ChatViewProvider implements vscode.WebviewViewProvider, vscode.Disp
     if (box) this.post({ type: 'highlight', box, label: tool });
   }
 
-  private async saveToHistory(t: TaskTranscript): Promise<void> {
-    const list = [t.persistable(), ...this.history().filter((h) => h.id !== t.record.id)].slice(0, HISTORY_MAX);
-    await this.context.globalState.update(HISTORY_KEY, list);
-    this.post({ type: 'init', ...(await this.initState()) });
-  }
-
   private async initState(withVsCodeModels = true) {
     const s = this.picked.applyNow(readAgentSettings());
     const models = await listModelChoices(s, withVsCodeModels);
@@ -224,7 +278,8 @@ export class ChatViewProvider implements vscode.WebviewViewProvider, vscode.Disp
       models,
       selected: selectedChoice(s, models),
       mode: s.mode,
-      history: this.history().map((h) => ({ id: h.id, task: h.task, status: h.status, startedAt: h.startedAt })),
+      history: await this.history(),
+      earlier: this.earlier,
       current: this.transcript?.record,
       running: !!this.controller,
     };

@@ -23,6 +23,9 @@ export const ToWebviewCard = z.object({
   thumbnail: z.string().optional(),
   decision: z.string().optional(),
   reason: z.string().optional(),
+  /** For failures: the message without its code, and the fix-it hint, shown without expanding the card. */
+  message: z.string().optional(),
+  hint: z.string().optional(),
 });
 export type Card = z.infer<typeof ToWebviewCard>;
 
@@ -48,6 +51,10 @@ export const TaskRecordSchema = z.object({
 });
 export type TaskRecord = z.infer<typeof TaskRecordSchema>;
 
+/** One task in the history list: the same store and words as the Task History view. */
+export const HistoryItemSchema = z.object({ id: z.string(), task: z.string(), status: z.string(), label: z.string().optional(), source: z.string().optional(), startedAt: z.number() });
+export type HistoryItem = z.infer<typeof HistoryItemSchema>;
+
 export const ModelChoiceSchema = z.object({ provider: ProviderIdSchema, model: z.string(), label: z.string() });
 export type ModelChoice = z.infer<typeof ModelChoiceSchema>;
 
@@ -57,11 +64,16 @@ export const ToWebview = z.discriminatedUnion('type', [
     models: z.array(ModelChoiceSchema),
     selected: ModelChoiceSchema.optional(),
     mode: ModeSettingSchema,
-    history: z.array(z.object({ id: z.string(), task: z.string(), status: z.string(), startedAt: z.number() })),
+    history: z.array(HistoryItemSchema),
+    /** Earlier tasks of this panel session, oldest first, shown above the current one. */
+    earlier: z.array(TaskRecordSchema).optional(),
     current: TaskRecordSchema.optional(),
     running: z.boolean(),
   }),
-  z.object({ type: z.literal('task'), record: TaskRecordSchema, running: z.boolean() }),
+  /** The browser session, so the live view never looks live when it is not. */
+  z.object({ type: z.literal('session'), live: z.boolean(), label: z.string(), note: z.string(), url: z.string().optional() }),
+  /** `append`: a new run, shown below the earlier conversation; `recorded`: opened from the history. */
+  z.object({ type: z.literal('task'), record: TaskRecordSchema, running: z.boolean(), append: z.boolean().optional(), recorded: z.boolean().optional() }),
   z.object({ type: z.literal('entry'), taskId: z.string(), entry: EntrySchema }),
   z.object({ type: z.literal('card'), taskId: z.string(), card: ToWebviewCard }),
   z.object({ type: z.literal('delta'), taskId: z.string(), text: z.string() }),
@@ -86,6 +98,8 @@ export const FromWebview = z.discriminatedUnion('type', [
   z.object({ type: z.literal('selectMode'), mode: ModeSettingSchema }),
   z.object({ type: z.literal('openTask'), id: z.string() }),
   z.object({ type: z.literal('clearHistory') }),
+  z.object({ type: z.literal('openLiveView') }),
+  z.object({ type: z.literal('revealTask'), id: z.string() }),
   z.object({ type: z.literal('setKey'), provider: z.enum(['anthropic', 'openai']) }),
 ]);
 export type FromWebviewMessage = z.infer<typeof FromWebview>;

@@ -1,6 +1,16 @@
 import type { AgentEvent } from '../events';
 import type { Card, Entry, TaskRecord, ToWebviewMessage } from './messages';
 
+/** `CODE: message` and `Hint: …` lines of a tool's error text, for a card a person reads. */
+export function splitError(text: string | undefined, code?: string): { message?: string; hint?: string } {
+  if (!text) return {};
+  const lines = text.split('\n');
+  const hintLine = lines.find((l) => /^Hint:\s/.test(l));
+  const first = lines.find((l) => l.trim() && l !== hintLine) ?? '';
+  const message = code && first.startsWith(`${code}: `) ? first.slice(code.length + 2) : first;
+  return { message: message.trim() || undefined, hint: hintLine?.replace(/^Hint:\s*/, '').trim() || undefined };
+}
+
 function decisionLabel(outcome?: string): string | undefined {
   switch (outcome) {
     case 'allowed': return 'Allowed by you';
@@ -65,6 +75,7 @@ export class TaskTranscript {
           thumbnail: e.image ? `data:${e.image.mimeType};base64,${e.image.data}` : undefined,
           decision: decisionLabel(e.decision?.outcome),
           reason: e.decision?.rating.reason,
+          ...(e.ok ? { message: undefined, hint: undefined } : splitError(e.output || e.summary, e.code)),
         } satisfies Partial<Card>);
         if (!this.cards.has(e.id)) this.record.entries.push({ kind: 'card', card });
         this.cards.set(e.id, card);

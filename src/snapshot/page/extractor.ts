@@ -2,15 +2,18 @@
 // interactive element, names it, reads its state, hit-tests it and interleaves the readable text.
 // Runs in an isolated world (the page cannot see or tamper with it) and keeps refs stable in a
 // WeakMap for as long as the document lives. Installed once per world as `globalThis.__baSnap`.
-import type { PageItem, RunOptions, RunResult, SummaryResult, DetailsResult } from '../protocol';
+import type { ElementItem, PageItem, RunOptions, RunResult, SummaryResult, DetailsResult } from '../protocol';
 import { INTERACTIVE_ROLES, closedRoots, shadowOf, buildLabelMap, clearLabelMap, labelsOf, accessibleName, cap, clean, describeSvg, explicitRole, iconHint, isWeakRole, nativeRole } from './roles';
-import { elementStates } from './states';
+import { elementStates, fullValue, VALUE_CUT } from './states';
+import { isIconButton, isListLike, markItems, newItemState, ownText, ownerOf, visibleName } from './items';
+import { structureWords, type SiblingCache } from './structure';
+import { describeShape, drawnMark, svgHasTargets, svgText } from './drawn';
 import { cssPath, xPath } from './selectors';
+import { attributeName, imageText, keyboardReachable, landmarkOf, linkHref } from './reading';
 
 const SKIP = new Set(['script', 'style', 'noscript', 'template', 'head', 'meta', 'link', 'title', 'base', 'option', 'optgroup', 'datalist', 'param', 'source', 'track']);
 const BLOCK_DISPLAY = /^(block|flex|grid|list-item|table|table-row|table-caption|flow-root)/;
 const STRONG = 'a[href],button,input:not([type=hidden]),select,textarea,[role=button],[role=link],[role=checkbox],[role=radio],[role=tab],[role=menuitem],[role=option],[role=switch],[role=textbox],[role=combobox],[contenteditable=""],[contenteditable=true]';
-const MAX_TEXT = 200;
 
 interface State {
   map: WeakMap<Element, number>;
@@ -26,6 +29,8 @@ interface State {
   /** Candidates already asked about, and whether they were upgraded custom elements by then. */
   probed: WeakMap<Element, boolean>;
 }
+
+const DOC = String(performance.timeOrigin);
 
 const S: State = {
   map: new WeakMap(),
@@ -193,7 +198,8 @@ function run(o: RunOptions): RunResult {
   const t0 = performance.now();
   sweep();
   buildLabelMap(document);
-  if (o.start > S.next) S.next = o.start;
+  // Refs are numbered per document (short refs on long sessions); a world re-created on the same document keeps counting.
+  if (o.start > S.next && o.doc === DOC) S.next = o.start;
   S.frames = [];
   S.hostCandidates = [];
   runTagCount = new Map();
@@ -210,12 +216,18 @@ function run(o: RunOptions): RunResult {
   let lastText = '';
   let count = 0;
   let hitTests = 0;
+  const itemState = newItemState();
+  const sibCache: SiblingCache = new Map();
+  /** Element behind each element item of this run, in order (a container learns which refs it holds). */
+  const emitted: Element[] = [];
+  /** The item of each element in `emitted`, and the structure words it got. */
+  const emittedItems: ElementItem[] = [];
+  const structOf = new Map<Element, string>();
 
   const flush = () => {
     const t = clean(buf);
     if (t) {
-      const full = t.length > MAX_TEXT ? `${t.slice(0, MAX_TEXT).trimEnd()}…(+${t.length - MAX_TEXT})` : t;
-      items.push({ t: bufPrefix + full, vp: bufVp ? 1 : 0 });
+      items.push({ t: bufPrefix + t, vp: bufVp ? 1 : 0 });
       lastText = t.slice(-40);
     }
     buf = '';
@@ -225,10 +237,18 @@ function run(o: RunOptions): RunResult {
 
   const emit = (el: Element, role: string, st: CSSStyleDeclaration, r: DOMRect, control?: Element) => {
     const target = control ?? el;
-    let name = accessibleName(el, role);
+    const item = itemState.role.has(el);
+    let name = item && !el.hasAttribute('aria-label') && !el.hasAttribute('aria-labelledby') ? visibleName(el) : accessibleName(el, role);
     if (!name && control) name = accessibleName(control, role);
-    let hint = '';
     if (!name) {
+      // Glyphs drawn with SVG <text> (a letter, a digit) name the control that shows them.
+      const svg = el.localName === 'svg' ? el : el.querySelector('svg');
+      if (svg) name = svgText(svg);
+    }
+    if (!name && el instanceof SVGElement && el.localName !== 'svg') name = clean(el.querySelector(':scope > title')?.textContent) || svgText(el);
+    let hint = '';
+    if (!name && el instanceof SVGElement && el.localName !== 'svg') hint = describeShape(el);
+    if (!name && !hint) {
       if (el.localName === 'svg' || (!clean(el.textContent) && el.querySelector('svg'))) {
         const svg = el.localName === 'svg' ? el : el.querySelector('svg')!;
         const d = describeSvg(svg);
@@ -236,11 +256,23 @@ function run(o: RunOptions): RunResult {
       }
       const ih = iconHint(el);
       if (ih) hint = hint ? `${ih}; ${hint}` : `${ih} icon`;
+      if (!hint) {
+        const m = drawnMark(el);
+        if (m) hint = `drawn: ${m}`;
+      }
     }
-    if (!name && !hint && lastText) hint = `after "${cap(lastText, 30)}"`;
+    // Items say where they are (`2 of 9`); other unnamed controls say what they follow.
+    if (!name && !hint) hint = attributeName(target);
+    if (!name && !hint && lastText && !item) hint = `after "${cap(lastText, 30)}"`;
     const id = refFor(el, role, name || hint);
     const inVp = r.bottom > 0 && r.right > 0 && r.top < vh && r.left < vw;
-    const states = elementStates(target, role, target === active || el === active);
+    let states = elementStates(target, role, target === active || el === active);
+    const sw = structureWords(el, ownerOf(itemState, el), role, item, sibCache, states);
+    if (sw) {
+      states = states ? `${sw} ${states}` : sw;
+      structOf.set(el, sw);
+    }
+    const fv = fullValue(target);
     let cov = '';
     if (inVp && hitTests < 2000 && r.width > 1 && r.height > 1) {
       hitTests++;
@@ -248,12 +280,20 @@ function run(o: RunOptions): RunResult {
       if (c) cov = describeCoverer(c);
     }
     flush();
-    items.push({ id, role, name: cap(name, 80), hint: hint || undefined, st: states || undefined, cov: cov || undefined, vp: inVp ? 1 : 0 });
+    const it: ElementItem = { id, role, name: cap(name, 80), hint: hint || undefined, href: linkHref(el), st: states || undefined, cov: cov || undefined, vp: inVp ? 1 : 0, full: fv.length > VALUE_CUT ? fv : undefined };
+    items.push(it);
+    emitted.push(el);
+    emittedItems.push(it);
     if (name) lastText = name.slice(-40);
     count++;
   };
 
-  const walk = (el: Element, parentCursor: string, inInteractive: boolean, suppressText: boolean, parentHidden: boolean) => {
+  /**
+   * `inInteractive`: 0 outside controls; 1 inside a container rated clickable only by a weak signal or
+   * an ARIA role (descendants with their own listener or tabindex, and items, still get refs); 2 inside a
+   * native control (a button's spans are the button).
+   */
+  const walk = (el: Element, parentCursor: string, inInteractive: 0 | 1 | 2, suppressText: boolean, parentHidden: boolean) => {
     const tag = el.localName;
     if (SKIP.has(tag)) return;
     const st = getComputedStyle(el);
@@ -275,8 +315,11 @@ function run(o: RunOptions): RunResult {
 
     let role: string | null = null;
     let control: Element | undefined;
-        const visibleBox = !hidden && !offCanvas && r.width > 0 && r.height > 0 && !tiny;
-    if (visibleBox || (tag === 'input' && (el as HTMLInputElement).type === 'file')) {
+    let nativeRef = false;
+    const visibleBox = !hidden && !offCanvas && r.width > 0 && r.height > 0 && !tiny;
+    // Skip links and other controls parked off-screen stay listed (marked offscreen): the keyboard reaches them.
+    const parked = !visibleBox && !hidden && (offCanvas || (tiny && r.width + r.height > 0)) && tag !== 'input' && keyboardReachable(el);
+    if (visibleBox || parked || (tag === 'input' && (el as HTMLInputElement).type === 'file')) {
       const er = explicitRole(el);
       const nr = nativeRole(el);
       role = er && INTERACTIVE_ROLES.has(er) ? er : nr;
@@ -298,7 +341,9 @@ function run(o: RunOptions): RunResult {
       const pointer = cursor === 'pointer' && parentCursor !== 'pointer';
       const clicky = S.click.has(el) || el.hasAttribute('onclick');
       if (role && !native && isWeakRole(role) && !focusable && !clicky && !pointer) role = null;
-      if (!role && !inInteractive && (focusable || pointer || clicky) && tag !== 'body' && tag !== 'html' && tag !== 'label') {
+      if (!role) role = itemState.role.get(el) ?? null;
+      if (!role && inInteractive === 1 && isIconButton(itemState, el, r)) role = 'clickable';
+      if (!role && inInteractive !== 2 && (focusable || pointer || clicky) && tag !== 'body' && tag !== 'html' && tag !== 'label') {
         // Weak signals: only a leaf-ish control, not a card or wrapper that holds real controls.
         const big = r.width * r.height > vw * vh * 0.5;
         const sr = shadowOf(el);
@@ -306,12 +351,19 @@ function run(o: RunOptions): RunResult {
           role = tag === 'img' ? 'image' : tag === 'svg' ? 'graphic' : clicky || pointer ? 'clickable' : 'focusable';
         }
       }
-      if (role && inInteractive && !native && !(er && INTERACTIVE_ROLES.has(er))) role = null;
+      // A list or table that handles its rows' clicks itself marks them as items, even when big or holding links.
+      if (!role && clicky && inInteractive !== 2 && isListLike(el)) markItems(itemState, el, er);
+      if (role && inInteractive === 2 && !native && !(er && INTERACTIVE_ROLES.has(er))) role = null;
+      nativeRef = native || !!control;
+      if (role && !nativeRef && !itemState.role.has(el) && (role === 'clickable' || role === 'focusable' || isWeakRole(role))) markItems(itemState, el, er);
     }
 
+    let mine = -1;
     if (role) {
       emit(el, role, st, r, control);
+      if (parked) addState('offscreen');
       if (tag === 'select' || tag === 'textarea' || tag === 'input') return;
+      mine = emitted.length - 1;
     } else if (tag === 'iframe' || tag === 'frame') {
       if (visibleBox) {
         flush();
@@ -319,25 +371,39 @@ function run(o: RunOptions): RunResult {
         S.frames.push(el);
       }
       return;
-    } else if (tag === 'svg' && visibleBox && !inInteractive) {
-      const label = clean(el.getAttribute('aria-label')) || clean(el.querySelector(':scope > title')?.textContent);
-      if (label || el.getAttribute('role') === 'img') {
-        const d = describeSvg(el);
-        buf += ` [svg${label ? ` "${cap(label, 60)}"` : ''}${d ? `: ${d}` : ''}] `;
+    } else if (tag === 'svg' && visibleBox && !inInteractive && !svgHasTargets(el, (e) => S.click.has(e))) {
+      const label = clean(el.getAttribute('aria-label')) || clean(el.querySelector(':scope > title')?.textContent) || clean(el.querySelector(':scope > desc')?.textContent);
+      const d = describeSvg(el);
+      if (label || el.getAttribute('role') === 'img') buf += ` [svg${label ? ` "${cap(label, 60)}"` : ''}${d ? `: ${d}` : ''}] `;
+      else {
+        // Glyphs drawn as SVG text are text; a lone shape (a status dot, a marker) is described.
+        const t = svgText(el);
+        if (t) buf += ` ${t} `;
+        else if (d && /\b(circle|rect|polygon|line|ellipse)\b/.test(d)) buf += ` [svg: ${d}] `;
       }
       return;
-    } else if (tag === 'img' && visibleBox && !inInteractive && r.width >= 32 && r.height >= 32) {
-      const alt = clean(el.getAttribute('alt'));
-      if (alt) buf += ` [img "${cap(alt, 60)}"] `;
+    } else if (tag === 'img' && visibleBox && !inInteractive && !suppressText && r.width >= 2 && r.height >= 2) {
+      buf += imageText(el);
+      if (elInVpOf(r)) bufVp = true;
       return;
     } else if (tag === 'br') {
       buf += ' ';
-    } else if (tag === 'td' || tag === 'th') {
+    } else if ((tag === 'td' || tag === 'th') && !suppressText && !inInteractive) {
       buf += ' | ';
     }
 
-    const inside = inInteractive || !!role;
-    const quiet = suppressText || inside || (tag === 'label' && !!(el as HTMLLabelElement).control);
+    if (!role && visibleBox && !el.firstElementChild && !clean(el.textContent) && isCell(el, tag)) {
+      // A mark drawn by CSS in a grid cell (a background image, pseudo-element content).
+      const m = drawnMark(el);
+      if (m) buf += ` (drawn: ${m}) `;
+    }
+    const inside: 0 | 1 | 2 = role ? (nativeRef ? 2 : inInteractive === 2 ? 2 : 1) : inInteractive;
+    const quiet = suppressText || !!inside || (tag === 'label' && !!(el as HTMLLabelElement).control);
+    const section = !quiet && !hidden ? landmarkOf(el) : '';
+    if (section) {
+      flush();
+      items.push({ sec: section });
+    }
     const textHidden = hidden || tiny || offCanvas || (zeroBox && display !== 'contents') || (block && !el.checkVisibility());
     if (block && !quiet) {
       if (/^h[1-6]$/.test(tag)) bufPrefix = '#'.repeat(+tag[1]) + ' ';
@@ -373,13 +439,48 @@ function run(o: RunOptions): RunResult {
       if (!quiet) flush();
       else if (bufPrefix) bufPrefix = '';
     }
+    if (mine >= 0 && emitted.length > mine + 1) settleContainer(el, mine, role!, nativeRef);
+    if (section) {
+      flush();
+      items.push({ sec: '/' + section.split(' ')[0] });
+    }
     void parentHidden;
   };
 
+  /**
+   * A container whose descendants got refs of their own keeps a ref only for text of its own (named
+   * after that text); a generic clickable container with nothing of its own is dropped.
+   */
+  const settleContainer = (el: Element, mine: number, role: string, native: boolean) => {
+    if (native) return;
+    const kids = emitted.slice(mine + 1);
+    const own = ownText(el, new Set(kids));
+    const named = el.hasAttribute('aria-label') || el.hasAttribute('aria-labelledby');
+    const it = emittedItems[mine];
+    if (!own && !named && (role === 'clickable' || role === 'focusable' || isWeakRole(role))) {
+      const at = items.lastIndexOf(it);
+      if (at >= 0) items.splice(at, 1);
+      count--;
+      // An item whose only ref'd part is its label (a tree leaf's span): the label says where it is.
+      const sw = structOf.get(el);
+      const only = kids.length === 1 ? emittedItems[mine + 1] : undefined;
+      if (sw && only && !only.st?.startsWith(sw)) only.st = only.st ? `${sw} ${only.st}` : sw;
+    } else if (!named && own) {
+      it.name = cap(own, 80);
+      it.hint = undefined;
+    }
+  };
+
+  const elInVpOf = (r: DOMRect) => r.bottom > 0 && r.right > 0 && r.top < vh && r.left < vw;
+
   const emitHiddenFile = (el: Element, st: CSSStyleDeclaration) => {
     emit(el, 'file', st, new DOMRect(0, 0, 0, 0));
+    addState('hidden');
+  };
+
+  const addState = (word: string) => {
     const last = items[items.length - 1];
-    if ('id' in last) last.st = [last.st, 'hidden'].filter(Boolean).join(' ');
+    if ('id' in last) last.st = [last.st, word].filter(Boolean).join(' ');
   };
 
   let root: Element | null = document.documentElement;
@@ -389,13 +490,13 @@ function run(o: RunOptions): RunResult {
   }
   if (root) {
     const pc = o.root !== undefined && parentEl(root) ? getComputedStyle(parentEl(root)!).cursor : 'auto';
-    walk(root, pc, false, false, false);
+    walk(root, pc, 0, false, false);
   }
   flush();
   clearLabelMap();
   let out = items;
   if (o.viewportOnly) out = items.filter((i) => !('vp' in i) || i.vp === 1);
-  return { items: out, next: S.next, frames: S.frames.length, hosts: S.hostCandidates.length, ms: Math.round(performance.now() - t0), count, url: location.href, title: document.title };
+  return { items: out, next: S.next, frames: S.frames.length, hosts: S.hostCandidates.length, ms: Math.round(performance.now() - t0), count, url: location.href, title: document.title, doc: DOC };
 }
 
 /** Hands the candidates of the last run to the CDP side (once: they count as probed from now on). */
@@ -422,6 +523,15 @@ function addClosedRoots(...roots: unknown[]): number {
     }
   }
   return added;
+}
+
+/** A cell of a table or grid, where a CSS-drawn mark carries meaning (a game board, a calendar). */
+function isCell(el: Element, tag: string): boolean {
+  if (tag === 'td' || tag === 'th') return true;
+  const role = el.getAttribute('role');
+  if (role === 'gridcell' || role === 'cell') return true;
+  const p = parentEl(el);
+  return !!p && /grid/.test(getComputedStyle(p).display);
 }
 
 function isRendered(el: Element): boolean {
@@ -498,6 +608,7 @@ function details(ids: number[]): DetailsResult[] {
       children: el.children.length,
       href: (el as HTMLAnchorElement).href && typeof (el as HTMLAnchorElement).href === 'string' ? (el as HTMLAnchorElement).href : undefined,
       text: cap(clean((el as HTMLElement).innerText ?? el.textContent), 200),
+      value: fullValue(el) || undefined,
     };
   });
 }

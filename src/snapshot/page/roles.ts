@@ -65,7 +65,7 @@ export function cap(s: string, n: number): string {
 }
 
 /** Tags whose text a browser separates from its neighbours (no layout needed to know it). */
-const BLOCKISH = /^(?:br|p|div|li|ul|ol|h[1-6]|section|article|header|footer|nav|aside|main|figure|figcaption|blockquote|pre|table|tr|td|th|dt|dd|dl|hr|form|fieldset|legend|address|details|summary)$/;
+export const BLOCKISH = /^(?:br|p|div|li|ul|ol|h[1-6]|section|article|header|footer|nav|aside|main|figure|figcaption|blockquote|pre|table|tr|td|th|dt|dd|dl|hr|form|fieldset|legend|address|details|summary)$/;
 
 /** Visible-ish text of a subtree without layout work (skips script/style and aria-hidden icon glyphs). */
 export function subtreeText(el: Element, limit = 200): string {
@@ -82,6 +82,8 @@ export function subtreeText(el: Element, limit = 200): string {
     const e = n as Element;
     const tag = e.localName;
     if (tag === 'script' || tag === 'style' || tag === 'noscript' || tag === 'template') return;
+    // Hidden descendants (collapsed children, closed menus) never feed a name.
+    if (e !== el && e.checkVisibility && !e.checkVisibility({ visibilityProperty: true } as CheckVisibilityOptions)) return;
     if (tag === 'img') {
       const alt = e.getAttribute('alt');
       if (alt) out += ' ' + alt + ' ';
@@ -234,7 +236,8 @@ export function accessibleName(el: Element, role: string): string {
     n = n || labelsText(el) || clean(el.getAttribute('placeholder')) || clean(el.getAttribute('title'));
     if (n) return n;
     if (tag === 'input' && type === 'file') return 'Choose file';
-    return clean(el.getAttribute('name'))?.replace(/[_-]+/g, ' ');
+    // The `name` attribute is not a label: the extractor shows it as `name=…` (reading.ts).
+    return '';
   }
   if (tag === 'img') return clean(el.getAttribute('alt')) || clean(el.getAttribute('title'));
   if (role !== 'textbox' && role !== 'searchbox' && role !== 'combobox' && role !== 'listbox' && role !== 'slider') {

@@ -3,6 +3,27 @@ import { cap, clean } from './roles';
 
 const q = (s: string) => JSON.stringify(cap(s, 60));
 const MAX_OPTIONS = 8;
+/** Longer values are cut with an explicit marker; the full value goes to details and find. */
+export const VALUE_CUT = 60;
+
+/** `value="first 60 chars…"(+250 chars)`: a cut a model can see, never a silent one. */
+export function valueWord(v: string): string {
+  if (v.length <= VALUE_CUT) return `value=${JSON.stringify(v)}`;
+  return `value=${JSON.stringify(v.slice(0, VALUE_CUT) + '…')}(+${v.length - VALUE_CUT} chars)`;
+}
+
+/** The full value of a text control (never a password), or '' when it has none. */
+export function fullValue(el: Element): string {
+  const tag = el.localName;
+  if (tag === 'textarea') return (el as HTMLTextAreaElement).value;
+  if (tag === 'input') {
+    const t = (el as HTMLInputElement).type;
+    if (t === 'password' || t === 'checkbox' || t === 'radio' || t === 'file') return '';
+    return (el as HTMLInputElement).value;
+  }
+  if ((el as HTMLElement).isContentEditable) return clean((el as HTMLElement).innerText);
+  return '';
+}
 
 function aria(el: Element, name: string): string | null {
   return el.getAttribute('aria-' + name);
@@ -40,7 +61,7 @@ export function elementStates(el: Element, role: string, focused: boolean): stri
   if (tag === 'textarea') {
     out.push('multiline');
     const v = (el as HTMLTextAreaElement).value;
-    if (v) out.push(`value=${q(v)}`);
+    if (v) out.push(valueWord(v));
   } else if (isInput) {
     const type = input.type;
     if (type === 'password') {
@@ -56,7 +77,7 @@ export function elementStates(el: Element, role: string, focused: boolean): stri
     } else if (type !== 'checkbox' && type !== 'radio' && type !== 'submit' && type !== 'button' && type !== 'reset' && type !== 'image') {
       if (type !== 'text' && type !== 'search' && role !== 'textbox' && role !== 'searchbox' && role !== 'combobox') out.push(`type=${type}`);
       else if (type === 'email' || type === 'tel' || type === 'url') out.push(`type=${type}`);
-      if (input.value) out.push(`value=${q(input.value)}`);
+      if (input.value) out.push(valueWord(input.value));
     }
   } else if (tag === 'select') {
     const sel = el as HTMLSelectElement;
@@ -68,7 +89,7 @@ export function elementStates(el: Element, role: string, focused: boolean): stri
     out.push(`options=[${shown.join(',')}${opts.length > MAX_OPTIONS ? `,+${opts.length - MAX_OPTIONS} more` : ''}]`);
   } else if ((el as HTMLElement).isContentEditable) {
     const v = clean((el as HTMLElement).innerText);
-    if (v) out.push(`value=${q(v)}`);
+    if (v) out.push(valueWord(v));
   } else if (role === 'slider' || role === 'spinbutton' || role === 'scrollbar' || role === 'progressbar') {
     const now = aria(el, 'valuetext') ?? aria(el, 'valuenow');
     if (now !== null) out.push(`value=${now}`);
@@ -78,7 +99,7 @@ export function elementStates(el: Element, role: string, focused: boolean): stri
     if (max !== null) out.push(`max=${max}`);
   } else if (role === 'combobox' || role === 'textbox' || role === 'searchbox') {
     const v = aria(el, 'valuetext') ?? clean(el.textContent);
-    if (v) out.push(`value=${q(v)}`);
+    if (v) out.push(valueWord(v));
   }
   if (tag === 'video' || tag === 'audio') out.push((el as HTMLMediaElement).paused ? 'paused' : 'playing');
   return out.join(' ');

@@ -15,7 +15,7 @@ export function log(message: string): void {
 export interface Manifest {
   contributes: {
     commands: { command: string; title: string }[];
-    configuration: { properties: Record<string, { default?: unknown; type?: string | string[] }> };
+    configuration: { title: string; properties: Record<string, { default?: unknown; type?: string | string[] }> }[];
     languageModelTools?: { name: string; toolReferenceName?: string }[];
   };
 }

@@ -4,7 +4,7 @@
 import * as assert from 'node:assert/strict';
 import type { Frame } from 'playwright-core';
 import { startServer, type TestServer } from '../../helpers/servers';
-import { helper, manifest, Workbench } from './workbench';
+import { focusedInModal, helper, manifest, Workbench } from './workbench';
 
 const PAGE = `<!doctype html><title>Greeting form</title><h1>Greeting form</h1>
 <label>Your name <input id="name"></label>
@@ -41,12 +41,8 @@ describe('UI: a task in the chat panel', function () {
   let server: TestServer;
   let url: string;
 
-  before(async function () {
-    const cmds = manifest().contributes.commands;
-    if (!cmds.some((c) => c.command === 'browserAgent.openChat')) {
-      console.log('    SKIPPED: no browserAgent.openChat command (chat panel work not merged).');
-      this.skip();
-    }
+  before(async () => {
+    assert.ok(manifest().contributes.commands.some((c) => c.command === 'browserAgent.openChat'), 'package.json declares browserAgent.openChat');
     server = await startServer({ '/greet': PAGE });
     url = `${server.origin}/greet`;
     wb = await Workbench.open('chat-task');
@@ -71,7 +67,8 @@ describe('UI: a task in the chat panel', function () {
 
   /** Picks a model in the panel's picker and waits until the panel shows it as selected. */
   async function pickModel(name: string): Promise<void> {
-    const label = `browser-agent-test · ${name}`;
+    // The compact picker shows the model's own name (the vendor is in its tooltip).
+    const label = name;
     await chat.locator('#model option', { hasText: label }).waitFor({ state: 'attached', timeout: 30_000 });
     await chat.locator('#model').selectOption({ label });
     // The picker is rebuilt from the saved setting: it must come back with this model selected.
@@ -129,7 +126,7 @@ describe('UI: a task in the chat panel', function () {
     await sendTask(`Open ${url}, greet Ada and mark the page with a script`);
 
     const { box, text } = await evaluateModal();
-    assert.match(text, /Running JavaScript/, `the dialog names the action: ${text}`);
+    assert.match(text, /Allow Browser Agent to run JavaScript on 127\.0\.0\.1:\d+\?/, `the dialog asks one plain question: ${text}`);
     assert.match(text, /127\.0\.0\.1|Greeting form/, `the dialog names the page: ${text}`);
     // While the run waits for the person: earlier steps are done cards with results, the script's card is running.
     for (const tool of ['browser_navigate', 'browser_snapshot', 'browser_type', 'browser_click']) {
@@ -170,9 +167,20 @@ describe('UI: a task in the chat panel', function () {
     const result = await resultBox();
     assert.equal(await cardState('browser_evaluate'), 'error');
     assert.equal((await card('browser_evaluate').locator('.badge.decision').innerText()).trim(), 'Declined by you');
-    assert.match(await card('browser_evaluate').locator('.result').innerText(), /BLOCKED_BY_POLICY/);
+    assert.match(await card('browser_evaluate').locator('.result').innerText(), /declined browser_evaluate/, 'the message, not only a code');
     assert.match(await result.innerText(), /Could not finish[\s\S]*refused/);
+    assert.equal(await cardState('finish'), 'error', 'no green check on a finish that reports failure');
+    // The first conversation is still there, above this one.
+    assert.equal(await chat.locator('.msg.user', { hasText: 'greet Ada and mark the page with a script' }).count(), 2);
     await wb.screenshot('cancelled-done');
+    // The light theme: the "Declined by you" badge stays readable (coloured text, not white on pale red).
+    await wb.runCommand('Preferences: Toggle between Light/Dark Themes');
+    await until('the light theme', () => wb.page.locator('.monaco-workbench.vs').count());
+    await wb.page.waitForTimeout(500);
+    const badge = card('browser_evaluate').locator('.badge.decision');
+    const colours = await badge.evaluate((el) => ({ fg: getComputedStyle(el).color, bg: getComputedStyle(el).backgroundColor }));
+    assert.notEqual(colours.fg, 'rgb(255, 255, 255)', `badge text is not white in the light theme: ${JSON.stringify(colours)}`);
+    await wb.screenshot('declined-badge-light-theme');
     // Reloaded by the second navigate: the greeting happened, the script did not.
     assert.equal(await probe('document.getElementById("out").textContent'), 'Hello, Ada');
     assert.equal(await probe('document.getElementById("state").textContent'), 'untouched');
@@ -192,5 +200,36 @@ describe('UI: a task in the chat panel', function () {
     assert.equal(await chat.locator('#stop').isHidden(), true);
     assert.equal(await chat.locator('#task').isEnabled(), true, 'the task box is usable again');
     await wb.screenshot('stopped');
+  });
+
+  it('History: one list with the same words as Task History; an old task opens as recorded; Clear asks first', async () => {
+    await chat.locator('#history-toggle').click();
+    const items = chat.locator('.history-item');
+    await until('three tasks in the history', async () => (await items.count()) >= 3);
+    const metas = await chat.locator('.history-item .h-meta').allInnerTexts();
+    assert.deepEqual(metas.slice(0, 3), ['Stopped by you', 'Could not finish', 'Done'], `newest first, one vocabulary: ${metas.join(' | ')}`);
+    await wb.screenshot('history-open');
+    await items.nth(2).click();
+    await chat.locator('.notice.recorded').waitFor({ timeout: 15_000 });
+    assert.match(await chat.locator('#log').innerText(), /A recorded task[\s\S]*greet Ada[\s\S]*Done/);
+    assert.match(await chat.locator('#live-state').innerText(), /now|No browser|Disconnected/, 'the live view does not pass for the recorded task');
+    await wb.screenshot('history-recorded-task');
+    // The Task History view lists the same tasks with the same words.
+    await wb.runCommand('Browser Agent: Show Task History');
+    const tree = wb.page.locator('.monaco-list-row', { hasText: 'Stopped by you' }).first();
+    await tree.waitFor({ state: 'visible', timeout: 30_000 });
+    await wb.screenshot('task-history-same-words');
+    // Clear asks first; Enter keeps them.
+    await wb.runCommand('Browser Agent: Open Chat');
+    await chat.locator('#history-toggle').click();
+    await chat.locator('#clear-history').click();
+    const box = await wb.modal();
+    assert.match(await box.innerText(), /Delete all \d+ recorded tasks\?/);
+    assert.equal(await focusedInModal(wb), 'Keep Them');
+    await wb.screenshot('clear-history-asks');
+    await wb.page.keyboard.press('Enter');
+    await box.waitFor({ state: 'hidden', timeout: 10_000 });
+    await wb.page.waitForTimeout(500);
+    assert.ok((await chat.locator('.history-item').count()) >= 3, 'nothing was deleted');
   });
 });

@@ -52,7 +52,7 @@ export class Workbench {
   }
 
   /** F1, type the command's full title, Enter — exactly what a person does. */
-  async runCommand(title: string): Promise<void> {
+  async runCommand(title: string, opts: { opensQuickInput?: boolean } = {}): Promise<void> {
     await this.page.locator('.monaco-workbench').click({ position: { x: 700, y: 400 } }).catch(() => {});
     await this.page.keyboard.press('F1');
     const input = this.page.locator('.quick-input-widget input.input');
@@ -65,7 +65,9 @@ export class Workbench {
       .first()
       .waitFor({ state: 'visible', timeout: 15_000 });
     await this.page.keyboard.press('Enter');
-    await input.waitFor({ state: 'hidden', timeout: 15_000 });
+    // A command that asks in a quick pick of its own replaces the palette instead of hiding it.
+    if (opts.opensQuickInput) await this.page.locator('.quick-input-widget input.input:not([placeholder^="Type the name of a command"])').waitFor({ state: 'visible', timeout: 15_000 });
+    else await input.waitFor({ state: 'hidden', timeout: 15_000 });
   }
 
   /** The modal dialog VS Code shows for `showWarningMessage(…, { modal: true })`, once it is up. */
@@ -128,4 +130,51 @@ export function manifest(): {
   };
 } {
   return JSON.parse(readFileSync(join(__dirname, '..', '..', '..', '..', 'package.json'), 'utf8'));
+}
+
+/** The webview document (webviews are nested iframes) that contains `selector`. */
+export async function webviewFrame(wb: Workbench, selector: string, timeoutMs = 30_000): Promise<import('playwright-core').Frame> {
+  const deadline = Date.now() + timeoutMs;
+  while (Date.now() < deadline) {
+    for (const f of wb.page.frames()) {
+      if (f === wb.page.mainFrame()) continue;
+      if (await f.locator(selector).count().catch(() => 0)) return f;
+    }
+    await new Promise((r) => setTimeout(r, 250));
+  }
+  throw new Error(`no webview with ${selector} appeared`);
+}
+
+/** Polls until `fn` gives a truthy value. */
+export async function until<T>(what: string, fn: () => Promise<T | undefined | false | null>, timeoutMs = 30_000): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const v = await fn().catch(() => undefined);
+    if (v) return v;
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 200));
+  }
+}
+
+/** The text of the focused element inside the modal dialog (which button Enter would press). */
+export async function focusedInModal(wb: Workbench): Promise<string> {
+  return wb.page.evaluate(() => {
+    const el = document.activeElement as HTMLElement | null;
+    return el && el.closest('.monaco-dialog-box') ? (el.innerText || el.textContent || '').trim() : `(focus outside the dialog: ${el?.tagName})`;
+  });
+}
+
+/** Every notification's text, from the Notification Center (toasts are hidden with the smoke-test driver). */
+export async function notifications(wb: Workbench): Promise<string[]> {
+  await wb.runCommand('Notifications: Show Notifications');
+  const items = wb.page.locator('.notifications-center .notification-list-item');
+  await items.first().waitFor({ state: 'visible', timeout: 5_000 }).catch(() => {});
+  return items.allInnerTexts();
+}
+
+/** The rows of the open quick pick. */
+export async function quickPickRows(wb: Workbench): Promise<string[]> {
+  const rows = wb.page.locator('.quick-input-widget .monaco-list-row');
+  await rows.first().waitFor({ state: 'visible', timeout: 15_000 });
+  return (await rows.allInnerTexts()).map((t) => t.replace(/\s+/g, ' ').trim());
 }

@@ -1,0 +1,73 @@
+import { BrowserAgentError, isAgentError } from '../errors';
+import type { BrowserSession } from '../session/browserSession';
+import type { CdpSession } from '../session/cdp';
+import type { Tab } from '../session/tab';
+
+/**
+ * A page whose main thread never yields (`while (true) {}`) answers no CDP call that needs the
+ * renderer: every action would wait for its full timeout, and a same-site navigation never
+ * commits (the new document would load into the same busy process). We find out with a trivial
+ * evaluate first, and leave such a page by paths that do not need its renderer.
+ */
+
+/** How long a trivial evaluate may take before the page counts as hung. Busy pages answer in ms. */
+export const PROBE_MS = 2000;
+
+/** True when the page's main thread answers a trivial evaluate within `ms`. */
+export async function isResponsive(tab: Tab, page: CdpSession, ms = PROBE_MS): Promise<boolean> {
+  // A JavaScript dialog also blocks evaluation; that is a modal state with its own tool, not a hang.
+  if (tab.dialog) return true;
+  try {
+    await page.send('Runtime.evaluate', { expression: '0', returnByValue: true }, ms);
+    return true;
+  } catch (e) {
+    if (tab.dialog) return true;
+    // Only silence means hung; an error answer (context being replaced, crashed target) came from a live process.
+    return !isAgentError(e, 'TIMEOUT');
+  }
+}
+
+export function hungError(tab: Tab): BrowserAgentError {
+  return new BrowserAgentError(
+    'PAGE_HUNG',
+    `The page ${tab.url} is not responding: a script has kept it busy for over ${PROBE_MS / 1000} s.`,
+    'Leave it with browser_navigate (or browser_reload, browser_navigate_back): Browser Agent stops the hung page first. Other tools cannot act on it.',
+  );
+}
+
+/** What happened to a hung page, for the model (one line). */
+export type Recovery = { text: string; replacedTabId?: string };
+
+function waitCrashed(tab: Tab, ms: number): Promise<boolean> {
+  if (tab.crashed) return Promise.resolve(true);
+  return new Promise((resolve) => {
+    const done = (v: boolean) => {
+      clearTimeout(timer);
+      tab.off('crashed', onCrash);
+      clearInterval(poll);
+      resolve(v);
+    };
+    const onCrash = () => done(true);
+    const timer = setTimeout(() => done(tab.crashed), ms);
+    // The browser-level Target.targetCrashed sets the flag without a tab event.
+    const poll = setInterval(() => tab.crashed && done(true), 50);
+    tab.on('crashed', onCrash);
+  });
+}
+
+/**
+ * Stops the hung renderer so the tab can be navigated again. First `Page.crash`, which the renderer
+ * handles off its main thread and which keeps the tab (same target id, same history, same place in
+ * the tab list); the tab then shows the "crashed" page and accepts `Page.navigate`. If that does not
+ * work (a browser that refuses it), the tab is closed from the browser target and a fresh one opened
+ * in its place.
+ */
+export async function stopHungPage(browser: BrowserSession, tab: Tab, page: CdpSession): Promise<Recovery> {
+  const url = tab.url;
+  const crashed = waitCrashed(tab, 3000);
+  // The renderer dies before it can answer; the reply never comes.
+  page.send('Page.crash', undefined, 1000).catch(() => undefined);
+  if (await crashed) return { text: `The page ${url} was hung (a script never yielded); its renderer was stopped` };
+  const fresh = await browser.replaceTab(tab.targetId);
+  return { text: `The page ${url} was hung (a script never yielded); the tab was closed and replaced by a new one (id ${fresh.targetId.slice(0, 8)})`, replacedTabId: fresh.targetId };
+}

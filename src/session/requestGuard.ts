@@ -1,0 +1,302 @@
+import { EventEmitter } from 'node:events';
+import type { Protocol } from 'devtools-protocol';
+import type { CdpConnection } from './cdp';
+import { socketBarrierSource } from './socketBarrier';
+
+/** Why a request may not go out: the rule id and plain words. */
+export interface RequestVerdict {
+  rule: string;
+  reason: string;
+}
+
+/**
+ * The rules the guard applies (decided in src/safety; the session only enforces them).
+ * `active()` false means no origin rule is set: requests then pass without being paused.
+ */
+export interface RequestPolicy {
+  active(): boolean;
+  check(url: string): RequestVerdict | undefined;
+  /** URLPattern rules for what `Fetch` never sees (WebSocket handshakes); see socketBarrier.ts. */
+  blockPatterns?(): { urlPattern: string; block: boolean }[];
+}
+
+export interface BlockedRequest extends RequestVerdict {
+  url: string;
+  /** CDP resource type: Document, Script, Image, Fetch, XHR, Ping, WebSocket, Other… */
+  resourceType: string;
+  /** A top-level or frame navigation (a document request). */
+  navigation: boolean;
+  /** The target (page, iframe, worker) the request came from. */
+  targetId: string;
+  /** The frame it belongs to; equals `targetId` for the main frame of a page. */
+  frameId?: string;
+  seq: number;
+}
+
+interface GuardedTarget {
+  sessionId: string;
+  targetId: string;
+  type: string;
+  fetch: boolean;
+  /** The WebSocket rules last installed (JSON), to reinstall only on change. */
+  patterns: string;
+  /** The barrier script added for new documents (pages and frames). */
+  scriptId?: string;
+}
+
+/** Where Fetch is supported (pages, out-of-process iframes, workers); other targets are only released. */
+const FETCH_TYPES = new Set(['page', 'iframe', 'worker', 'shared_worker', 'service_worker']);
+const SETUP_TIMEOUT_MS = 5000;
+const KEEP_BLOCKED = 200;
+
+/**
+ * Enforces origin rules at the request, before anything reaches the network: auto-attaches to
+ * every target of the browser (`Target.setAutoAttach` with `waitForDebuggerOnStart` and `flatten`,
+ * at the browser and again in each page, frame and worker, so popups, new tabs, out-of-process
+ * iframes and workers are paused until interception is on), enables `Fetch` in each, and fails
+ * every request whose URL the policy refuses with `BlockedByClient`. Its sessions are separate
+ * from the tabs' own, so tools never have to call it.
+ */
+export class RequestGuard extends EventEmitter {
+  private readonly targets = new Map<string, GuardedTarget>();
+  /** Set-up of each target by target id, to wait for before sending a tab somewhere. */
+  private readonly setups = new Map<string, Promise<void>>();
+  private readonly blocked: BlockedRequest[] = [];
+  private seq = 0;
+  private started?: Promise<void>;
+  private policy?: RequestPolicy;
+  private syncing = Promise.resolve();
+  private readonly offs: (() => void)[] = [];
+  /** The binding through which WebSocket barriers report what they refused; unguessable per browser. */
+  private readonly binding = `__browserAgentGuard_${Math.random().toString(36).slice(2)}`;
+
+  /**
+   * `scope`: in a browser shared with other clients (session daemon), only our tabs (and their
+   * frames and workers) are guarded; another client's pages are released at once and left to its
+   * own guard and policy.
+   */
+  constructor(
+    private readonly connection: CdpConnection,
+    private readonly scope?: { owns(info: { targetId: string; openerId?: string }): boolean },
+  ) {
+    super();
+    this.setMaxListeners(0);
+  }
+
+  /** Sets (or clears) the rules; resolves once every attached target intercepts (or stops) accordingly. */
+  async setPolicy(policy: RequestPolicy | undefined): Promise<void> {
+    this.policy = policy;
+    await this.sync();
+  }
+
+  get active(): boolean {
+    return !!this.policy?.active();
+  }
+
+  /** Brings interception in line with the policy (after a settings change); cheap when nothing changed. */
+  sync(): Promise<void> {
+    if (!this.active && !this.started) return Promise.resolve();
+    const run = async () => {
+      await this.start();
+      const want = this.active;
+      const patterns = this.patterns();
+      await Promise.all(
+        [...this.targets.values()]
+          .filter((t) => FETCH_TYPES.has(t.type))
+          .flatMap((t) => [t.fetch !== want ? this.setFetch(t, want) : undefined, t.patterns !== patterns ? this.setPatterns(t, patterns) : undefined])
+          .map((p) => p?.catch(() => undefined)),
+      );
+    };
+    this.syncing = this.syncing.then(run, run);
+    return this.syncing;
+  }
+
+  /**
+   * Resolves once `targetId` intercepts (or after `timeoutMs` when it never shows up). For tabs we
+   * open ourselves: they start on about:blank and are sent to their URL only after this.
+   */
+  async guarded(targetId: string, timeoutMs = 2000): Promise<void> {
+    if (!this.active) return;
+    await this.sync();
+    // Shared browser: a tab we just opened may have been announced before it was known to be ours.
+    if (this.scope && !this.setups.has(targetId) && this.scope.owns({ targetId })) {
+      const { sessionId } = await this.connection.send('Target.attachToTarget', { targetId, flatten: true }, undefined, SETUP_TIMEOUT_MS);
+      if (!this.setups.has(targetId)) await this.onAttached({ sessionId, targetInfo: { targetId, type: 'page' } as Protocol.Target.TargetInfo, waitingForDebugger: false });
+    }
+    const end = Date.now() + timeoutMs;
+    while (!this.setups.has(targetId) && Date.now() < end) await new Promise((r) => setTimeout(r, 10));
+    await this.setups.get(targetId);
+  }
+
+  /** A mark to ask later what was blocked since (`blockedSince`). */
+  mark(): number {
+    return this.seq;
+  }
+
+  blockedSince(mark: number, targetIds?: Iterable<string>): BlockedRequest[] {
+    const ids = targetIds ? new Set(targetIds) : undefined;
+    return this.blocked.filter((b) => b.seq > mark && (!ids || ids.has(b.targetId)));
+  }
+
+  /** The last block of `url` (for a navigation that failed with ERR_BLOCKED_BY_CLIENT). */
+  lastBlockedFor(url: string, mark = 0): BlockedRequest | undefined {
+    for (let i = this.blocked.length - 1; i >= 0; i--) {
+      const b = this.blocked[i];
+      if (b.seq <= mark) break;
+      if (b.url === url || b.url.replace(/#.*$/, '') === url.replace(/#.*$/, '')) return b;
+    }
+    return undefined;
+  }
+
+  dispose(): void {
+    for (const off of this.offs.splice(0)) off();
+    this.targets.clear();
+  }
+
+  private start(): Promise<void> {
+    this.started ??= (async () => {
+      const conn = this.connection;
+      const onAttached = (p: Protocol.Target.AttachedToTargetEvent, parent?: string) => {
+        // Only the browser's own auto-attach and that of our sessions; tabs attach their own children.
+        if (parent && !this.targets.has(parent)) return;
+        if (!parent && this.scope && p.targetInfo.type === 'page' && !this.scope.owns(p.targetInfo)) {
+          // Another client's page: let it run and leave it alone.
+          const send = this.sender(p.sessionId);
+          void send('Runtime.runIfWaitingForDebugger')
+            .catch(() => undefined)
+            .then(() => send('Target.detachFromTarget', { sessionId: p.sessionId }).catch(() => undefined));
+          return;
+        }
+        void this.onAttached(p);
+      };
+      const onDetached = (p: Protocol.Target.DetachedFromTargetEvent) => {
+        const t = p.sessionId ? this.targets.get(p.sessionId) : undefined;
+        if (!t) return;
+        this.targets.delete(t.sessionId);
+        this.setups.delete(t.targetId);
+      };
+      const onPaused = (p: Protocol.Fetch.RequestPausedEvent, sessionId?: string) => {
+        const t = sessionId ? this.targets.get(sessionId) : undefined;
+        if (t) void this.onPaused(t, p);
+      };
+      const onBinding = (p: Protocol.Runtime.BindingCalledEvent, sessionId?: string) => {
+        const t = sessionId ? this.targets.get(sessionId) : undefined;
+        if (t && p.name === this.binding) this.onSocketRefused(t, p.payload);
+      };
+      conn.on('Runtime.bindingCalled', onBinding);
+      this.offs.push(() => conn.off('Runtime.bindingCalled', onBinding));
+      conn.on('Target.attachedToTarget', onAttached);
+      conn.on('Target.detachedFromTarget', onDetached);
+      conn.on('Fetch.requestPaused', onPaused);
+      this.offs.push(
+        () => conn.off('Target.attachedToTarget', onAttached),
+        () => conn.off('Target.detachedFromTarget', onDetached),
+        () => conn.off('Fetch.requestPaused', onPaused),
+      );
+      // Browser level: every page target, existing and new (popups, window.open, new tabs), service and shared workers.
+      await conn.send('Target.setAutoAttach', { autoAttach: true, waitForDebuggerOnStart: true, flatten: true }, undefined, SETUP_TIMEOUT_MS);
+      // Existing targets are announced before that call returns; let their setup run.
+      await this.settled();
+    })();
+    return this.started;
+  }
+
+  private pendingSetups = new Set<Promise<void>>();
+
+  private async settled(): Promise<void> {
+    while (this.pendingSetups.size) await Promise.all([...this.pendingSetups]);
+  }
+
+  private onAttached(p: Protocol.Target.AttachedToTargetEvent): Promise<void> {
+    const t: GuardedTarget = { sessionId: p.sessionId, targetId: p.targetInfo.targetId, type: p.targetInfo.type, fetch: false, patterns: '[]' };
+    this.targets.set(p.sessionId, t);
+    const setup = (async () => {
+      const send = this.sender(t.sessionId);
+      try {
+        const steps: Promise<unknown>[] = [];
+        if (FETCH_TYPES.has(t.type) && this.active) steps.push(this.setFetch(t, true), this.setPatterns(t, this.patterns()));
+        // Children of this target (out-of-process iframes, dedicated workers) are paused until guarded too.
+        if (t.type === 'page' || t.type === 'iframe' || t.type.endsWith('worker')) {
+          steps.push(send('Target.setAutoAttach', { autoAttach: true, waitForDebuggerOnStart: true, flatten: true }).catch(() => undefined));
+        }
+        await Promise.all(steps);
+      } catch {
+        /* the target went away while we set it up */
+      } finally {
+        if (p.waitingForDebugger) await send('Runtime.runIfWaitingForDebugger').catch(() => undefined);
+      }
+    })();
+    this.pendingSetups.add(setup);
+    this.setups.set(t.targetId, setup);
+    return setup.finally(() => this.pendingSetups.delete(setup));
+  }
+
+  private sender(sessionId: string) {
+    return <M extends Parameters<CdpConnection['send']>[0]>(method: M, params?: Parameters<CdpConnection['send']>[1]) =>
+      this.connection.send(method, params as never, sessionId, SETUP_TIMEOUT_MS);
+  }
+
+  private async setFetch(t: GuardedTarget, on: boolean): Promise<void> {
+    if (on) await this.connection.send('Fetch.enable', { patterns: [{ urlPattern: '*', requestStage: 'Request' }] }, t.sessionId, SETUP_TIMEOUT_MS);
+    else await this.connection.send('Fetch.disable', undefined, t.sessionId, SETUP_TIMEOUT_MS);
+    t.fetch = on;
+  }
+
+  private patterns(): string {
+    return JSON.stringify(this.active ? (this.policy?.blockPatterns?.() ?? []) : []);
+  }
+
+  /** Installs the WebSocket barrier for documents to come (pages, frames) and for the current one. */
+  private async setPatterns(t: GuardedTarget, patterns: string): Promise<void> {
+    if (patterns === t.patterns) return;
+    const send = this.sender(t.sessionId);
+    if (t.scriptId) await send('Page.removeScriptToEvaluateOnNewDocument', { identifier: t.scriptId }).catch(() => undefined);
+    t.scriptId = undefined;
+    t.patterns = patterns;
+    if (patterns === '[]') return;
+    const source = socketBarrierSource(JSON.parse(patterns), this.binding);
+    await send('Runtime.addBinding', { name: this.binding });
+    if (t.type === 'page' || t.type === 'iframe') {
+      await send('Page.enable'); // scripts for new documents only run in sessions with Page enabled
+      await send('Runtime.enable');
+      t.scriptId = (await send('Page.addScriptToEvaluateOnNewDocument', { source, runImmediately: true })).identifier;
+    }
+    await send('Runtime.evaluate', { expression: source }).catch(() => undefined);
+  }
+
+  private async onPaused(t: GuardedTarget, p: Protocol.Fetch.RequestPausedEvent): Promise<void> {
+    let verdict: RequestVerdict | undefined;
+    try {
+      verdict = this.policy?.active() ? this.policy.check(p.request.url) : undefined;
+    } catch (e) {
+      // A broken rule must not open the door: refuse.
+      verdict = { rule: 'policy-error', reason: `the safety policy could not be evaluated (${(e as Error).message})` };
+    }
+    if (!verdict) {
+      await this.connection.send('Fetch.continueRequest', { requestId: p.requestId }, t.sessionId, SETUP_TIMEOUT_MS).catch(() => undefined);
+      return;
+    }
+    const entry = this.record(t, verdict, p.request.url, p.resourceType, p.frameId);
+    await this.connection.send('Fetch.failRequest', { requestId: p.requestId, errorReason: 'BlockedByClient' }, t.sessionId, SETUP_TIMEOUT_MS).catch(() => undefined);
+    this.emit('blocked', entry);
+  }
+
+  /** A barrier refused a WebSocket; recorded only when the policy agrees (the report comes from page context). */
+  private onSocketRefused(t: GuardedTarget, url: string): void {
+    const verdict = /^wss?:\/\//.test(url) ? this.policy?.check(url) : undefined;
+    if (verdict) this.emit('blocked', this.record(t, verdict, url, 'WebSocket'));
+  }
+
+  private record(t: GuardedTarget, verdict: RequestVerdict, url: string, resourceType: string, frameId?: string): BlockedRequest {
+    const entry: BlockedRequest = { ...verdict, url, resourceType, navigation: resourceType === 'Document', targetId: t.targetId, frameId, seq: ++this.seq };
+    this.blocked.push(entry);
+    if (this.blocked.length > KEEP_BLOCKED) this.blocked.splice(0, this.blocked.length - KEEP_BLOCKED);
+    return entry;
+  }
+}
+
+/** One line for the model per blocked request: what, where, which rule. */
+export function describeBlocked(b: BlockedRequest): string {
+  const what = b.navigation ? 'navigation' : `${b.resourceType.toLowerCase()} request`;
+  return `BLOCKED_BY_POLICY: a ${what} to ${b.url} was stopped before it was sent (rule ${b.rule}: ${b.reason}).`;
+}

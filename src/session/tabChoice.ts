@@ -1,0 +1,80 @@
+// Which page to work in when attaching to a browser the user already has open: the one they are
+// looking at, even when another CDP client (DevTools, a test harness, another tool) is attached to
+// it. Claims between several Browser Agent servers on one browser are a separate concern: the
+// chooser takes an `isClaimed` predicate and skips claimed pages.
+import type { CdpConnection } from './cdp';
+
+/** `focused`: the page the user has open (default); `new`: always a tab of our own. */
+export type AttachTabMode = 'focused' | 'new';
+
+export interface PageCandidate {
+  targetId: string;
+  url: string;
+  /** The page is visible (its tab is the selected one of its window). Unknown when probing failed. */
+  visible?: boolean;
+  /** The page has the input focus. */
+  focused?: boolean;
+  /** Another Browser Agent already works in this page (its isolated world is there). */
+  agentWorld?: boolean;
+}
+
+/** Browser pages nobody works in: DevTools front-ends and internal pages other than a new-tab page. */
+function usable(url: string): boolean {
+  if (url.startsWith('devtools://')) return false;
+  if (/^chrome(-untrusted)?:\/\//.test(url) && !/^chrome:\/\/(newtab|new-tab-page)\b/.test(url)) return false;
+  return true;
+}
+
+/**
+ * The page to work in, or undefined for a tab of our own. Pure: focused beats visible beats the
+ * first listed; claimed and unusable pages (DevTools, internal pages) never win.
+ */
+export function chooseAttachTab(pages: PageCandidate[], opts: { mode?: AttachTabMode; isClaimed?: (p: PageCandidate) => boolean } = {}): string | undefined {
+  if (opts.mode === 'new') return undefined;
+  const isClaimed = opts.isClaimed ?? (() => false);
+  const free = pages.filter((p) => usable(p.url) && !isClaimed(p));
+  const rank = (p: PageCandidate) => (p.focused ? 2 : 0) + (p.visible ? 1 : 0);
+  let best: PageCandidate | undefined;
+  for (const p of free) if (!best || rank(p) > rank(best)) best = p;
+  return best?.targetId;
+}
+
+/** The default claim check until servers claim tabs explicitly: another Browser Agent's world is in the page. */
+export const claimedByAgentWorld = (p: PageCandidate) => !!p.agentWorld;
+
+const PROBE_MS = 1500;
+const MAX_PROBED = 20;
+/** Our extractor's isolated world (src/snapshot/frames.ts): a page holding it is in use by a Browser Agent. */
+const AGENT_WORLD = 'browser-agent';
+
+/**
+ * Lists the pages of a browser with what a short look inside each tells: visible, focused, and whether
+ * another Browser Agent works there. A page that does not answer in time (hung, or held by a dialog)
+ * keeps its place with unknown state.
+ */
+export async function probePages(conn: CdpConnection): Promise<PageCandidate[]> {
+  const { targetInfos } = await conn.send('Target.getTargets', undefined, undefined, PROBE_MS);
+  const pages = targetInfos.filter((t) => t.type === 'page' && usable(t.url));
+  const out: PageCandidate[] = pages.map((t) => ({ targetId: t.targetId, url: t.url }));
+  await Promise.all(out.slice(0, MAX_PROBED).map((p) => probeOne(conn, p).catch(() => undefined)));
+  return out;
+}
+
+async function probeOne(conn: CdpConnection, p: PageCandidate): Promise<void> {
+  const { sessionId } = await conn.send('Target.attachToTarget', { targetId: p.targetId, flatten: true }, undefined, PROBE_MS);
+  const s = conn.session(sessionId);
+  const off = s.on('Runtime.executionContextCreated', (e) => {
+    if (e.context.name === AGENT_WORLD) p.agentWorld = true;
+  });
+  try {
+    // Runtime.enable reports every existing context, isolated worlds of other clients included.
+    await s.send('Runtime.enable', undefined, PROBE_MS);
+    const r = await s.send('Runtime.evaluate', { expression: '[document.visibilityState, document.hasFocus()]', returnByValue: true }, PROBE_MS);
+    const [vis, focus] = (r.result.value as [string, boolean] | undefined) ?? [];
+    p.visible = vis === 'visible';
+    p.focused = focus === true;
+  } finally {
+    off();
+    await conn.send('Target.detachFromTarget', { sessionId }, undefined, PROBE_MS).catch(() => undefined);
+  }
+}

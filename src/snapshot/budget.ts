@@ -1,0 +1,103 @@
+// The page-level token budget: lines go out whole, in document order, until the budget is spent;
+// then one marker says what is left and the exact call that reads on from there (`offset`).
+// Nothing is cut inside a line except a paragraph too long for any budget, which is wrapped
+// into consecutive lines first (at sentence or word ends), so every line can be reached.
+
+/** Without `maxTokens`, a snapshot stays near this (o200k-calibrated estimate): clients cap one result near 25k. */
+export const DEFAULT_MAX_TOKENS = 16_000;
+/** Longer text lines are wrapped into pieces of about this many characters (~500 tokens). */
+export const WRAP_CHARS = 2000;
+
+const WORDISH = /[\p{L}\p{M}]+|\p{N}{1,3}|[^\s\p{L}\p{M}\p{N}]/gu;
+
+/**
+ * Tokens of `s` as o200k counts them, estimated without the tokenizer: about one per short word, per
+ * group of up to three digits and per punctuation mark, plus one per newline; long words, accented
+ * words and other scripts by their length. Errs a little high, so a budget holds.
+ */
+export function estimateTokens(s: string): number {
+  let n = 0;
+  for (const m of s.matchAll(WORDISH)) {
+    const w = m[0];
+    const c = w.charCodeAt(0);
+    if (c < 0x80 && !/[^\x00-\x7f]/.test(w)) n += w.length > 7 ? Math.ceil(w.length / 7) : 1;
+    else if (c >= 0x2e80) n += Math.ceil(w.length * 0.8); // CJK, kana, hangul: about a token per character
+    else if (c >= 0x400) n += Math.ceil(w.length / 4); // Cyrillic, Arabic, Hebrew, Indic …
+    else if (c >= 0x370) n += Math.ceil(w.length / 2.5); // Greek
+    else n += Math.ceil(w.length / 3); // Latin with accents
+  }
+  for (let i = s.indexOf('\n'); i >= 0; i = s.indexOf('\n', i + 1)) n++;
+  return n;
+}
+
+/** Splits a long line into pieces of at most `max` characters, at a sentence end if one is near, else a space. */
+export function wrapLine(text: string, max = WRAP_CHARS): string[] {
+  if (text.length <= max) return [text];
+  const out: string[] = [];
+  let rest = text;
+  while (rest.length > max) {
+    const window = rest.slice(0, max);
+    let cut = -1;
+    for (const m of window.matchAll(/[.!?。！？](?:["')\]]*)\s/g)) if (m.index! > max / 2) cut = m.index! + m[0].length;
+    if (cut < 0) cut = window.lastIndexOf(' ') + 1;
+    if (cut <= max / 4) cut = max;
+    out.push(rest.slice(0, cut).trimEnd());
+    rest = rest.slice(cut).trimStart();
+  }
+  if (rest) out.push(rest);
+  return out;
+}
+
+export interface BudgetLine {
+  text: string;
+  /** Element lines count towards "elements left". */
+  element?: boolean;
+}
+
+export interface Page {
+  body: string;
+  /** First line shown and one past the last, in the wrapped line list. */
+  from: number;
+  to: number;
+  total: number;
+  /** Estimated tokens and elements of the lines after `to`. */
+  tokensLeft: number;
+  elementsLeft: number;
+}
+
+/**
+ * The lines from `offset` that fit `budget` tokens (at least one, so reading on always advances).
+ * `lines` must already be wrapped (see `wrapLine`), so offsets mean the same lines on every call.
+ */
+export function takePage(lines: BudgetLine[], budget: number, offset = 0): Page {
+  const from = Math.min(Math.max(0, offset), lines.length);
+  const kept: string[] = [];
+  let used = 0;
+  let to = from;
+  for (; to < lines.length; to++) {
+    const t = estimateTokens(lines[to].text) + 1;
+    if (used + t > budget && to > from) break;
+    kept.push(lines[to].text);
+    used += t;
+  }
+  let tokensLeft = 0;
+  let elementsLeft = 0;
+  for (let i = to; i < lines.length; i++) {
+    tokensLeft += estimateTokens(lines[i].text) + 1;
+    if (lines[i].element) elementsLeft++;
+  }
+  return { body: kept.join('\n'), from, to, total: lines.length, tokensLeft, elementsLeft };
+}
+
+/** The marker after a page that does not reach the end: what is left and the call that reads it. */
+export function continuationNote(p: Page, maxTokens: number, scope: string): string | undefined {
+  if (p.to >= p.total) return undefined;
+  const left = `${p.total - p.to} more lines (~${p.tokensLeft.toLocaleString('en-US')} tokens${p.elementsLeft ? `, ${p.elementsLeft} elements` : ''})`;
+  return `[Cut by the ${maxTokens.toLocaleString('en-US')}-token budget after line ${p.to} of ${p.total}; ${left}. Read on: browser_snapshot with offset=${p.to}${scope}. Or search with browser_find, or read one part with ref.]`;
+}
+
+/** The header line of a page that does not start at the top. */
+export function offsetNote(p: Page): string | undefined {
+  if (!p.from) return undefined;
+  return `Lines ${p.from + 1}–${p.to} of ${p.total} (continued from offset=${p.from}).`;
+}

@@ -1,0 +1,80 @@
+// What a reader of the page needs besides the controls: landmark sections, where links go, images'
+// alt text, names that come from attributes rather than labels, and controls placed off-screen on
+// purpose (skip links). Pure DOM code, runs inside the page with the extractor.
+import { clean, explicitRole } from './roles';
+
+/** Short section names for landmark roles (the HTML element a reader knows). */
+const LANDMARK_BY_ROLE: Record<string, string> = {
+  banner: 'header', navigation: 'nav', main: 'main', complementary: 'aside', contentinfo: 'footer',
+  search: 'search', form: 'form', region: 'region',
+};
+const SECTIONING = 'article, aside, main, nav, section, [role=article], [role=complementary], [role=main], [role=navigation], [role=region]';
+
+function labelOf(el: Element): string {
+  const by = el.getAttribute('aria-labelledby');
+  if (by) {
+    const root = el.getRootNode() as Document | ShadowRoot;
+    const t = clean(by.split(/\s+/).map((id) => (root.getElementById?.(id) ?? document.getElementById(id))?.textContent ?? '').join(' '));
+    if (t) return t;
+  }
+  return clean(el.getAttribute('aria-label'));
+}
+
+/**
+ * The landmark `el` opens, as a section line (`nav "Primary"`, `main`), or '' when it is none.
+ * `header`/`footer` count only at page level (not inside an article or section); forms and regions
+ * only when named, as in the ARIA mapping.
+ */
+export function landmarkOf(el: Element): string {
+  const tag = el.localName;
+  const role = explicitRole(el);
+  let kind = role ? LANDMARK_BY_ROLE[role] : undefined;
+  if (!kind && !role) {
+    if (tag === 'nav' || tag === 'main' || tag === 'aside' || tag === 'search' || tag === 'form') kind = tag;
+    else if (tag === 'section') kind = 'region';
+    else if ((tag === 'header' || tag === 'footer') && !el.parentElement?.closest(SECTIONING)) kind = tag;
+  }
+  if (!kind) return '';
+  const name = labelOf(el);
+  if ((kind === 'form' || kind === 'region') && !name) return '';
+  return name ? `${kind} ${JSON.stringify(name.length > 60 ? name.slice(0, 59) + '…' : name)}` : kind;
+}
+
+/** The absolute target of a link element (a/area with href), or undefined. */
+export function linkHref(el: Element): string | undefined {
+  if (el.localName !== 'a' && el.localName !== 'area') return undefined;
+  const raw = el.getAttribute('href');
+  if (raw === null) return undefined;
+  const href = (el as HTMLAnchorElement).href;
+  return typeof href === 'string' ? href : undefined;
+}
+
+/**
+ * `name=q`: what identifies a form field that no label, placeholder or title names. Shown as an
+ * attribute, not as a label, so a model does not take it for visible text.
+ */
+export function attributeName(el: Element): string {
+  const tag = el.localName;
+  if (tag !== 'input' && tag !== 'textarea' && tag !== 'select') return '';
+  const n = clean(el.getAttribute('name'));
+  return n ? `name=${n.length > 40 ? n.slice(0, 39) + '…' : n}` : '';
+}
+
+/** An informative image as a text line: `![alt]` (decorative images, with empty alt, say nothing). */
+export function imageText(el: Element): string {
+  const alt = clean(el.getAttribute('alt'));
+  return alt ? ` ![${alt}] ` : '';
+}
+
+/**
+ * A control moved off-screen on purpose (a skip link at left:-10000px) that the keyboard still
+ * reaches: natively focusable or with a non-negative tabindex.
+ */
+export function keyboardReachable(el: Element): boolean {
+  if (el.hasAttribute('tabindex')) return (el as HTMLElement).tabIndex >= 0;
+  const tag = el.localName;
+  if (tag === 'a' || tag === 'area') return el.hasAttribute('href');
+  if (tag === 'button' || tag === 'select' || tag === 'textarea' || tag === 'summary') return !(el as HTMLButtonElement).disabled;
+  if (tag === 'input') return (el as HTMLInputElement).type !== 'hidden' && !(el as HTMLInputElement).disabled;
+  return false;
+}

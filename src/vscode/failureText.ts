@@ -1,0 +1,22 @@
+import { errorMessage, isAgentError } from '../errors';
+
+/** A button on a failure message and what it does. */
+export type FixAction = { label: 'Open Settings'; query: string } | { label: 'How to Attach' } | { label: 'Show Log' };
+
+/**
+ * What a person sees when launching or attaching fails: the message, the fix-it hint, and the
+ * buttons that help (pure, so it is unit-tested).
+ */
+export function failureText(what: 'Launch' | 'Attach', e: unknown): { message: string; actions: FixAction[] } {
+  const hint = isAgentError(e) ? e.hint : undefined;
+  const actions: FixAction[] = [];
+  if (what === 'Attach') actions.push({ label: 'How to Attach' }, { label: 'Open Settings', query: 'browserAgent.connection' });
+  else actions.push({ label: 'Open Settings', query: 'browserAgent.browser' });
+  actions.push({ label: 'Show Log' });
+  // Notifications show no `detail`: the hint goes into the message itself.
+  const text = errorMessage(e).trim().replace(/([^.!?])$/, '$1.');
+  return {
+    message: `Browser Agent ${what === 'Launch' ? 'could not launch the browser' : 'could not attach to the browser'}: ${text}${hint ? ` How to fix it: ${hint}` : ''}`,
+    actions,
+  };
+}

@@ -1,0 +1,75 @@
+import { randomBytes } from 'node:crypto';
+import * as vscode from 'vscode';
+import { Screencast } from '../agent/panel/screencast';
+import type { SessionManager, SessionStatus } from '../session/manager';
+import { liveState } from './liveState';
+
+/**
+ * "Open Live View": the active tab's screencast in an editor tab, with its URL and the session's
+ * state, so the chat panel's conversation keeps its room. One panel; the command reveals it.
+ */
+export class LiveViewPanel implements vscode.Disposable {
+  private panel?: vscode.WebviewPanel;
+  private readonly screencast = new Screencast((m) => void this.panel?.webview.postMessage(m));
+  private readonly onStatus = (s: SessionStatus) => this.update(s);
+
+  constructor(private readonly sessions: SessionManager) {}
+
+  show(): void {
+    if (this.panel) return this.panel.reveal();
+    const panel = (this.panel = vscode.window.createWebviewPanel('browserAgent.liveView', 'Browser: Live View', vscode.ViewColumn.Beside, { enableScripts: true, retainContextWhenHidden: false }));
+    panel.iconPath = new vscode.ThemeIcon('eye');
+    panel.webview.html = html(panel.webview.cspSource);
+    this.sessions.on('status', this.onStatus);
+    panel.onDidChangeViewState(() => (panel.visible ? this.update(this.sessions.status) : void this.screencast.stop()));
+    panel.onDidDispose(() => {
+      this.sessions.off('status', this.onStatus);
+      this.panel = undefined;
+      void this.screencast.stop();
+    });
+    this.update(this.sessions.status);
+  }
+
+  private update(s: SessionStatus): void {
+    const panel = this.panel;
+    if (!panel) return;
+    const state = liveState(s);
+    void panel.webview.postMessage({ type: 'state', ...state });
+    panel.title = state.live ? `Browser: ${s.state === 'connected' ? s.tabTitle || s.tabUrl || 'about:blank' : 'Live View'}` : 'Browser: Live View';
+    const browser = this.sessions.current;
+    if (!state.live || !browser || !panel.visible) return void this.screencast.stop();
+    void browser.activeTab().then((tab) => this.screencast.follow(tab)).catch(() => undefined);
+  }
+
+  dispose(): void {
+    this.panel?.dispose();
+  }
+}
+
+function html(csp: string): string {
+  const nonce = randomBytes(16).toString('base64');
+  return `<!DOCTYPE html><html lang="en"><head><meta charset="UTF-8">
+<meta http-equiv="Content-Security-Policy" content="default-src 'none'; img-src ${csp} data:; style-src 'nonce-${nonce}'; script-src 'nonce-${nonce}'">
+<style nonce="${nonce}">
+body{margin:0;padding:8px;color:var(--vscode-foreground);font-family:var(--vscode-font-family);font-size:var(--vscode-font-size)}
+#bar{display:flex;gap:8px;align-items:center;margin-bottom:6px}
+#state{font-size:11px;padding:1px 6px;border-radius:8px;background:var(--vscode-badge-background);color:var(--vscode-badge-foreground);white-space:nowrap}
+#url{font-family:var(--vscode-editor-font-family);overflow:hidden;text-overflow:ellipsis;white-space:nowrap;color:var(--vscode-textLink-foreground)}
+img{display:block;max-width:100%;border:1px solid var(--vscode-panel-border)}
+img.stale{opacity:.35;filter:grayscale(1)}
+#empty{color:var(--vscode-descriptionForeground);font-style:italic}
+</style></head><body>
+<div id="bar"><span id="state" role="status">…</span><span id="url"></span></div>
+<div id="empty"></div><img id="live-frame" alt="Live view of the browser page" hidden>
+<script nonce="${nonce}">
+const img = document.getElementById('live-frame'), state = document.getElementById('state'), url = document.getElementById('url'), empty = document.getElementById('empty');
+window.addEventListener('message', (ev) => {
+  const m = ev.data;
+  if (m.type === 'frame') { img.src = 'data:image/jpeg;base64,' + m.data; img.hidden = false; img.classList.remove('stale'); empty.hidden = true; }
+  if (m.type === 'state') {
+    state.textContent = m.label; url.textContent = m.url || ''; url.title = m.url || '';
+    if (!m.live) { img.classList.add('stale'); empty.textContent = m.note; empty.hidden = false; if (!img.src) img.hidden = true; }
+  }
+});
+</script></body></html>`;
+}

@@ -1,0 +1,52 @@
+import assert from 'node:assert/strict';
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { TaskRecord } from '../../src/agent/panel/messages';
+import { CHAT_FILE, clearHistory, importLegacyChats, listHistory, openHistory, saveTranscript } from '../../src/audit/chatHistory';
+import { AuditRecorder } from '../../src/audit/recorder';
+
+describe('audit: one task history for the chat panel and Task History', () => {
+  let root: string;
+  beforeEach(() => (root = mkdtempSync(join(tmpdir(), 'ba-hist-'))));
+  afterEach(() => rmSync(root, { recursive: true, force: true }));
+
+  it('lists every task with the same words; a chat task opens as it was seen, a Copilot task from its steps', async () => {
+    const rec = new AuditRecorder({ root, screenshots: false });
+    const chat = rec.startTask('Greet Ada', { source: 'chat' });
+    const seen: TaskRecord = { id: chat.id, task: 'Greet Ada', startedAt: Date.now(), provider: 'p', status: 'stopped', entries: [{ kind: 'user', text: 'Greet Ada' }, { kind: 'assistant', text: 'On it.' }, { kind: 'result', status: 'stopped', summary: 'Stopped by the user.' }] };
+    await chat.end('cancelled', 'Stopped by the user.', 'stopped');
+    await saveTranscript(chat.dir, seen);
+    const copilot = rec.startTask('Copilot tool calls on 2026-11-23', { source: 'copilot', implicit: true });
+    await copilot.recordStep(async () => ({ ts: new Date().toISOString(), tool: 'browser_click', input: { ref: '3' }, target: { role: 'button', name: 'Go' }, before: {}, after: {}, risk: 'auto', decision: 'auto', ok: false, result: 'TARGET_NOT_FOUND: no element [3]\nHint: take a snapshot', errorCode: 'TARGET_NOT_FOUND', durationMs: 5 }));
+    await copilot.end('ended');
+    const list = await listHistory(root);
+    assert.equal(list.length, 2);
+    const item = list.find((i) => i.id === chat.id)!;
+    assert.equal(item.status, 'stopped', "the chat's own status, not the log's coarser one");
+    assert.match(item.label!, /^Stopped by you · 0 steps · Chat/);
+    assert.deepEqual(await openHistory(root, chat.id), seen);
+    const built = (await openHistory(root, copilot.id))!;
+    const card = built.entries.find((e) => e.kind === 'card');
+    assert.ok(card && card.kind === 'card');
+    assert.equal(card.card.state, 'error');
+    assert.equal(card.card.message, 'no element [3]', 'the failing step says why');
+  });
+
+  it('clears finished tasks only, and imports the old chat history once without losing it', async () => {
+    const rec = new AuditRecorder({ root, screenshots: false });
+    const running = rec.startTask('still running', { source: 'chat' });
+    await running.ready;
+    const legacy: TaskRecord[] = [{ id: 'abc-123', task: 'Old task', startedAt: Date.parse('2026-11-01T10:00:00Z'), endedAt: Date.parse('2026-11-01T10:01:00Z'), provider: 'x', status: 'failure', entries: [{ kind: 'user', text: 'Old task' }, { kind: 'result', status: 'failure', summary: 'no luck' }] }];
+    assert.equal(await importLegacyChats(root, legacy), 1);
+    assert.equal(await importLegacyChats(root, legacy), 0, 'once');
+    const old = (await listHistory(root)).find((i) => i.task === 'Old task')!;
+    assert.equal(old.status, 'failure');
+    assert.equal(old.startedAt, Date.parse('2026-11-01T10:00:00Z'), 'keeps its time');
+    assert.equal((await openHistory(root, old.id))?.entries[1].kind, 'result');
+    assert.ok(existsSync(join(root, old.id, CHAT_FILE)));
+    assert.equal(await clearHistory(root), 1);
+    assert.deepEqual((await listHistory(root)).map((i) => i.task), ['still running'], 'a running task is kept');
+    await running.end('success');
+  });
+});

@@ -1,0 +1,103 @@
+import assert from 'node:assert/strict';
+import { countTokens } from 'gpt-tokenizer/encoding/o200k_base';
+import { continuationNote, estimateTokens, offsetNote, takePage, wrapLine, type BudgetLine } from '../../src/snapshot/budget';
+import { linkTargets } from '../../src/snapshot/links';
+
+const PROSE =
+  'The committee met on Tuesday, 12 March 2024, to review the budget. Members discussed the proposal at length; several objected to the cost (estimated at $4.2 million) and asked for a revised plan by April.';
+
+describe('snapshot: page budget and link targets (no browser)', () => {
+  it('estimates o200k tokens a little high, never far off', () => {
+    const samples = [
+      PROSE,
+      '[12] button "Submit"\n[13] link "World news" →/news/world\n[14] textbox "Email" required type=email',
+      'Die Bundesregierung hat am Mittwoch beschlossen, die Förderung für erneuerbare Energien auszuweiten.',
+      '東京都は水曜日、新しい交通計画を発表した。計画には自転車道の拡張が含まれる。',
+      'Правительство объявило в среду о новых мерах поддержки для малого бизнеса и семей.',
+      'Η κυβέρνηση ανακοίνωσε την Τετάρτη νέα μέτρα στήριξης για τις μικρές επιχειρήσεις.',
+      'Vláda ve středu oznámila nová opatření na podporu malých podniků a rodin.',
+      'Section 12340 text\n[12345] checkbox "Option 12347"\n[12346] link "Item 12345" →/item/12345',
+    ];
+    for (const s of samples) {
+      const real = countTokens(s);
+      const est = estimateTokens(s);
+      assert.ok(est >= real * 0.95 && est <= real * 1.6, `estimate ${est} vs o200k ${real} for ${JSON.stringify(s.slice(0, 40))}`);
+    }
+  });
+
+  it('wraps a long paragraph at sentence ends into lines that join back to the whole text', () => {
+    const long = Array.from({ length: 40 }, () => PROSE).join(' ');
+    const parts = wrapLine(long, 1000);
+    assert.ok(parts.length > 1);
+    for (const p of parts) assert.ok(p.length <= 1000, `piece of ${p.length} chars`);
+    for (const p of parts.slice(0, -1)) assert.match(p, /[.!?]$/, 'cut at a sentence end');
+    assert.equal(parts.join(' '), long);
+    // No sentence end in reach: cut at a space; no space: cut hard, still nothing lost.
+    const words = Array.from({ length: 500 }, (_, i) => `word${i}`).join(' ');
+    assert.equal(wrapLine(words, 300).join(' '), words);
+    const blob = 'x'.repeat(2500);
+    assert.equal(wrapLine(blob, 1000).join(''), blob);
+    assert.deepEqual(wrapLine('short'), ['short']);
+  });
+
+  it('pages whole lines in order, names the offset to read on, and the pages cover every line once', () => {
+    const lines: BudgetLine[] = [];
+    for (let i = 0; i < 300; i++) {
+      lines.push({ text: `Paragraph ${i} says something about topic ${i}.` });
+      lines.push({ text: `[${i}] button "B${i}"`, element: true });
+    }
+    const seen: string[] = [];
+    let offset = 0;
+    let calls = 0;
+    for (;;) {
+      const p = takePage(lines, 500, offset);
+      calls++;
+      assert.ok(estimateTokens(p.body) <= 500, 'within budget');
+      seen.push(...p.body.split('\n'));
+      const note = continuationNote(p, 500, '');
+      if (offset) assert.match(offsetNote(p)!, new RegExp(`^Lines ${offset + 1}–${p.to} of 600`));
+      if (!note) {
+        assert.equal(p.to, 600);
+        break;
+      }
+      assert.match(note, /Read on: browser_snapshot with offset=(\d+)/);
+      assert.match(note, /elements\)/);
+      offset = Number(/offset=(\d+)/.exec(note)![1]);
+      assert.equal(offset, p.to);
+    }
+    assert.ok(calls > 3);
+    assert.deepEqual(seen, lines.map((l) => l.text));
+  });
+
+  it('always shows at least one line, so reading on advances even with a tiny budget', () => {
+    const p = takePage([{ text: 'a '.repeat(400) }, { text: 'b' }], 10, 0);
+    assert.equal(p.to, 1);
+    assert.equal(takePage([{ text: 'a' }], 10, 5).to, 1);
+  });
+
+  it('link targets: relative on the same origin, short for others, full paths and queries only where they tell links apart', () => {
+    const page = 'https://news.example/world/europe?edition=uk';
+    const t = linkTargets(
+      [
+        { name: 'World', href: 'https://news.example/world' },
+        { name: 'BBC', href: 'https://www.bbc.co.uk/news/world' },
+        { name: 'Page 1', href: 'https://news.example/list?page=1&sort=new' },
+        { name: 'Next', href: 'https://news.example/list?page=2' },
+        { name: 'Next', href: 'https://news.example/list?page=3' },
+        { name: 'Top', href: 'https://news.example/world/europe?edition=uk#top' },
+        { name: 'Run', href: 'javascript:void(0)' },
+        { name: 'Mail', href: 'mailto:a@b.c' },
+        { name: 'Home', href: '/' },
+        { name: 'Long', href: 'https://news.example/' + 'a'.repeat(200) },
+        { name: 'Story', href: 'https://www.nytimes.com/2017/01/12/business/dealbook/justice-department-corporate-crime.html?action=click' },
+        { name: 'Read more', href: 'https://news.example/2017/01/12/business/first-story-about-things.html' },
+        { name: 'Read more', href: 'https://news.example/2017/01/12/business/second-story-about-other-things.html' },
+      ],
+      page,
+    );
+    assert.deepEqual(t.slice(0, 9), ['/world', 'bbc.co.uk/news/world', '/list', '/list?page=2', '/list?page=3', '#top', undefined, 'mailto:a@b.c', '/']);
+    assert.ok(t[9]!.endsWith('…') && t[9]!.length <= 30, t[9]);
+    assert.equal(t[10], 'nytimes.com/2017/01/12/business/…');
+    assert.deepEqual(t.slice(11), ['/2017/01/12/business/first-story-about-things.html', '/2017/01/12/business/second-story-about-other-things.html']);
+  });
+});

@@ -1,0 +1,36 @@
+import assert from 'node:assert/strict';
+import { BrowserAgentError } from '../../src/errors';
+import { failureText } from '../../src/vscode/failureText';
+import { liveState } from '../../src/vscode/liveState';
+import { sessionMenu } from '../../src/vscode/sessionMenu';
+
+describe('vscode: session menu, failure messages, live view state', () => {
+  it('the menu default fits the state: Launch with no browser, the live view while one runs; Close only with one', () => {
+    for (const s of [{ state: 'none' as const }, { state: 'disconnected' as const, reason: 'browser disconnected' }]) {
+      const m = sessionMenu(s);
+      assert.match(m.items[0].label, /Launch Browser/);
+      assert.ok(!m.items.some((i) => i.command === 'browserAgent.closeBrowser'), 'no Close without a browser');
+    }
+    const on = sessionMenu({ state: 'connected', kind: 'attached', headless: false, tabTitle: 'Shop', tabUrl: 'https://shop.example/', tabs: 2 });
+    assert.equal(on.items[0].command, 'browserAgent.openLiveView');
+    assert.equal(on.items[1].command, 'browserAgent.closeBrowser');
+    assert.match(on.items[1].description ?? '', /keeps running/);
+    assert.match(on.title, /attached: Shop/);
+    assert.ok(on.items.every((i) => i.label !== '$(play) Launch Browser'), 'Launch is not offered as if nothing ran');
+  });
+
+  it('a failure shows its message and hint, with the buttons that help', () => {
+    const attach = failureText('Attach', new BrowserAgentError('ATTACH_FAILED', 'No browser answers at http://127.0.0.1:1 (ECONNREFUSED)', 'Turn on remote debugging.'));
+    assert.equal(attach.message, 'Browser Agent could not attach to the browser: No browser answers at http://127.0.0.1:1 (ECONNREFUSED). How to fix it: Turn on remote debugging.');
+    assert.deepEqual(attach.actions.map((a) => a.label), ['How to Attach', 'Open Settings', 'Show Log']);
+    const launch = failureText('Launch', new Error('spawn ENOENT'));
+    assert.equal(launch.message, 'Browser Agent could not launch the browser: spawn ENOENT.');
+    assert.deepEqual(launch.actions[0], { label: 'Open Settings', query: 'browserAgent.browser' });
+  });
+
+  it('the live view says when its picture is not live', () => {
+    assert.equal(liveState({ state: 'connected', kind: 'launched', headless: true, tabTitle: 'T', tabUrl: 'http://a/', tabs: 1 }).live, true);
+    assert.deepEqual([liveState({ state: 'none' }).label, liveState({ state: 'disconnected', reason: 'x' }).label, liveState({ state: 'starting', kind: 'attached' }).label], ['No browser', 'Disconnected', 'Attaching…']);
+    assert.ok(!liveState({ state: 'none' }).live);
+  });
+});
