@@ -33,6 +33,18 @@ const inpagePlugin = {
   },
 };
 
+/**
+ * zod's namespace object keeps all ~50 of its error-message locales in every bundle (≈60 KB each
+ * zipped). Tool errors go to models in English, so only `en` (zod's default) is bundled.
+ */
+const zodEnglishOnly = {
+  name: 'zod-english-only',
+  setup(build) {
+    build.onResolve({ filter: /^\.\.\/locales\/index\.js$/ }, (args) => (/[\\/]zod[\\/]v4[\\/]/.test(args.importer) ? { path: join(args.resolveDir, '..', 'locales', 'index.js'), namespace: 'zod-locales' } : undefined));
+    build.onLoad({ filter: /.*/, namespace: 'zod-locales' }, (args) => ({ contents: "export { default as en } from './en.js';", loader: 'js', resolveDir: join(args.path, '..') }));
+  },
+};
+
 const common = {
   bundle: true,
   platform: 'node',
@@ -41,7 +53,7 @@ const common = {
   sourcemap: !production,
   minify: production,
   logLevel: 'warning',
-  plugins: [inpagePlugin],
+  plugins: [inpagePlugin, zodEnglishOnly],
 };
 
 function testEntries(dir) {

@@ -131,7 +131,7 @@ async function byRoleAndName(frames: FrameTarget[], fp: TargetFingerprint): Prom
       for (const n of nodes) {
         if (n.ignored || n.backendDOMNodeId === undefined) continue;
         const role = String(n.role?.value ?? '');
-        if (normRole(role) === normRole(fp.role)) hits.push({ target, backendNodeId: n.backendDOMNodeId, role, name: String(n.name?.value ?? '') });
+        if (normRole(role) === normRole(fp.role)) hits.push({ target, backendNodeId: n.backendDOMNodeId, role, name: String(n.name?.value ?? '').replace(/\s+/g, ' ').trim() });
       }
     } catch {
       /* frame went away */

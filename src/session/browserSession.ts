@@ -146,7 +146,7 @@ export class BrowserSession extends EventEmitter {
     this.assertConnected();
     // Guarded: open on about:blank and send the tab on only once its requests are intercepted.
     const later = this.guard.active && url !== 'about:blank' ? url : undefined;
-    const { targetId } = await this.connection.send('Target.createTarget', (opts.newWindow ?? this.handle.newWindow) ? { url: later ? 'about:blank' : url, newWindow: true } : { url: later ? 'about:blank' : url });
+    const { targetId } = await this.connection.send('Target.createTarget', (opts.newWindow || this.handle.newWindow) ? { url: later ? 'about:blank' : url, newWindow: true } : { url: later ? 'about:blank' : url });
     this.handle.scope?.add(targetId);
     this.handle.onTabCreated?.(targetId);
     let tab = this.tabMap.get(targetId);

@@ -72,7 +72,9 @@ export interface TabTurn {
  * Session tools with no browser running need no tab.
  */
 export async function takeTurn(tool: ToolDefinition, ctx: ToolContext): Promise<TabTurn> {
-  if (tool.risk === 'session' && !ctx.sessions?.current) return { ctx, release: () => {} };
+  // No session manager (a context with no browser behind it), a tool that needs no browser, or a session
+  // tool with no browser yet: no tab to share, and none is launched for it.
+  if (!ctx.sessions || tool.browserless || (tool.risk === 'session' && !ctx.sessions.current)) return { ctx, release: () => {} };
   const tab = await ctx.tab();
   const release = await lockOf(tab).acquire(tool.concurrent ? 'shared' : 'exclusive', ctx.signal);
   const pinned: ToolContext = {

@@ -101,6 +101,8 @@ export interface ToolDefinition<S extends z.ZodObject = z.ZodObject> {
    * touches no ref state (src/tools/tabLocks.ts). Everything else has the tab to itself.
    */
   concurrent?: boolean;
+  /** Needs no browser (it reads the page only if one is open): never launches one, takes no tab turn. */
+  browserless?: boolean;
   /** Side-effect free: what the call would do, for confirmations and prepareInvocation. */
   preview?(input: z.infer<S>, ctx: ToolContext): Promise<ActionPreview>;
   handler(input: z.infer<S>, ctx: ToolContext): Promise<ToolResult>;

@@ -90,7 +90,7 @@ describe('daemon: shared mode as the extension uses it (SessionManager + daemon 
     await recorder.endTask('success', 'done');
     const t = await loadTask(task.dir);
     const step = t.steps.find((s) => s.tool === 'browser_click')!;
-    assert.ok(step.screenshots?.before && step.screenshots.after, 'screenshots for the confirmed step');
+    assert.ok(step.screenshots?.before && step.screenshots.after, `screenshots for the confirmed step: ${JSON.stringify(step)}`);
     for (const f of [step.screenshots!.before!, step.screenshots!.after!]) assert.equal((await fs.readFile(join(task.dir, f))).subarray(0, 2).toString('hex'), 'ffd8');
 
     const c2 = ctxOf(two);

@@ -56,7 +56,7 @@ describe('mcp: widgets — every item has its own ref and acts like a click', fu
     srv = await startServer(widgetRoutes());
     if (!existsSync(MCP_BIN)) throw new Error(`${MCP_BIN} is missing: run node esbuild.mjs first`);
     const audit = mkdtempSync(join(tmpdir(), 'ba-widgets-audit-'));
-    const args = [MCP_BIN, '--headless', ...TEST_LAUNCH.args!.map((a) => `--browser-arg=${a}`), '--audit-dir', audit, '--allow-confirm-actions'];
+    const args = [MCP_BIN, '--headless', ...TEST_LAUNCH.args!.map((a) => `--browser-arg=${a}`), '--audit-dir', audit, '--allow-confirm-actions', '--no-daemon'];
     client = new Client({ name: 'widgets-test', version: '1.0.0' });
     await client.connect(new StdioClientTransport({ command: process.execPath, args, stderr: 'ignore' }));
   });
