@@ -1,6 +1,7 @@
 import { EventEmitter } from 'node:events';
 import type { Protocol } from 'devtools-protocol';
 import { BrowserAgentError } from '../errors';
+import { fenceInline } from '../safety/untrusted';
 import type { CdpConnection, CdpSession, Unsubscribe } from './cdp';
 
 export interface DialogInfo {
@@ -74,7 +75,7 @@ export class Tab extends EventEmitter {
   /** Fails with DIALOG_OPEN when a JavaScript dialog blocks the page. */
   assertNoDialog(): void {
     if (this.dialog) {
-      throw new BrowserAgentError('DIALOG_OPEN', `A ${this.dialog.type} dialog is open: "${this.dialog.message.slice(0, 200)}".`, 'Answer it with browser_handle_dialog (accept or dismiss) first.');
+      throw new BrowserAgentError('DIALOG_OPEN', `A ${this.dialog.type} dialog is open: ${fenceInline(this.dialog.message.slice(0, 200))}.`, 'Answer it with browser_handle_dialog (accept or dismiss) first.');
     }
   }
 
