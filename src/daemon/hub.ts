@@ -101,22 +101,21 @@ export class BrowserHub {
     return [...this.targets.values()].filter((t) => this.targetOwner.get(t.targetId) === client);
   }
 
-  /**
-   * Gives a new client a page: in a launched browser the first tab nobody owns; attached with
-   * attachTab "existing", the page the user has open that no one else (not even another CDP
-   * client) is working in.
-   */
-  claimFreePage(client: HubClient, opts: { skipExternallyAttached: boolean }): string | undefined {
-    const free = [...this.targets.values()].find(
-      (t) => !this.targetOwner.has(t.targetId) && !t.url.startsWith('devtools://') && !(opts.skipExternallyAttached && t.attached),
-    );
+  /** Gives a new client of a launched browser the first tab nobody owns (and no DevTools window). */
+  claimFreePage(client: HubClient): string | undefined {
+    const free = [...this.targets.values()].find((t) => !this.targetOwner.has(t.targetId) && !t.url.startsWith('devtools://'));
     if (free) this.targetOwner.set(free.targetId, client);
     return free?.targetId;
   }
 
+  owner(targetId: string): HubClient | undefined {
+    return this.targetOwner.get(targetId);
+  }
+
   /** A tab a direct client opened (or worked in before the daemon restarted) is its own, unless another's. */
-  claim(client: HubClient, targetId: string): void {
+  claim(client: HubClient, targetId: string): boolean {
     if (!this.targetOwner.has(targetId)) this.targetOwner.set(targetId, client);
+    return this.targetOwner.get(targetId) === client;
   }
 
   /** A message from a client. */
