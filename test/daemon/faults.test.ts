@@ -29,6 +29,7 @@ describe('daemon: faults in the default MCP mode (real daemon, real MCP clients,
     srv = await startServer({
       '/hung': HUNG,
       '/next': '<!doctype html><title>Next page</title><h1>Next</h1><button>Go on</button>',
+      '/big': `<!doctype html><title>Big</title>${Array.from({ length: 300 }, (_, i) => `<p>Paragraph ${i} with some words</p><a href="#${i}">Link ${i}</a><button>Button ${i}</button>`).join('')}`,
       '/publish': '<!doctype html><title>Publish</title><button onclick="document.title = \'published\'">Publish</button>',
     });
   });
@@ -99,6 +100,24 @@ describe('daemon: faults in the default MCP mode (real daemon, real MCP clients,
     assert.notEqual(now.browsers[0].pid, browserPid);
     assert.equal(now.sessions.length, 1);
     await m.close();
+  });
+
+  it('20 concurrent read-only calls (snapshot, screenshot, find) from two clients at once are all answered', async () => {
+    const env = daemonEnv(1500);
+    const clients = await Promise.all(['one', 'two'].map((n) => spawnMcp(env, undefined, n)));
+    procs.push(...clients);
+    await Promise.all(clients.map((m) => m.call('browser_navigate', { url: `${srv.url}big` })));
+    const calls = Array.from({ length: 20 }, (_, i) => {
+      const [name, args] = i % 3 === 0 ? ['browser_snapshot', {}] : i % 3 === 1 ? ['browser_screenshot', {}] : ['browser_find', { query: `Button ${i}` }];
+      const t0 = Date.now();
+      return clients[i % 2].call(name as string, args).then((r) => ({ name, r, ms: Date.now() - t0 }));
+    });
+    const done = await Promise.all(calls);
+    for (const { name, r } of done) assert.equal(r.isError, false, `${name}: ${r.text}`);
+    assert.ok(done.filter((d) => d.name === 'browser_screenshot').every((d) => d.r.images === 1));
+    const ms = done.map((d) => d.ms).sort((x, y) => x - y);
+    console.log(`      20 concurrent calls through the daemon: median ${ms[10]} ms, max ${ms[19]} ms`);
+    for (const m of clients) await m.close();
   });
 
   it('SIGKILL of the only client: its session ends, and the idle daemon leaves 0 browser processes and no profile', async () => {

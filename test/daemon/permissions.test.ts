@@ -2,7 +2,7 @@
 // never talk to a socket another user controls, and the daemon listens nowhere else.
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
-import { chmodSync, chownSync, lstatSync, mkdirSync, mkdtempSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { chmodSync, chownSync, lstatSync, mkdirSync, mkdtempSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -94,6 +94,15 @@ describe('daemon: another user’s folder or socket is never used (attacker case
       fake.server.close();
       await m.close().catch(() => {});
     }
+  });
+
+  it('a daemon folder that is a symbolic link (to a folder someone else may control) is refused', () => {
+    const parent = mkdtempSync(join(tmpdir(), 'bad-link-'));
+    mkdirSync(join(parent, 'elsewhere'), { mode: 0o700 });
+    symlinkSync(join(parent, 'elsewhere'), join(parent, 'd'));
+    const dir = join(parent, 'd');
+    assert.throws(() => ensurePrivateSocket({ dir, socket: join(dir, 'daemon.sock'), startLock: '', log: '', browsers: '' }), /is not a folder/);
+    rmSync(parent, { recursive: true, force: true });
   });
 
   it('a folder of ours that others could enter is made private before use', () => {
