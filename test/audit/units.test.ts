@@ -100,11 +100,15 @@ describe('audit: redaction, presentation, export text, ordering', () => {
         step({ step: 2, tool: 'browser_drag', input: { startRef: '1', endRef: '2' } }),
         step({ step: 3, tool: 'browser_click', ok: false }),
         step({ step: 4, tool: 'browser_select_option', input: { ref: '3', values: ['b'] }, target: { role: 'combobox', name: 'Size' } }),
+        step({ step: 5, tool: 'browser_evaluate', input: { script: 'document.title = "x"' } }),
       ],
     });
+    assert.match(code, /^\/\/ @ts-nocheck\n/, 'the spec adds no TypeScript errors to the workspace Problems');
+    assert.match(code, /step 5 \(browser_evaluate\) not exported: it ran a script[\s\S]*document\.title = "x"/, 'a script step is not dropped silently');
     assert.match(code, /await page\.keyboard\.press\("Control\+A"\);/);
     assert.match(code, /step 2 \(browser_drag\) has no Playwright equivalent/);
-    assert.ok(!/step 3/.test(code), 'failed steps are not exported');
+    assert.match(code, /step 3 \(browser_click\) not exported: it failed when recorded/, 'failed steps are not exported, and say so');
+    assert.ok(!/step 3[^\n]*\n\s*await/.test(code));
     assert.match(code, /getByRole\("combobox", \{ name: "Size", exact: true \}\)\.selectOption\(\["b"\]\)/);
   });
 

@@ -173,14 +173,23 @@ describe('UI: a task in the chat panel', function () {
     // The first conversation is still there, above this one.
     assert.equal(await chat.locator('.msg.user', { hasText: 'greet Ada and mark the page with a script' }).count(), 2);
     await wb.screenshot('cancelled-done');
-    // The light theme: the "Declined by you" badge stays readable (coloured text, not white on pale red).
-    await wb.runCommand('Preferences: Toggle between Light/Dark Themes');
-    await until('the light theme', () => wb.page.locator('.monaco-workbench.vs').count());
-    await wb.page.waitForTimeout(500);
+    // Both themes: the "Declined by you" badge stays readable (coloured text on the card, not white on pale red).
     const badge = card('browser_evaluate').locator('.badge.decision');
-    const colours = await badge.evaluate((el) => ({ fg: getComputedStyle(el).color, bg: getComputedStyle(el).backgroundColor }));
-    assert.notEqual(colours.fg, 'rgb(255, 255, 255)', `badge text is not white in the light theme: ${JSON.stringify(colours)}`);
-    await wb.screenshot('declined-badge-light-theme');
+    const colours = () => badge.evaluate((el) => ({ fg: getComputedStyle(el).color, bg: getComputedStyle(el).backgroundColor }));
+    const light = async () => (await wb.page.locator('.monaco-workbench').getAttribute('class'))?.split(/\s+/).includes('vs') ?? false;
+    const first = await light();
+    const c1 = await colours();
+    assert.equal(c1.bg, 'rgba(0, 0, 0, 0)', `no filled badge: ${JSON.stringify(c1)}`);
+    assert.notEqual(c1.fg, 'rgb(255, 255, 255)', `badge text is not white: ${JSON.stringify(c1)}`);
+    await wb.screenshot(`declined-badge-${first ? 'light' : 'dark'}-theme`);
+    await wb.runCommand('Preferences: Toggle between Light/Dark Themes');
+    await until('the other theme', async () => (await light()) !== first);
+    await wb.page.waitForTimeout(500);
+    const c2 = await colours();
+    assert.notEqual(c2.fg, c2.bg, `readable after the theme change: ${JSON.stringify(c2)}`);
+    await wb.screenshot(`declined-badge-${first ? 'dark' : 'light'}-theme`);
+    await wb.runCommand('Preferences: Toggle between Light/Dark Themes');
+    await until('the first theme again', async () => (await light()) === first);
     // Reloaded by the second navigate: the greeting happened, the script did not.
     assert.equal(await probe('document.getElementById("out").textContent'), 'Hello, Ada');
     assert.equal(await probe('document.getElementById("state").textContent'), 'untouched');
@@ -212,7 +221,8 @@ describe('UI: a task in the chat panel', function () {
     await items.nth(2).click();
     await chat.locator('.notice.recorded').waitFor({ timeout: 15_000 });
     assert.match(await chat.locator('#log').innerText(), /A recorded task[\s\S]*greet Ada[\s\S]*Done/);
-    assert.match(await chat.locator('#live-state').innerText(), /now|No browser|Disconnected/, 'the live view does not pass for the recorded task');
+    const state = `${await chat.locator('#live-state').innerText()} ${await chat.locator('#live-state').getAttribute('title')}`;
+    assert.match(state, /now|No browser|Disconnected/, `the live view does not pass for the recorded task: ${state}`);
     await wb.screenshot('history-recorded-task');
     // The Task History view lists the same tasks with the same words.
     await wb.runCommand('Browser Agent: Show Task History');
