@@ -5,6 +5,8 @@ import { readdirSync, statSync, chmodSync, mkdirSync, copyFileSync } from 'node:
 import { join } from 'node:path';
 
 const watch = process.argv.includes('--watch');
+// --production (npm run package, via vscode:prepublish): minified, no source maps, so no dangling
+// sourceMappingURL comments in the .vsix.
 const production = process.argv.includes('--production');
 
 /** `import src from './page/extractor.ts?inpage'` → the file bundled as an IIFE, as a string. */
@@ -55,8 +57,11 @@ function testEntries(dir) {
 const builds = [
   { ...common, entryPoints: ['src/extension.ts'], outfile: 'dist/extension.js', external: ['vscode'] },
   { ...common, entryPoints: ['src/mcp/cli.ts'], outfile: 'dist/mcp.js', banner: { js: '#!/usr/bin/env node' } },
+  // The per-user session daemon (browser-agent-daemon), started by the MCP server and the extension.
+  { ...common, entryPoints: ['src/daemon/cli.ts'], outfile: 'dist/daemon.js', banner: { js: '#!/usr/bin/env node' } },
   // The snapshot benchmark (npm run bench:snapshot) runs the shipped extractor, so it is bundled like the tests.
   { ...common, entryPoints: ['bench/snapshot.ts'], outfile: 'out/bench/snapshot.js', packages: 'external' },
+  { ...common, entryPoints: ['bench/hop.ts'], outfile: 'out/bench/hop.js', packages: 'external' },
   // The chat panel's webview script (runs in the webview, not in Node).
   { ...common, platform: 'browser', target: 'chrome120', format: 'iife', minify: true, entryPoints: ['media/chat.ts'], outfile: 'dist/media/chat.js' },
   {
@@ -66,7 +71,9 @@ const builds = [
     outbase: 'test',
     packages: 'external',
     external: ['vscode'],
+    // Tests keep readable stack traces whatever the mode; only what ships is minified.
     sourcemap: 'inline',
+    minify: false,
   },
 ];
 
@@ -78,5 +85,5 @@ if (watch) {
   for (const b of builds) await (await esbuild.context(b)).watch();
 } else {
   await Promise.all(builds.map((b) => esbuild.build(b)));
-  try { chmodSync('dist/mcp.js', 0o755); } catch {}
+  for (const bin of ['dist/mcp.js', 'dist/daemon.js']) try { chmodSync(bin, 0o755); } catch {}
 }

@@ -15,6 +15,8 @@ import { replayDeps } from './vscode/replayDeps';
 import type { SafetyApi } from './vscode/safety';
 import { LiveViewPanel } from './vscode/liveView';
 import { registerSessionCommands } from './vscode/sessionCommands';
+import { registerSessionsView } from './vscode/sessionsView';
+import { configureSharing } from './vscode/sharing';
 import { registerWalkthroughCommands } from './vscode/walkthrough';
 import { readSessionSettings } from './vscode/settings';
 import { createStatusBar } from './vscode/statusBar';
@@ -35,6 +37,7 @@ export interface BrowserAgentApi {
 
 export function activate(context: vscode.ExtensionContext): BrowserAgentApi {
   const { channel, logger } = createLog();
+  configureSharing(context.extensionPath);
   const s = (sessions = new SessionManager(readSessionSettings, logger));
   const liveView = new LiveViewPanel(s);
   context.subscriptions.push(
@@ -44,6 +47,7 @@ export function activate(context: vscode.ExtensionContext): BrowserAgentApi {
     liveView,
     vscode.commands.registerCommand('browserAgent.openLiveView', () => liveView.show()),
     ...registerWalkthroughCommands(context),
+    ...registerSessionsView(s),
   );
   const a = (audit = registerAudit(context, channel));
   const skills = registerSkills(context, a.recorder.root, channel);

@@ -1,3 +1,4 @@
+import { withSecretFieldsMasked } from '../session/maskSecrets';
 import { BrowserAgentError } from '../errors';
 import type { ElementHandle } from '../snapshot/types';
 import { elementBox, scrollIntoView } from './element';
@@ -33,10 +34,9 @@ export async function screenshot(s: Scope, o: { fullPage?: boolean; handle?: Ele
     area = { x: vv.pageX, y: vv.pageY, width: vv.clientWidth, height: vv.clientHeight };
   }
   const scale = Math.min(1, MAX_SIDE / Math.max(area.width, area.height));
-  const res = await s.page.send(
-    'Page.captureScreenshot',
-    { format: 'png', clip: { ...area, scale }, captureBeyondViewport: !!o.fullPage || !!o.handle, fromSurface: true },
-    30_000,
+  // Password and secret fields are masked in every picture.
+  const res = await withSecretFieldsMasked(s.tab, () =>
+    s.page.send('Page.captureScreenshot', { format: 'png', clip: { ...area, scale }, captureBeyondViewport: !!o.fullPage || !!o.handle, fromSurface: true }, 30_000),
   );
   return { data: res.data, width: Math.round(area.width * scale), height: Math.round(area.height * scale), scale, area };
 }

@@ -22,6 +22,9 @@ export interface SettleOptions {
   signal?: AbortSignal;
 }
 
+/** How long a navigation that stopped without committing may take to show up as a download. */
+const DOWNLOAD_GRACE_MS = 500;
+
 /** Request types that stay open by design and never mean "still working". */
 const IGNORED_TYPES = new Set(['EventSource', 'WebSocket', 'Ping', 'CSPViolationReport', 'Preflight']);
 
@@ -60,6 +63,9 @@ export class SettleWatch {
   private domReady = false;
   private loaded = false;
   private sameDocument = false;
+  /** When a main-frame navigation stopped without committing (it may be turning into a download). */
+  private stoppedUncommitted = 0;
+  private readonly downloadsAtStart: number;
   private readonly started = Date.now();
   private wake?: () => void;
 
@@ -69,6 +75,7 @@ export class SettleWatch {
     private readonly tabObs?: TabObserver,
     private readonly browserObs?: BrowserObserver,
   ) {
+    this.downloadsAtStart = browserObs?.downloads.size ?? 0;
     const sessions = [main, ...tab.frameSessions().map((f) => f.session)];
     for (const s of sessions) this.watchNetwork(s);
     const isMain = (frameId: string) => frameId === tab.targetId;
@@ -98,7 +105,10 @@ export class SettleWatch {
       }),
       main.on('Page.frameStoppedLoading', (p) => {
         // A navigation that turned into a download, or was cancelled, stops without committing.
-        if (isMain(p.frameId) && !this.navCommitted) this.navStarted = false;
+        if (isMain(p.frameId) && !this.navCommitted) {
+          this.navStarted = false;
+          this.stoppedUncommitted = Date.now();
+        }
         this.poke();
       }),
     );
@@ -204,6 +214,12 @@ export class SettleWatch {
             await this.nap(Math.min(loadGrace, deadline) - Date.now(), opts.signal);
             continue;
           }
+        }
+        // Browser.downloadWillBegin comes after the frame stopped loading, on another session: wait for it a little.
+        const downloadDue = this.stoppedUncommitted && this.browserObs && this.browserObs.downloads.size === this.downloadsAtStart && Date.now() < this.stoppedUncommitted + DOWNLOAD_GRACE_MS;
+        if (downloadDue) {
+          await this.nap(Math.min(this.stoppedUncommitted + DOWNLOAD_GRACE_MS, deadline) - Date.now(), opts.signal);
+          continue;
         }
         const waitingDownload = this.browserObs && this.browserObs.downloadsInProgress > 0;
         if ((this.inflight.size > 0 || waitingDownload) && Date.now() < netDeadline) {

@@ -96,7 +96,7 @@ export function createAuditHooks(recorder: AuditRecorder, opts: AuditHookOptions
       task.addSecrets(secrets);
       if (opts.knownSecrets) task.addSecrets(opts.knownSecrets());
       const level = ev.decision.rating.level;
-      const ran = ev.decision.outcome !== 'blocked' && ev.decision.outcome !== 'refused' && ev.result.code !== 'INVALID_INPUT';
+      const ran = ev.decision.outcome !== 'blocked' && ev.decision.outcome !== 'refused' && ev.decision.outcome !== 'needs-confirmation' && ev.result.code !== 'INVALID_INPUT';
       const meta = ev.result.meta ?? {};
       const recorded = task.recordStep(async (step) => {
         // The action may have switched tabs or opened a popup: describe the tab that is active now.

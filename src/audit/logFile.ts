@@ -17,7 +17,7 @@ export class JsonlAppender {
     const line = JSON.stringify(event) + '\n';
     const next = this.chain.then(async () => {
       if (this.closed) throw new Error(`audit log ${this.path} is closed`);
-      this.handle ??= await fs.open(this.path, 'a');
+      this.handle ??= await fs.open(this.path, 'a', 0o600);
       // One write per line; a short write (rare, e.g. disk full) is completed rather than left torn.
       const buf = Buffer.from(line);
       let off = 0;

@@ -95,8 +95,9 @@ export function toPlaywrightTest(task: LoadedTask): { code: string; secretEnv: s
   const body: string[] = [];
   for (const s of task.steps) {
     // Left out, but said so: a reader of the spec sees every step that changed or could have changed the page.
-    if (s.decision === 'refused' || s.decision === 'blocked') {
-      body.push(`  // step ${s.step} (${s.tool}) not exported: it was ${s.decision === 'refused' ? 'declined by you' : 'blocked by the safety policy'} when recorded`);
+    if (s.decision === 'refused' || s.decision === 'blocked' || s.decision === 'needs-confirmation') {
+      const why = s.decision === 'refused' ? 'declined by you' : s.decision === 'blocked' ? 'blocked by the safety policy' : 'waiting for a confirmation no one could give';
+      body.push(`  // step ${s.step} (${s.tool}) not exported: it was ${why} when recorded`);
       continue;
     }
     if (!s.ok) {

@@ -50,6 +50,8 @@ export function decisionWords(s: Pick<StepRecord, 'risk' | 'decision'>): string 
       return 'blocked by the safety policy';
     case 'notified':
       return 'you were notified';
+    case 'needs-confirmation':
+      return 'needed a confirmation no one could give';
     default:
       return s.risk === 'confirm' ? 'allowed for this site earlier' : undefined;
   }
@@ -64,7 +66,7 @@ export function failureReason(s: Pick<StepRecord, 'ok' | 'result' | 'errorCode'>
 }
 
 export function stepIcon(s: StepRecord): string {
-  if (s.decision === 'refused' || s.decision === 'blocked') return 'circle-slash';
+  if (s.decision === 'refused' || s.decision === 'blocked' || s.decision === 'needs-confirmation') return 'circle-slash';
   if (!s.ok) return 'error';
   if (s.risk === 'confirm') return 'shield';
   if (s.risk === 'notify') return 'bell';

@@ -122,7 +122,9 @@ export class AuditRecorder {
     const dir = join(this.root, id);
     const appender = new JsonlAppender(join(dir, LOG_FILE));
     const ready = fs
-      .mkdir(dir, { recursive: true })
+      // Owner only: the log holds what was done on which pages (folders 0700, files 0600).
+      .mkdir(dir, { recursive: true, mode: 0o700 })
+      .then(() => Promise.all([fs.chmod(dir, 0o700), fs.chmod(this.root, 0o700).catch(() => undefined)]))
       .then(() => appender.append({ type: 'task_start', v: AUDIT_FORMAT, taskId: id, ts: new Date().toISOString(), goal, ...meta }));
     ready.catch(() => {});
     const task = new TaskRecorder(id, dir, goal, meta, ready, appender, (t) => {

@@ -1,4 +1,5 @@
 import type { ActionPreview } from '../tools/types';
+import { redactText } from '../safety/redactor';
 import { REDACTED, SECRET_PLACEHOLDER } from './types';
 
 /**
@@ -50,17 +51,8 @@ export function scrub(text: string, secrets: Iterable<string>): string;
 export function scrub(text: string | undefined, secrets: Iterable<string>): string | undefined;
 export function scrub(text: string | undefined, secrets: Iterable<string>): string | undefined {
   if (!text) return text;
-  let out = text;
-  for (const s of secrets) {
-    // Short values (a 1-char PIN digit) would wipe unrelated text; they are redacted in input only.
-    if (s.length < 4) continue;
-    out = out.split(s).join(REDACTED);
-    const enc = encodeURIComponent(s);
-    if (enc !== s) out = out.split(enc).join(REDACTED);
-    const form = enc.replace(/%20/g, '+');
-    if (form !== enc) out = out.split(form).join(REDACTED);
-  }
-  return out;
+  // Short values (a 1-char PIN digit) would wipe unrelated text; they are redacted in input only.
+  return redactText(text, [...secrets].filter((s) => s.length >= 4).map((s): [string, string] => [s, REDACTED]));
 }
 
 /** Deep version of scrub for whole events. */

@@ -65,7 +65,7 @@ export function registerAudit(context: vscode.ExtensionContext, log?: vscode.Log
   const recorder = new AuditRecorder({ root, screenshots: () => settings().screenshots });
   const provider = new TaskHistoryProvider(() => root);
   let replayDeps: ReplayDeps | undefined;
-  void fs.mkdir(root, { recursive: true }).then(() => cleanupAudit(root, settings())).then(
+  void fs.mkdir(root, { recursive: true, mode: 0o700 }).then(() => cleanupAudit(root, settings())).then(
     (r) => r.deleted.length && log?.info(`Audit: removed ${r.deleted.length} old task folder(s) by the retention settings.`),
     (e) => log?.warn(`Audit cleanup failed: ${errorMessage(e)}`),
   );
@@ -186,7 +186,7 @@ export function registerAudit(context: vscode.ExtensionContext, log?: vscode.Log
     vscode.commands.registerCommand('browserAgent.audit.replay', replay),
     vscode.commands.registerCommand('browserAgent.audit.export', exportCmd),
     vscode.commands.registerCommand('browserAgent.audit.openFolder', async (item?: TaskItem) => {
-      await fs.mkdir(root, { recursive: true });
+      await fs.mkdir(root, { recursive: true, mode: 0o700 });
       const target = vscode.Uri.file(item instanceof TaskItem ? join(item.task.dir, 'log.jsonl') : root);
       // A remote or web host (code-server, SSH) has no file manager on the person's side.
       if (!vscode.env.remoteName) return vscode.commands.executeCommand('revealFileInOS', target);

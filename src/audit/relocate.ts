@@ -108,7 +108,8 @@ async function findIn(target: FrameTarget, kind: 'selector' | 'xpath', query: st
 export async function axRoleName(session: CdpSession, backendNodeId: number): Promise<{ role: string; name: string }> {
   const { nodes } = await session.send('Accessibility.getPartialAXTree', { backendNodeId, fetchRelatives: false }, 5000);
   const node = nodes.find((n) => n.backendDOMNodeId === backendNodeId) ?? nodes[0];
-  return { role: String(node?.role?.value ?? ''), name: String(node?.name?.value ?? '') };
+  // Chromium keeps the label's trailing space in some names ("Email " for `<label>Email <input>`).
+  return { role: String(node?.role?.value ?? ''), name: String(node?.name?.value ?? '').replace(/\s+/g, ' ').trim() };
 }
 
 /**

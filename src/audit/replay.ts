@@ -95,7 +95,7 @@ function describeVia(el: LocatedElement): string {
 
 /** Why a recorded step is not re-run (it failed or was refused the first time, or only read). */
 function skipReason(s: StepRecord, tool: ToolDefinition, includeReadOnly: boolean): string | undefined {
-  if (s.decision === 'refused' || s.decision === 'blocked') return `was ${s.decision} when recorded`;
+  if (s.decision === 'refused' || s.decision === 'blocked' || s.decision === 'needs-confirmation') return `was ${s.decision} when recorded`;
   if (!s.ok) return `failed when recorded (${s.errorCode ?? 'error'})`;
   if (tool.readOnly && !includeReadOnly) return 'read-only';
   return undefined;

@@ -1,5 +1,6 @@
 import { promises as fs } from 'node:fs';
 import { join } from 'node:path';
+import { withSecretFieldsMasked } from '../session/maskSecrets';
 import type { Tab } from '../session/tab';
 
 /** Time we allow a screenshot before giving up on it: the audit must never stall an action. */
@@ -14,8 +15,8 @@ export async function captureScreenshot(tab: Tab, dir: string, name: string): Pr
   try {
     if (tab.closed || tab.crashed || tab.dialog) return undefined;
     const session = await tab.session();
-    const { data } = await session.send('Page.captureScreenshot', { format: 'jpeg', quality: 70 }, SHOT_TIMEOUT_MS);
-    await fs.writeFile(join(dir, name), Buffer.from(data, 'base64'));
+    const { data } = await withSecretFieldsMasked(tab, () => session.send('Page.captureScreenshot', { format: 'jpeg', quality: 70 }, SHOT_TIMEOUT_MS));
+    await fs.writeFile(join(dir, name), Buffer.from(data, 'base64'), { mode: 0o600 });
     return name;
   } catch {
     return undefined;

@@ -31,8 +31,12 @@ Options:
   --allow-confirm-actions  run actions the safety policy would confirm when the client cannot be asked
                            (no MCP elicitation); without it they are blocked
   --secrets-file <path>    .env-style file of secrets the model may type as {{secret:NAME}}
+  --secret-origins <list>  bind secrets to origins: NAME@https://bank.example,… (typed only there)
   --audit-dir <dir>        where the JSONL audit log of every step goes
                            (default: ~/.browser-agent/audit; "off" disables it)
+  --no-daemon              drive the browser from this process instead of the per-user session daemon
+                           (by default every client shares one browser through browser-agent-daemon,
+                           each in its own tab)
   --max-input-bytes <n>    largest JSON-RPC message accepted on stdin (default 4194304); bigger ones
                            get an error reply and the server keeps running
   --skills-dir <dir>       folder of SKILL.md site skills (repeatable; default: ./.browser-agent/skills,
@@ -60,7 +64,9 @@ export function parseCli(argv: string[]): McpOptions & { help?: boolean; version
       'max-wait-ms': { type: 'string' },
       'allow-confirm-actions': { type: 'boolean' },
       'secrets-file': { type: 'string' },
+      'secret-origins': { type: 'string' },
       'audit-dir': { type: 'string' },
+      'no-daemon': { type: 'boolean' },
       'max-input-bytes': { type: 'string' },
       'skills-dir': { type: 'string', multiple: true },
       help: { type: 'boolean', short: 'h' },
@@ -86,6 +92,7 @@ export function parseCli(argv: string[]): McpOptions & { help?: boolean; version
     downloadsDir: values['downloads-dir'],
     allowedSchemes: list(values['allow-schemes']),
     maxWaitMs: maxWait,
+    daemon: !values['no-daemon'],
     maxInputBytes: maxInput,
     skillsDirs: values['skills-dir'],
     help: values.help,
@@ -108,10 +115,10 @@ async function main() {
     warn: (m: string) => process.stderr.write(`[browser-agent] warning: ${m}\n`),
     error: (m: string) => process.stderr.write(`[browser-agent] error: ${m}\n`),
   };
-  const { ctx, sessions } = createMcpContext(opts, log);
+  let server: ReturnType<typeof createMcpServer> | undefined;
+  const { ctx, sessions } = createMcpContext({ ...opts, clientName: () => server?.getClientVersion()?.name }, log);
   const skillFolders = mcpSkillFolders(opts.skillsDirs, process.cwd(), dirname(__dirname));
   if (skillFolders) ctx.skills = new SkillLibrary(skillFolders, { watch: true });
-  let server: ReturnType<typeof createMcpServer> | undefined;
   const safety = createMcpSafety(() => server, process.argv.slice(2), process.env);
   const auditDir = auditDirFromArgs(process.argv.slice(2)) ?? join(homedir(), '.browser-agent', 'audit');
   const audit = auditDir === 'off' ? undefined : createMcpAudit(auditDir, { decide: safety.decider.decide, knownSecrets: () => safety.vault.known() });

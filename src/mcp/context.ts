@@ -6,6 +6,7 @@ import type { BrowserSession } from '../session/browserSession';
 import { SessionManager, type Logger, type SessionSettings } from '../session/manager';
 import { chooseAttachTab, claimedByAgentWorld, probePages, type AttachTabMode, type PageCandidate } from '../session/tabChoice';
 import type { ToolContext, ToolSettings } from '../tools/types';
+import { daemonProvider } from '../daemon/provider';
 
 export interface McpOptions {
   cdpUrl?: string;
@@ -24,6 +25,10 @@ export interface McpOptions {
   maxWaitMs?: number;
   /** `--skills-dir` values (see src/skills/folders.ts). */
   skillsDirs?: string[];
+  /** Work in the per-user session daemon's shared browser (default), or in-process (--no-daemon). */
+  daemon?: boolean;
+  /** The MCP client's name once it has introduced itself, for the daemon's session list. */
+  clientName?: () => string | undefined;
 }
 
 /**
@@ -41,12 +46,27 @@ async function userPage(endpoint: string, mode: AttachTabMode, isClaimed: (p: Pa
 }
 
 export function createMcpContext(opts: McpOptions, log: Logger): { ctx: ToolContext; sessions: SessionManager } {
+  const toolSettings: ToolSettings = {
+    allowedSchemes: opts.allowedSchemes ?? [],
+    downloadsDir: opts.downloadsDir ?? join(tmpdir(), 'browser-agent-downloads'),
+    maxWaitMs: opts.maxWaitMs ?? 30_000,
+  };
+  const launch = { headless: opts.headless, userDataDir: opts.userDataDir, executablePath: opts.executablePath, args: opts.browserArgs };
+  if (opts.daemon) {
+    // The daemon gives this process its own tab (the page the user has open when attaching, if no
+    // other client works in it) and shows it no other; nothing to claim here.
+    const provider = daemonProvider({ client: () => `MCP: ${opts.clientName?.() ?? 'unknown client'}` });
+    const attachTab = opts.attachTab === 'new' ? 'new' : 'existing';
+    const sessions = new SessionManager(() => ({ mode: opts.cdpUrl ? 'attach' : 'launch', attach: opts.cdpUrl ? { endpoint: opts.cdpUrl } : undefined, attachTab, launch, provider }), log);
+    const browser = () => sessions.ensure();
+    return { ctx: { sessions, browser, tab: async () => (await browser()).activeTab(), settings: toolSettings }, sessions };
+  }
   let attachTab: 'existing' | 'new' = 'existing';
   const settings = (): SessionSettings => ({
     mode: opts.cdpUrl ? 'attach' : 'launch',
     attach: opts.cdpUrl ? { endpoint: opts.cdpUrl } : undefined,
     attachTab,
-    launch: { headless: opts.headless, userDataDir: opts.userDataDir, executablePath: opts.executablePath, args: opts.browserArgs },
+    launch,
   });
   const sessions = new SessionManager(settings, log);
   const claimed = new WeakSet<BrowserSession>();
@@ -76,11 +96,6 @@ export function createMcpContext(opts: McpOptions, log: Logger): { ctx: ToolCont
     return claiming;
   }
 
-  const toolSettings: ToolSettings = {
-    allowedSchemes: opts.allowedSchemes ?? [],
-    downloadsDir: opts.downloadsDir ?? join(tmpdir(), 'browser-agent-downloads'),
-    maxWaitMs: opts.maxWaitMs ?? 30_000,
-  };
   const ctx: ToolContext = {
     sessions,
     browser,

@@ -19,7 +19,8 @@ export interface ConfirmRequest {
   pageTitle?: string;
 }
 
-export type ConfirmAnswer = 'allow' | 'allow-site' | 'refuse';
+/** `unavailable`: nobody can be asked here (an MCP client without elicitation); not the same as a person saying no. */
+export type ConfirmAnswer = 'allow' | 'allow-site' | 'refuse' | 'unavailable';
 /** Asks a person (VS Code modal, MCP elicitation, a test). Must resolve; a dismissed dialog is 'refuse'. */
 export type Confirmer = (req: ConfirmRequest) => Promise<ConfirmAnswer>;
 /** Tells a person about a `notify` action; never blocks it. */
@@ -187,7 +188,7 @@ export function createDecider(settings: () => PolicySettings, confirmer: Confirm
           answer = 'refuse';
         }
         if (answer === 'allow-site') allowances.allow(req.origin, rating.rule);
-        return { rating, outcome: answer === 'refuse' ? 'refused' : 'allowed' };
+        return { rating, outcome: answer === 'refuse' ? 'refused' : answer === 'unavailable' ? 'needs-confirmation' : 'allowed' };
       }
     }
   }

@@ -61,7 +61,7 @@ export async function confirmDownload(ctx: ToolContext, fileName: string, url?: 
   if (!ext || !s.executableExtensions.includes(ext)) return;
   const rating: Rating = { level: 'confirm', rule: 'executable-download', reason: `The page is downloading the executable file "${fileName}"${url ? ` from ${originOf(url) ?? url}` : ''}` };
   const d = await guard.confirm(rating, { message: `Downloading "${fileName}"`, url });
-  if (d.outcome === 'refused' || d.outcome === 'blocked') throw new BrowserAgentError('BLOCKED_BY_POLICY', `The download of "${fileName}" was declined.`, 'Do not retry the download; continue another way or ask the user.');
+  if (d.outcome === 'refused' || d.outcome === 'blocked' || d.outcome === 'needs-confirmation') throw new BrowserAgentError('BLOCKED_BY_POLICY', `The download of "${fileName}" was declined.`, 'Do not retry the download; continue another way or ask the user.');
 }
 
 /**

@@ -57,7 +57,8 @@ export function createMcpConfirmer(serverRef: ElicitingServer | (() => Eliciting
       log(`Browser Agent: ran without asking (--allow-confirm-actions): ${lines.join(' | ')}`);
       return 'allow';
     }
-    return 'refuse';
+    log(`Browser Agent: not run, it needs a confirmation this client cannot show: ${lines.join(' | ')}`);
+    return 'unavailable';
   };
 }
 
@@ -113,6 +114,7 @@ export function parseSafetyArgs(argv: string[], env: NodeJS.ProcessEnv = {}): { 
     ...(list(flagValue(argv, '--allowed-origins')) && { allowedOrigins: list(flagValue(argv, '--allowed-origins')) }),
     ...(list(flagValue(argv, '--blocked-origins')) && { blockedOrigins: list(flagValue(argv, '--blocked-origins')) }),
     ...(list(flagValue(argv, '--allowed-schemes') ?? flagValue(argv, '--allow-schemes')) && { allowedSchemes: list(flagValue(argv, '--allowed-schemes') ?? flagValue(argv, '--allow-schemes')) }),
+    ...(list(flagValue(argv, '--secret-origins')) && { secretOrigins: list(flagValue(argv, '--secret-origins')) }),
   });
   let stored: Record<string, string> = {};
   try {

@@ -1,7 +1,7 @@
 import type { ActionPreview, RiskCategory } from '../tools/types';
 import { checkUrl, originOf } from './origins';
 import { findPhrase, findUrlWord } from './patterns';
-import { SECRET_PLACEHOLDER } from './secrets';
+import { checkSecretOrigins, secretNames, typedSecretValues } from './secretPlacement';
 import type { PolicySettings } from './settings';
 import type { Rating, RiskLevel } from './types';
 
@@ -119,6 +119,21 @@ export function ratePolicy(toolName: string, risk: RiskCategory, input: unknown,
     }
   }
 
+  // 2b. Secrets: a placeholder only in a typed value, and only on the origins its secret is bound to.
+  const secrets = typedSecretValues(toolName, args);
+  if (secrets.misplaced.length) {
+    return { level: 'block', rule: 'secret-placement', reason: `a {{secret:NAME}} placeholder may only be typed into a field, not used in "${secrets.misplaced.join('", "')}"; nothing was sent` };
+  }
+  let secretUnbound: string[] = [];
+  let secretsBound = false;
+  if (secrets.typed.length) {
+    const check = checkSecretOrigins(secretNames(args), [preview?.url, frameUrl(preview) ?? page?.frameUrl], settings.secretOrigins);
+    const w = check.wrongOrigin[0];
+    if (w) return { level: 'block', rule: 'secret-origin', reason: `the secret ${w.name} is bound to ${w.origins.join(', ')}, not to ${originOf(w.url) ?? w.url}` };
+    secretUnbound = check.unbound;
+    secretsBound = !check.unbound.length && !!preview?.url;
+  }
+
   let rating: Rating = { level: 'auto' };
 
   // 3. Tools that always ask.
@@ -132,8 +147,9 @@ export function ratePolicy(toolName: string, risk: RiskCategory, input: unknown,
 
   if (risk === 'input') {
     // 5. Typing into password, payment-card and one-time-code fields.
-    if (typesText(toolName, args)) {
-      const field = sensitiveField(preview, settings) ?? (JSON.stringify(args).match(SECRET_PLACEHOLDER) ? 'a field, with a secret placeholder' : undefined);
+    // A secret typed on the origin it is bound to is what the binding permits: no question.
+    if (typesText(toolName, args) && !secretsBound) {
+      const field = secretUnbound.length ? `a field, with the secret ${secretUnbound.join(', ')} (not bound to an origin; bind it with browserAgent.safety.secretOrigins / --secret-origins)` : sensitiveField(preview, settings);
       if (field) rating = stronger(rating, { level: settings.sensitiveFieldInput, rule: 'sensitive-field', reason: `It types into ${field}; the value is never logged` });
     }
     // 6. Activating submit/pay/delete… targets: confirm on sensitive pages, notify elsewhere.

@@ -2,12 +2,11 @@ import { readFile } from 'node:fs/promises';
 import { parseEnv } from 'node:util';
 import { BrowserAgentError } from '../errors';
 import type { ContentPart, ToolResult } from '../tools/types';
+import { MIN_REDACT_LENGTH, redactText } from './redactor';
 
 /** `{{secret:NAME}}` in any string argument is replaced by the secret's value right before the handler runs. */
 export const SECRET_PLACEHOLDER = /\{\{\s*secret:([A-Za-z_][A-Za-z0-9_.-]*)\s*\}\}/g;
 export const REDACTED = '[redacted]';
-/** Values shorter than this are not scrubbed from text (a 1–2 character "secret" would shred every output). */
-const MIN_REDACT_LENGTH = 3;
 
 /** Where secret values come from: VS Code SecretStorage, a `.env`-style file, or a plain map (MCP, tests). */
 export interface SecretSource {
@@ -103,14 +102,26 @@ export class SecretVault {
     return input;
   }
 
-  /** Text with every known secret value replaced by its placeholder (or [redacted]). Longest first. */
+  /** Text with every known secret value — raw, URL-encoded, HTML- or JSON-escaped — replaced by its placeholder (or [redacted]). */
   redact(text: string): string {
     if (!this.values.size || !text) return text;
-    let out = text;
-    for (const [value, label] of [...this.values].sort((a, b) => b[0].length - a[0].length)) {
-      if (out.includes(value)) out = out.split(value).join(label);
+    return redactText(text, this.values);
+  }
+
+  /** An error with its message and hint redacted (errors echo arguments, URLs and page text). */
+  redactError(e: unknown): unknown {
+    if (!this.values.size) return e;
+    if (e instanceof BrowserAgentError) {
+      const out = new BrowserAgentError(e.code, this.redact(e.message), e.hint && this.redact(e.hint));
+      out.stack = this.redact(e.stack ?? '');
+      return out;
     }
-    return out;
+    if (e instanceof Error) {
+      const out = new Error(this.redact(e.message));
+      out.stack = this.redact(e.stack ?? '');
+      return out;
+    }
+    return typeof e === 'string' ? this.redact(e) : e;
   }
 
   redactDeep<T>(value: T): T {

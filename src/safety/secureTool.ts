@@ -1,6 +1,24 @@
 import { runTool, type RunHooks, type StepEvent } from '../tools/runner';
 import type { ToolContext, ToolDefinition, ToolResult } from '../tools/types';
+import { BrowserAgentError } from '../errors';
+import { guardOf } from './guard';
+import { checkSecretOrigins, misplacedSecretError, secretNames, typedSecretValues } from './secretPlacement';
 import type { SecretVault } from './secrets';
+
+/**
+ * At execution, the page the value would be typed on must still be one its secrets are bound to
+ * (the page may have moved since the decision). Without a gate (bare runs) there is no binding.
+ */
+async function assertBoundOrigins(toolName: string, input: unknown, ctx: ToolContext): Promise<void> {
+  const entries = guardOf(ctx)?.settings().secretOrigins ?? [];
+  if (!entries.length) return;
+  const url = (await ctx.tab()).url;
+  const { wrongOrigin } = checkSecretOrigins(secretNames(input), [url], entries);
+  if (wrongOrigin.length) {
+    const w = wrongOrigin[0];
+    throw new BrowserAgentError('BLOCKED_BY_POLICY', `${toolName} was refused: the secret ${w.name} is bound to ${w.origins.join(', ')} and the page is now ${url}; nothing was typed.`, 'Go to the site the secret belongs to first.');
+  }
+}
 
 /**
  * The tool as front doors run it: `{{secret:NAME}}` placeholders are resolved only for the
@@ -8,10 +26,20 @@ import type { SecretVault } from './secrets';
  * secret value is scrubbed from the result and its preview.
  */
 export function secureTool<T extends ToolDefinition>(tool: T, vault: SecretVault): T {
+  // Placeholders are resolved only where a value is typed into a field; anywhere else the call is refused.
   return {
     ...tool,
     preview: tool.preview ? async (input, ctx) => vault.redactDeep(await tool.preview!(input, ctx)) : undefined,
-    handler: async (input, ctx) => vault.redactResult(await tool.handler(await vault.resolveDeep(input), ctx)),
+    handler: async (input, ctx) => {
+      const { typed, misplaced } = typedSecretValues(tool.name, input);
+      if (misplaced.length) throw misplacedSecretError(tool.name, misplaced);
+      if (typed.length) await assertBoundOrigins(tool.name, input, ctx);
+      try {
+        return vault.redactResult(await tool.handler(await vault.resolveDeep(input), ctx));
+      } catch (e) {
+        throw vault.redactError(e);
+      }
+    },
   };
 }
 

@@ -25,6 +25,8 @@ export interface PolicySettings {
   blockedOrigins: string[];
   /** Dangerous schemes (file, javascript, data, chrome…) that are nevertheless allowed. */
   allowedSchemes: string[];
+  /** `NAME@origin-glob` entries: the secret NAME is only typed on those origins (others refused); unbound secrets ask first. */
+  secretOrigins: string[];
 }
 
 /** Schemes that reach the local disk, run code or open browser internals: blocked unless enabled. */
@@ -79,6 +81,7 @@ export const DEFAULT_POLICY: PolicySettings = {
   allowedOrigins: [],
   blockedOrigins: [],
   allowedSchemes: [],
+  secretOrigins: [],
 };
 
 /** Settings with missing or malformed fields replaced by defaults: a bad setting never disables a rule. */

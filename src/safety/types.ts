@@ -10,7 +10,8 @@ export interface Rating {
 }
 
 /** What finally happened with a rated action (recorded in the audit log). */
-export type DecisionOutcome = 'auto' | 'notified' | 'allowed' | 'refused' | 'blocked';
+/** `needs-confirmation`: the action must be confirmed and this front door cannot ask anyone (an MCP client without elicitation). */
+export type DecisionOutcome = 'auto' | 'notified' | 'allowed' | 'refused' | 'blocked' | 'needs-confirmation';
 
 export interface Decision {
   rating: Rating;

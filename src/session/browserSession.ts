@@ -2,13 +2,13 @@ import { EventEmitter } from 'node:events';
 import { chooseAttachTab, probePages } from './tabChoice';
 import type { Protocol } from 'devtools-protocol';
 import { BrowserAgentError } from '../errors';
-import { CdpConnection } from './cdp';
-import { resolveEndpoint, ATTACH_HELP } from './endpoints';
-import { launchBrowser, type LaunchedBrowser, type LaunchOptions } from './launcher';
+import type { CdpConnection } from './cdp';
+import type { LaunchOptions } from './launcher';
+import { localProvider, type BrowserHandle, type SessionKind } from './provider';
 import { RequestGuard, type RequestPolicy } from './requestGuard';
 import { Tab } from './tab';
 
-export type SessionKind = 'launched' | 'attached';
+export type { SessionKind } from './provider';
 
 export interface TabInfo {
   id: string;
@@ -39,17 +39,19 @@ export class BrowserSession extends EventEmitter {
   /** Fails requests the safety policy refuses, in every target, before they are sent. */
   readonly guard: RequestGuard;
 
-  private constructor(
-    readonly connection: CdpConnection,
-    readonly kind: SessionKind,
-    readonly endpoint: string,
-    private readonly launched?: LaunchedBrowser,
-    headless = false,
-  ) {
+  readonly connection: CdpConnection;
+  readonly kind: SessionKind;
+  readonly endpoint: string;
+
+  private constructor(private readonly handle: BrowserHandle) {
     super();
     this.setMaxListeners(0);
-    this.headless = headless;
-    this.guard = new RequestGuard(connection);
+    const connection = (this.connection = handle.connection);
+    this.kind = handle.kind;
+    this.endpoint = handle.endpoint;
+    this.headless = handle.headless;
+    // In a shared browser the guard intercepts only our own tabs: others follow their own client's policy.
+    this.guard = new RequestGuard(connection, handle.scope);
     connection.on('disconnected', () => this.onDisconnected());
     connection.on('Target.targetCreated', (p: Protocol.Target.TargetCreatedEvent, sid?: string) => !sid && this.onTargetCreated(p.targetInfo));
     connection.on('Target.targetInfoChanged', (p: Protocol.Target.TargetInfoChangedEvent, sid?: string) => !sid && this.onTargetInfoChanged(p.targetInfo));
@@ -64,36 +66,24 @@ export class BrowserSession extends EventEmitter {
     });
   }
 
+  /** Launches a browser of our own, in this process. */
   static async launch(opts: LaunchOptions & SessionOptions = {}): Promise<BrowserSession> {
-    const browser = await launchBrowser(opts);
-    try {
-      const conn = await CdpConnection.connect(browser.wsEndpoint, { timeoutMs: opts.cdpTimeoutMs });
-      const session = new BrowserSession(conn, 'launched', browser.wsEndpoint, browser, !!opts.headless);
-      browser.process.once('exit', () => conn.close());
-      await session.guard.setPolicy(opts.requestPolicy);
-      await session.init('existing');
-      return session;
-    } catch (e) {
-      await browser.kill();
-      throw e;
-    }
+    return BrowserSession.open(await localProvider.launch(opts, opts), 'existing', opts.requestPolicy);
   }
 
   /** Attaches to a running browser by http://host:port, host:port, port or ws(s):// URL. */
   static async attach(endpoint: string, opts: SessionOptions & { headers?: Record<string, string> } = {}): Promise<BrowserSession> {
-    const wsUrl = await resolveEndpoint(endpoint, opts.headers);
-    let conn: CdpConnection;
+    return BrowserSession.open(await localProvider.attach(endpoint, opts), opts.attachTab ?? 'existing', opts.requestPolicy);
+  }
+
+  /** A session over a connection any provider made (local, the session daemon, a relay). */
+  static async open(handle: BrowserHandle, attachTab: 'existing' | 'new' = 'existing', requestPolicy?: RequestPolicy): Promise<BrowserSession> {
+    const session = new BrowserSession(handle);
     try {
-      conn = await CdpConnection.connect(wsUrl, { headers: opts.headers, timeoutMs: opts.cdpTimeoutMs });
+      await session.guard.setPolicy(requestPolicy);
+      await session.init(attachTab);
     } catch (e) {
-      throw new BrowserAgentError('ATTACH_FAILED', (e as Error).message, ATTACH_HELP);
-    }
-    const session = new BrowserSession(conn, 'attached', wsUrl);
-    try {
-      await session.guard.setPolicy(opts.requestPolicy);
-      await session.init(opts.attachTab ?? 'existing');
-    } catch (e) {
-      conn.close();
+      await handle.close().catch(() => {});
       throw e;
     }
     return session;
@@ -115,11 +105,16 @@ export class BrowserSession extends EventEmitter {
   }
 
   get pid(): number | undefined {
-    return this.launched?.pid;
+    return this.handle.pid;
   }
 
   get userDataDir(): string | undefined {
-    return this.launched?.userDataDir;
+    return this.handle.userDataDir;
+  }
+
+  /** The session id the daemon (or relay) gave this client; absent for a local browser. */
+  get sharedSessionId(): string | undefined {
+    return this.handle.sessionId;
   }
 
   tabs(): TabInfo[] {
@@ -149,7 +144,9 @@ export class BrowserSession extends EventEmitter {
     this.assertConnected();
     // Guarded: open on about:blank and send the tab on only once its requests are intercepted.
     const later = this.guard.active && url !== 'about:blank' ? url : undefined;
-    const { targetId } = await this.connection.send('Target.createTarget', { url: later ? 'about:blank' : url });
+    const { targetId } = await this.connection.send('Target.createTarget', this.handle.newWindow ? { url: later ? 'about:blank' : url, newWindow: true } : { url: later ? 'about:blank' : url });
+    this.handle.scope?.add(targetId);
+    this.handle.onTabCreated?.(targetId);
     let tab = this.tabMap.get(targetId);
     if (!tab) {
       tab = this.addTab({ targetId, url, title: '', type: 'page', attached: false, canAccessOpener: false } as Protocol.Target.TargetInfo);
@@ -187,7 +184,9 @@ export class BrowserSession extends EventEmitter {
   async replaceTab(id: string): Promise<Tab> {
     const old = this.getTab(id);
     const wasActive = this.activeId === id;
-    const { targetId } = await this.connection.send('Target.createTarget', { url: 'about:blank' });
+    const { targetId } = await this.connection.send('Target.createTarget', this.handle.newWindow ? { url: 'about:blank', newWindow: true } : { url: 'about:blank' });
+    this.handle.scope?.add(targetId);
+    this.handle.onTabCreated?.(targetId);
     const fresh = this.tabMap.get(targetId) ?? this.addTab({ targetId, url: 'about:blank', title: '', type: 'page', attached: false, canAccessOpener: false } as Protocol.Target.TargetInfo);
     fresh.openerId = old.openerId;
     await this.connection.send('Target.closeTarget', { targetId: id }, undefined, 5000).catch(() => undefined);
@@ -196,18 +195,12 @@ export class BrowserSession extends EventEmitter {
     return fresh;
   }
 
-  /** Launched: close the browser and kill its process group. Attached: only detach. */
+  /** Launched: close the browser and kill its process group. Attached: only detach. Shared: end our session. */
   async close(): Promise<void> {
     if (this.closing) return;
     this.closing = true;
     this.guard.dispose();
-    if (this.launched) {
-      if (!this.connection.closed) await this.connection.send('Browser.close', undefined, undefined, 2000).catch(() => {});
-      this.connection.close();
-      await this.launched.kill();
-    } else {
-      this.connection.close();
-    }
+    await this.handle.close();
     for (const tab of this.tabMap.values()) tab.dispose();
     this.tabMap.clear();
   }
@@ -227,6 +220,8 @@ export class BrowserSession extends EventEmitter {
 
   private onTargetCreated(info: Protocol.Target.TargetInfo, announce = true) {
     if (info.type !== 'page' || this.tabMap.has(info.targetId)) return;
+    // In a shared browser, other clients' tabs do not exist for us.
+    if (this.handle.scope && !this.handle.scope.owns(info)) return;
     // Ignore DevTools windows and the browser's own internal pages when attached to a user's Chrome.
     if (info.url.startsWith('devtools://')) return;
     const tab = this.addTab(info);
@@ -267,7 +262,7 @@ export class BrowserSession extends EventEmitter {
     this.tabMap.clear();
     if (!this.closing) {
       // The browser crashed, was closed by the user, or the remote endpoint went away.
-      this.launched?.kill().catch(() => {});
+      if (this.handle.pid) this.handle.close().catch(() => {});
       this.emit('disconnected');
     } else {
       this.emit('closed');

@@ -1,7 +1,7 @@
 import { EventEmitter } from 'node:events';
-import WebSocket from 'ws';
 import type { ProtocolMapping } from 'devtools-protocol/types/protocol-mapping';
 import { BrowserAgentError } from '../errors';
+import { connectWebSocket, type CdpTransport } from './transport';
 
 export type Commands = ProtocolMapping.Commands;
 export type Events = ProtocolMapping.Events;
@@ -29,10 +29,11 @@ export interface ConnectOptions {
 }
 
 /**
- * A CDP connection over one WebSocket with flattened sessions (`sessionId` on every message).
- * Written on `ws` rather than chrome-remote-interface because we need handshake headers (remote
- * browser fleets), a timeout on every command (a hung renderer must give an error, never a hang)
- * and typed commands from `devtools-protocol`, none of which that client offers.
+ * A CDP connection with flattened sessions (`sessionId` on every message) over one transport: a
+ * WebSocket to the browser, or the session daemon's socket. Written on `ws` rather than
+ * chrome-remote-interface because we need handshake headers (remote browser fleets), a timeout on
+ * every command (a hung renderer must give an error, never a hang), typed commands from
+ * `devtools-protocol` and other transports, none of which that client offers.
  */
 export class CdpConnection extends EventEmitter {
   private nextId = 1;
@@ -40,45 +41,20 @@ export class CdpConnection extends EventEmitter {
   private _closed = false;
   readonly timeoutMs: number;
 
-  private constructor(
-    private readonly ws: WebSocket,
+  constructor(
+    private readonly transport: CdpTransport,
     readonly url: string,
-    opts: ConnectOptions,
+    opts: ConnectOptions = {},
   ) {
     super();
     this.setMaxListeners(0);
     this.timeoutMs = opts.timeoutMs ?? DEFAULT_CDP_TIMEOUT_MS;
-    ws.on('message', (data) => this.onMessage(data.toString()));
-    ws.on('close', () => this.onClose());
-    ws.on('error', () => this.onClose());
+    transport.onmessage = (text) => this.onMessage(text);
+    transport.onclose = () => this.onClose();
   }
 
-  static connect(url: string, opts: ConnectOptions = {}): Promise<CdpConnection> {
-    return new Promise((resolve, reject) => {
-      let ws: WebSocket;
-      try {
-        ws = new WebSocket(url, {
-          headers: opts.headers,
-          perMessageDeflate: false,
-          maxPayload: 512 * 1024 * 1024,
-          handshakeTimeout: opts.connectTimeoutMs ?? 10_000,
-        });
-      } catch (e) {
-        reject(new BrowserAgentError('ATTACH_FAILED', `Invalid CDP WebSocket URL ${url}: ${(e as Error).message}`));
-        return;
-      }
-      const onError = (e: Error) => {
-        ws.removeAllListeners();
-        ws.on('error', () => {});
-        reject(new BrowserAgentError('ATTACH_FAILED', `Could not connect to ${url}: ${e.message}`));
-      };
-      ws.once('error', onError);
-      ws.once('unexpected-response', (_req, res) => onError(new Error(`HTTP ${res.statusCode}`)));
-      ws.once('open', () => {
-        ws.off('error', onError);
-        resolve(new CdpConnection(ws, url, opts));
-      });
-    });
+  static async connect(url: string, opts: ConnectOptions = {}): Promise<CdpConnection> {
+    return new CdpConnection(await connectWebSocket(url, opts), url, opts);
   }
 
   get closed(): boolean {
@@ -97,11 +73,13 @@ export class CdpConnection extends EventEmitter {
         reject(new BrowserAgentError('TIMEOUT', `CDP call ${method} got no answer within ${ms} ms.`, 'The page may be busy or hung (a long-running script, a blocking dialog). Try browser_handle_dialog, reload, or open a new tab.'));
       }, ms);
       this.pending.set(id, { resolve, reject, timer, method });
-      const message: Record<string, unknown> = { id, method, params: params ?? {} };
-      if (sessionId) message.sessionId = sessionId;
-      this.ws.send(JSON.stringify(message), (err) => {
-        if (err) this.settle(id, undefined, err);
-      });
+      // Key order id, method, sessionId, params: the daemon routes on this prefix without parsing the rest.
+      const message = sessionId ? { id, method, sessionId, params: params ?? {} } : { id, method, params: params ?? {} };
+      try {
+        this.transport.send(JSON.stringify(message));
+      } catch (e) {
+        this.settle(id, undefined, e as Error);
+      }
     });
   }
 
@@ -110,13 +88,16 @@ export class CdpConnection extends EventEmitter {
     return new CdpSession(this, sessionId);
   }
 
-  close(): void {
+  /** What calls cut short by a close should say (e.g. the session daemon that owned the browser exited); undefined clears it. */
+  setCloseReason(reason: string | undefined): void {
+    if (!this._closed) this.transport.closeReason = reason;
+  }
+
+  /** Closes the connection; calls still waiting fail with `reason` when one is given. */
+  close(reason?: string): void {
     if (this._closed) return;
-    try {
-      this.ws.close();
-    } catch {
-      /* already closing */
-    }
+    if (reason) this.transport.closeReason = reason;
+    this.transport.close();
     this.onClose();
   }
 
@@ -152,8 +133,9 @@ export class CdpConnection extends EventEmitter {
   private onClose() {
     if (this._closed) return;
     this._closed = true;
+    const reason = this.transport.closeReason ?? 'The browser connection closed before the call finished.';
     for (const [id] of this.pending) {
-      this.settle(id, undefined, new BrowserAgentError('BROWSER_DISCONNECTED', 'The browser connection closed before the call finished.', 'The browser will be relaunched or reattached on the next action.'));
+      this.settle(id, undefined, new BrowserAgentError('BROWSER_DISCONNECTED', reason, 'The browser will be relaunched or reattached on the next action.'));
     }
     this.emit('disconnected');
   }

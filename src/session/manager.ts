@@ -2,6 +2,7 @@ import { EventEmitter } from 'node:events';
 import { errorMessage } from '../errors';
 import { BrowserSession } from './browserSession';
 import type { LaunchOptions } from './launcher';
+import { localProvider, type BrowserProvider } from './provider';
 import type { RequestPolicy } from './requestGuard';
 
 export interface SessionSettings {
@@ -11,12 +12,17 @@ export interface SessionSettings {
   attach?: { endpoint: string; headers?: Record<string, string> };
   cdpTimeoutMs?: number;
   attachTab?: 'existing' | 'new';
+  /**
+   * Where browsers come from: this process (default) or the per-user session daemon, which shares
+   * one browser among clients, each in its own tab.
+   */
+  provider?: BrowserProvider;
 }
 
 export type SessionStatus =
   | { state: 'none' }
   | { state: 'starting'; kind: 'launched' | 'attached' }
-  | { state: 'connected'; kind: 'launched' | 'attached'; headless: boolean; tabTitle: string; tabUrl: string; tabs: number }
+  | { state: 'connected'; kind: 'launched' | 'attached'; headless: boolean; tabTitle: string; tabUrl: string; tabs: number; shared?: boolean }
   | { state: 'disconnected'; reason: string };
 
 export interface Logger {
@@ -80,10 +86,12 @@ export class SessionManager extends EventEmitter {
     const s = this.settings();
     const opts = { ...s.launch, ...overrides };
     return this.start('launched', async () => {
-      this.log.info(`Launching ${opts.executablePath ?? 'Chrome/Chromium'} (${opts.headless ? 'headless' : 'headed'}, ${opts.userDataDir ? `profile ${opts.userDataDir}` : 'temporary profile'})`);
-      const session = await BrowserSession.launch({ ...opts, cdpTimeoutMs: s.cdpTimeoutMs, requestPolicy: this.requestPolicy });
+      const provider = s.provider ?? localProvider;
+      if (provider === localProvider) this.log.info(`Launching ${opts.executablePath ?? 'Chrome/Chromium'} (${opts.headless ? 'headless' : 'headed'}, ${opts.userDataDir ? `profile ${opts.userDataDir}` : 'temporary profile'})`);
+      else this.log.info(`Opening a session in the shared browser (${provider.name})`);
+      const session = await BrowserSession.open(await provider.launch(opts, { cdpTimeoutMs: s.cdpTimeoutMs }), 'existing', this.requestPolicy);
       this.lastMode = { mode: 'launch' };
-      this.log.info(`Launched pid ${session.pid} at ${session.endpoint}`);
+      this.log.info(session.sharedSessionId ? `Session ${session.sharedSessionId} in the shared browser at ${session.endpoint}` : `Launched pid ${session.pid} at ${session.endpoint}`);
       return session;
     }, opts.userDataDir);
   }
@@ -92,7 +100,9 @@ export class SessionManager extends EventEmitter {
     const s = this.settings();
     return this.start('attached', async () => {
       this.log.info(`Attaching to ${endpoint}`);
-      const session = await BrowserSession.attach(endpoint, { headers: headers ?? s.attach?.headers, cdpTimeoutMs: s.cdpTimeoutMs, attachTab: s.attachTab, requestPolicy: this.requestPolicy });
+      const attachTab = s.attachTab ?? 'existing';
+      const handle = await (s.provider ?? localProvider).attach(endpoint, { headers: headers ?? s.attach?.headers, cdpTimeoutMs: s.cdpTimeoutMs, attachTab });
+      const session = await BrowserSession.open(handle, attachTab, this.requestPolicy);
       this.lastMode = { mode: 'attach', endpoint, headers };
       this.log.info(`Attached to ${session.endpoint}`);
       return session;
@@ -106,7 +116,7 @@ export class SessionManager extends EventEmitter {
     this.lastMode = undefined;
     if (s) {
       await s.close();
-      this.log.info(s.kind === 'launched' ? 'Browser closed.' : 'Detached from browser (left running).');
+      this.log.info(s.sharedSessionId ? 'Session ended; the shared browser stays open for its other clients.' : s.kind === 'launched' ? 'Browser closed.' : 'Detached from browser (left running).');
     }
     this.setStatus({ state: 'none' });
   }
@@ -167,7 +177,7 @@ export class SessionManager extends EventEmitter {
     if (!s?.connected) return;
     const tabs = s.tabs();
     const active = tabs.find((t) => t.active);
-    this.setStatus({ state: 'connected', kind: s.kind, headless: s.headless, tabTitle: active?.title ?? '', tabUrl: active?.url ?? '', tabs: tabs.length });
+    this.setStatus({ state: 'connected', kind: s.kind, headless: s.headless, tabTitle: active?.title ?? '', tabUrl: active?.url ?? '', tabs: tabs.length, ...(s.sharedSessionId ? { shared: true } : {}) });
   }
 
   private setStatus(status: SessionStatus) {

@@ -1,6 +1,7 @@
 import { EventEmitter } from 'node:events';
 import type { Protocol } from 'devtools-protocol';
 import type { CdpConnection } from './cdp';
+import { socketBarrierSource } from './socketBarrier';
 
 /** Why a request may not go out: the rule id and plain words. */
 export interface RequestVerdict {
@@ -15,7 +16,7 @@ export interface RequestVerdict {
 export interface RequestPolicy {
   active(): boolean;
   check(url: string): RequestVerdict | undefined;
-  /** URLPattern rules for what `Fetch` never sees (WebSocket handshakes), applied with `Network.setBlockedURLs`. */
+  /** URLPattern rules for what `Fetch` never sees (WebSocket handshakes); see socketBarrier.ts. */
   blockPatterns?(): { urlPattern: string; block: boolean }[];
 }
 
@@ -37,8 +38,10 @@ interface GuardedTarget {
   targetId: string;
   type: string;
   fetch: boolean;
-  /** The `Network.setBlockedURLs` rules last sent (JSON), to resend only on change. */
+  /** The WebSocket rules last installed (JSON), to reinstall only on change. */
   patterns: string;
+  /** The barrier script added for new documents (pages and frames). */
+  scriptId?: string;
 }
 
 /** Where Fetch is supported (pages, out-of-process iframes, workers); other targets are only released. */
@@ -64,8 +67,18 @@ export class RequestGuard extends EventEmitter {
   private policy?: RequestPolicy;
   private syncing = Promise.resolve();
   private readonly offs: (() => void)[] = [];
+  /** The binding through which WebSocket barriers report what they refused; unguessable per browser. */
+  private readonly binding = `__browserAgentGuard_${Math.random().toString(36).slice(2)}`;
 
-  constructor(private readonly connection: CdpConnection) {
+  /**
+   * `scope`: in a browser shared with other clients (session daemon), only our tabs (and their
+   * frames and workers) are guarded; another client's pages are released at once and left to its
+   * own guard and policy.
+   */
+  constructor(
+    private readonly connection: CdpConnection,
+    private readonly scope?: { owns(info: { targetId: string; openerId?: string }): boolean },
+  ) {
     super();
     this.setMaxListeners(0);
   }
@@ -105,6 +118,11 @@ export class RequestGuard extends EventEmitter {
   async guarded(targetId: string, timeoutMs = 2000): Promise<void> {
     if (!this.active) return;
     await this.sync();
+    // Shared browser: a tab we just opened may have been announced before it was known to be ours.
+    if (this.scope && !this.setups.has(targetId) && this.scope.owns({ targetId })) {
+      const { sessionId } = await this.connection.send('Target.attachToTarget', { targetId, flatten: true }, undefined, SETUP_TIMEOUT_MS);
+      if (!this.setups.has(targetId)) await this.onAttached({ sessionId, targetInfo: { targetId, type: 'page' } as Protocol.Target.TargetInfo, waitingForDebugger: false });
+    }
     const end = Date.now() + timeoutMs;
     while (!this.setups.has(targetId) && Date.now() < end) await new Promise((r) => setTimeout(r, 10));
     await this.setups.get(targetId);
@@ -141,6 +159,14 @@ export class RequestGuard extends EventEmitter {
       const onAttached = (p: Protocol.Target.AttachedToTargetEvent, parent?: string) => {
         // Only the browser's own auto-attach and that of our sessions; tabs attach their own children.
         if (parent && !this.targets.has(parent)) return;
+        if (!parent && this.scope && p.targetInfo.type === 'page' && !this.scope.owns(p.targetInfo)) {
+          // Another client's page: let it run and leave it alone.
+          const send = this.sender(p.sessionId);
+          void send('Runtime.runIfWaitingForDebugger')
+            .catch(() => undefined)
+            .then(() => send('Target.detachFromTarget', { sessionId: p.sessionId }).catch(() => undefined));
+          return;
+        }
         void this.onAttached(p);
       };
       const onDetached = (p: Protocol.Target.DetachedFromTargetEvent) => {
@@ -153,6 +179,12 @@ export class RequestGuard extends EventEmitter {
         const t = sessionId ? this.targets.get(sessionId) : undefined;
         if (t) void this.onPaused(t, p);
       };
+      const onBinding = (p: Protocol.Runtime.BindingCalledEvent, sessionId?: string) => {
+        const t = sessionId ? this.targets.get(sessionId) : undefined;
+        if (t && p.name === this.binding) this.onSocketRefused(t, p.payload);
+      };
+      conn.on('Runtime.bindingCalled', onBinding);
+      this.offs.push(() => conn.off('Runtime.bindingCalled', onBinding));
       conn.on('Target.attachedToTarget', onAttached);
       conn.on('Target.detachedFromTarget', onDetached);
       conn.on('Fetch.requestPaused', onPaused);
@@ -214,10 +246,22 @@ export class RequestGuard extends EventEmitter {
     return JSON.stringify(this.active ? (this.policy?.blockPatterns?.() ?? []) : []);
   }
 
+  /** Installs the WebSocket barrier for documents to come (pages, frames) and for the current one. */
   private async setPatterns(t: GuardedTarget, patterns: string): Promise<void> {
-    if (patterns === '[]' && t.patterns === '[]') return;
-    await this.connection.send('Network.setBlockedURLs', { urlPatterns: JSON.parse(patterns) }, t.sessionId, SETUP_TIMEOUT_MS);
+    if (patterns === t.patterns) return;
+    const send = this.sender(t.sessionId);
+    if (t.scriptId) await send('Page.removeScriptToEvaluateOnNewDocument', { identifier: t.scriptId }).catch(() => undefined);
+    t.scriptId = undefined;
     t.patterns = patterns;
+    if (patterns === '[]') return;
+    const source = socketBarrierSource(JSON.parse(patterns), this.binding);
+    await send('Runtime.addBinding', { name: this.binding });
+    if (t.type === 'page' || t.type === 'iframe') {
+      await send('Page.enable'); // scripts for new documents only run in sessions with Page enabled
+      await send('Runtime.enable');
+      t.scriptId = (await send('Page.addScriptToEvaluateOnNewDocument', { source, runImmediately: true })).identifier;
+    }
+    await send('Runtime.evaluate', { expression: source }).catch(() => undefined);
   }
 
   private async onPaused(t: GuardedTarget, p: Protocol.Fetch.RequestPausedEvent): Promise<void> {
@@ -232,19 +276,22 @@ export class RequestGuard extends EventEmitter {
       await this.connection.send('Fetch.continueRequest', { requestId: p.requestId }, t.sessionId, SETUP_TIMEOUT_MS).catch(() => undefined);
       return;
     }
-    const entry: BlockedRequest = {
-      ...verdict,
-      url: p.request.url,
-      resourceType: p.resourceType,
-      navigation: p.resourceType === 'Document',
-      targetId: t.targetId,
-      frameId: p.frameId,
-      seq: ++this.seq,
-    };
-    this.blocked.push(entry);
-    if (this.blocked.length > KEEP_BLOCKED) this.blocked.splice(0, this.blocked.length - KEEP_BLOCKED);
+    const entry = this.record(t, verdict, p.request.url, p.resourceType, p.frameId);
     await this.connection.send('Fetch.failRequest', { requestId: p.requestId, errorReason: 'BlockedByClient' }, t.sessionId, SETUP_TIMEOUT_MS).catch(() => undefined);
     this.emit('blocked', entry);
+  }
+
+  /** A barrier refused a WebSocket; recorded only when the policy agrees (the report comes from page context). */
+  private onSocketRefused(t: GuardedTarget, url: string): void {
+    const verdict = /^wss?:\/\//.test(url) ? this.policy?.check(url) : undefined;
+    if (verdict) this.emit('blocked', this.record(t, verdict, url, 'WebSocket'));
+  }
+
+  private record(t: GuardedTarget, verdict: RequestVerdict, url: string, resourceType: string, frameId?: string): BlockedRequest {
+    const entry: BlockedRequest = { ...verdict, url, resourceType, navigation: resourceType === 'Document', targetId: t.targetId, frameId, seq: ++this.seq };
+    this.blocked.push(entry);
+    if (this.blocked.length > KEEP_BLOCKED) this.blocked.splice(0, this.blocked.length - KEEP_BLOCKED);
+    return entry;
   }
 }
 

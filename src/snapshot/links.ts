@@ -52,7 +52,7 @@ function shorten(base: string): string {
 
 /**
  * Display targets for the links of one document, in the order given (`undefined` when a link goes
- * nowhere: `javascript:`, a bare `#`, this very page). `pageUrl` is the document's URL.
+ * nowhere: `javascript:`, a bare `#`). `pageUrl` is the document's URL.
  */
 export function linkTargets(links: Array<{ name: string; href: string }>, pageUrl: string): Array<string | undefined> {
   let page: URL | undefined;
@@ -62,17 +62,22 @@ export function linkTargets(links: Array<{ name: string; href: string }>, pageUr
     page = undefined;
   }
   const parsed = links.map((l) => parse(l.href, page));
-  const short = parsed.map((p) => (p && !p.samePage ? shorten(p.base) : ''));
+  const short = parsed.map((p) => (p ? shorten(p.base) : ''));
   // Links with the same name and the same short target: the full path, then the query, tells them apart.
   const groups = new Map<string, number[]>();
   parsed.forEach((p, i) => {
-    if (!p || p.samePage) return;
+    if (!p || (p.samePage && p.hash)) return;
     const k = links[i].name + '\u0000' + short[i];
     const g = groups.get(k);
     if (g) g.push(i);
     else groups.set(k, [i]);
   });
-  const out: Array<string | undefined> = parsed.map((p, i) => (p?.samePage ? (p.hash && p.hash !== '#' ? p.hash : undefined) : p ? short[i] || '/' : undefined));
+  // A link to a place on this page says only where on it (a bare `#` goes nowhere).
+  const out: Array<string | undefined> = parsed.map((p, i) => {
+    if (!p) return undefined;
+    if (p.samePage && p.hash) return p.hash === '#' ? undefined : p.hash;
+    return short[i] || '/';
+  });
   for (const g of groups.values()) {
     if (g.length < 2) continue;
     const bases = new Set(g.map((i) => parsed[i]!.base));

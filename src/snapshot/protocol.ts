@@ -56,6 +56,8 @@ export interface RunResult {
   missingRoot?: boolean;
   /** This document's identity (its time origin): refs are numbered per document. */
   doc?: string;
+  /** DOM changes counted in this frame's world so far (page/changes.ts). */
+  changes?: string;
 }
 
 export interface SummaryResult {

@@ -31,7 +31,7 @@ export async function takeSnapshot(tab: Tab, opts: SnapshotOptions = {}): Promis
   if (opts.layer !== undefined && opts.layer !== 'elements') {
     throw new BrowserAgentError('INVALID_INPUT', `Unknown snapshot layer "${opts.layer}".`, 'Use "summary" or "elements"; details come from browser_element_details.');
   }
-  const { result, lines } = await elementsFor(tab, opts);
+  const { result, lines } = await readLines(tab, opts);
   const wrapped = wrapLines(lines);
   if (opts.offset && opts.offset >= wrapped.length) {
     throw new BrowserAgentError('INVALID_INPUT', `offset=${opts.offset} is past the end: the page has ${wrapped.length} lines now.`, 'Take browser_snapshot without offset; the page may have changed.');
@@ -53,8 +53,35 @@ export async function takeSnapshot(tab: Tab, opts: SnapshotOptions = {}): Promis
   return out.join('\n');
 }
 
+/** The lines of the last elements snapshot per tab and scope, for reading on from an offset. */
+const lastRead = new WeakMap<Tab, { scope: string; result: FrameResult; lines: Line[] }>();
+
+/**
+ * The page's lines: reading on (an offset) reuses the previous snapshot's lines when no frame of it saw a
+ * DOM change since (one extraction per read of a huge page, and offsets that mean the same lines).
+ */
+async function readLines(tab: Tab, opts: SnapshotOptions): Promise<{ result: FrameResult; lines: Line[] }> {
+  const scope = JSON.stringify([opts.ref ?? '', !!opts.viewportOnly]);
+  const last = lastRead.get(tab);
+  if (opts.offset && last && last.scope === scope && (await unchanged(tab, last.result))) return last;
+  const read = await elementsFor(tab, opts);
+  lastRead.set(tab, { scope, ...read });
+  return read;
+}
+
+async function unchanged(tab: Tab, r: FrameResult): Promise<boolean> {
+  const frames: FrameResult[] = [];
+  const walk = (f: FrameResult) => {
+    frames.push(f);
+    for (const c of f.children.values()) if (!('frameError' in c)) walk(c);
+  };
+  walk(r);
+  const now = await Promise.all(frames.map((f) => evalInFrame<string>(tab, f.frame, 'globalThis.__baChanges()').then((v) => v.value, () => undefined)));
+  return frames.every((f, i) => f.changes !== undefined && now[i] === f.changes);
+}
+
 /** Lines with long paragraphs wrapped, so that every offset means the same line on every call. */
-function wrapLines(lines: Line[]): Line[] {
+export function wrapLines(lines: Line[]): Line[] {
   const out: Line[] = [];
   for (const l of lines) {
     if (l.kind !== 'text' || l.text.length <= WRAP_CHARS) out.push(l);
@@ -122,45 +149,6 @@ async function summaryLayer(tab: Tab): Promise<string> {
   lines.push(untrusted(inside.join('\n')));
   lines.push('For every element with refs: browser_snapshot with layer "elements".');
   return lines.join('\n');
-}
-
-/** Matching element lines and text lines, with the nearest ref for text. */
-export async function findInPage(tab: Tab, query: string, opts: { regex?: boolean; limit?: number } = {}): Promise<string> {
-  tab.assertNoDialog();
-  if (!query || !query.trim()) throw new BrowserAgentError('INVALID_INPUT', 'The search query is empty.', 'Give words to look for, or a regular expression with regex: true.');
-  let test: (s: string) => boolean;
-  if (opts.regex) {
-    let re: RegExp;
-    try {
-      re = new RegExp(query, 'i');
-    } catch (e) {
-      throw new BrowserAgentError('INVALID_INPUT', `Invalid regular expression: ${(e as Error).message}`, 'Escape special characters or search by words without regex.');
-    }
-    test = (s) => re.test(s);
-  } else {
-    const words = query.toLowerCase().split(/\s+/).filter(Boolean);
-    test = (s) => {
-      const l = s.toLowerCase();
-      return words.every((w) => l.includes(w));
-    };
-  }
-  const limit = Math.max(1, Math.min(opts.limit ?? 30, 500));
-  const { lines } = await elementsFor(tab);
-  const hits: string[] = [];
-  let total = 0;
-  let lastRef: string | undefined;
-  for (const l of lines) {
-    if (l.ref) lastRef = l.ref;
-    // Values cut in the line are searched whole, and a match inside one shows it whole.
-    const inLine = l.kind !== 'frame' && test(l.text);
-    const inFull = !inLine && !!l.full && test(l.full);
-    if (!inLine && !inFull) continue;
-    total++;
-    if (hits.length < limit) hits.push(inFull ? `${l.text}\n  whole value: ${JSON.stringify(l.full)}` : l.kind === 'text' && lastRef ? `${l.text} (after [${lastRef}])` : l.text);
-  }
-  if (!total) return `No element or text matches ${JSON.stringify(query)}. Try fewer words, or browser_snapshot.`;
-  const more = total > hits.length ? `\n${total - hits.length} more matches; raise limit or refine the query.` : '';
-  return `${total} match${total === 1 ? '' : 'es'} for ${JSON.stringify(query)}:\n${untrusted(hits.join('\n'))}${more}`;
 }
 
 /** Attributes, unique selector, XPath, box, parent text, child count and href of each ref. */

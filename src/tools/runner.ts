@@ -66,6 +66,8 @@ export async function runTool(tool: ToolDefinition, rawInput: unknown, ctx: Tool
       decidingMs = Date.now() - t0;
       if (decision.outcome === 'blocked') {
         result = errorResult(new BrowserAgentError('BLOCKED_BY_POLICY', `${tool.name} was blocked by the safety policy${decision.rating.reason ? `: ${decision.rating.reason}` : ''}.`, 'Do not retry this action; choose another way or ask the user.'));
+      } else if (decision.outcome === 'needs-confirmation') {
+        result = errorResult(needsConfirmation(tool.name, decision.rating.reason, preview?.message));
       } else if (decision.outcome === 'refused') {
         result = errorResult(new BrowserAgentError('BLOCKED_BY_POLICY', `The user declined ${tool.name}${preview ? ` (${preview.message})` : ''}.`, 'Do not repeat it; continue another way or finish and explain.'));
       } else {
@@ -83,4 +85,13 @@ export async function runTool(tool: ToolDefinition, rawInput: unknown, ctx: Tool
     }
   }
   return result;
+}
+
+/** The action must be confirmed and nobody can be asked (an MCP client without elicitation): say so, and how to permit it. */
+function needsConfirmation(toolName: string, reason: string | undefined, what: string | undefined): BrowserAgentError {
+  return new BrowserAgentError(
+    'BLOCKED_BY_POLICY',
+    `${toolName}${what ? ` (${what})` : ''} needs a confirmation${reason ? ` (${reason})` : ''}, and this client cannot show one (it does not support MCP elicitation); nothing was done.`,
+    'The user can permit such actions by starting the MCP server with --allow-confirm-actions, or by allow lists (--allowed-origins; --secret-origins NAME@origin for secrets). Do not retry; continue another way or tell the user.',
+  );
 }

@@ -3,6 +3,7 @@ import { SAFETY_ENV, SECRETS_ENV } from '../safety/mcp';
 import type { SessionManager } from '../session/manager';
 import { readPolicySettings, readSecretSettings } from './safetySettings';
 import { readSessionSettings, SECTION } from './settings';
+import { sharedEnabled } from './sharing';
 
 export const MCP_PROVIDER_ID = 'browserAgent.mcp';
 
@@ -11,12 +12,16 @@ export function mcpServerArgs(sessions: SessionManager, script: string): string[
   const s = readSessionSettings();
   const p = readPolicySettings();
   const args = [script];
-  // Share the live browser when there is one (the server opens its own tab), else follow the settings.
-  const endpoint = sessions.current?.endpoint ?? (s.mode === 'attach' ? s.attach?.endpoint : undefined);
+  const shared = sharedEnabled();
+  // Shared: the server joins this window's browser through the session daemon (same settings, same
+  // browser). Otherwise it works in-process and attaches to the live browser when there is one.
+  if (!shared) args.push('--no-daemon');
+  const endpoint = (shared ? undefined : sessions.current?.endpoint) ?? (s.mode === 'attach' ? s.attach?.endpoint : undefined);
   if (endpoint) args.push('--cdp-url', endpoint);
   else {
     if (s.launch.headless) args.push('--headless');
     if (s.launch.executablePath) args.push('--executable-path', s.launch.executablePath);
+    if (shared && s.launch.userDataDir) args.push('--user-data-dir', s.launch.userDataDir);
   }
   if (p.allowedOrigins.length) args.push('--allowed-origins', p.allowedOrigins.join(','));
   if (p.blockedOrigins.length) args.push('--blocked-origins', p.blockedOrigins.join(','));

@@ -1,6 +1,7 @@
 import * as vscode from 'vscode';
 import type { SessionSettings } from '../session/manager';
 import { resolveHeadless } from '../session/headless';
+import { sharedProvider } from './sharing';
 
 export const SECTION = 'browserAgent';
 
@@ -18,5 +19,6 @@ export function readSessionSettings(): SessionSettings {
     attach: endpoint ? { endpoint, headers: c.get<Record<string, string>>('connection.headers', {}) } : undefined,
     attachTab: c.get<'existing' | 'new'>('connection.attachTab', 'existing'),
     cdpTimeoutMs: c.get<number>('cdp.timeoutMs', 30_000),
+    provider: sharedProvider(),
   };
 }

@@ -11,8 +11,8 @@ export function statusText(s: SessionStatus): { text: string; tooltip: string } 
       const title = s.tabTitle || s.tabUrl || 'about:blank';
       const short = title.length > 30 ? `${title.slice(0, 29)}…` : title;
       return {
-        text: `$(globe) ${s.kind}${s.headless ? ' (headless)' : ''}: ${short}`,
-        tooltip: `Browser Agent: ${s.kind} browser${s.headless ? ', headless' : ''}, ${s.tabs} tab(s)\nActive: ${s.tabTitle} — ${s.tabUrl}\nClick for session commands.`,
+        text: `$(globe) ${s.shared ? 'shared' : s.kind}${s.headless ? ' (headless)' : ''}: ${short}`,
+        tooltip: `Browser Agent: ${s.shared ? `a session in the shared ${s.kind} browser (session daemon; other clients have their own tabs)` : `${s.kind} browser`}${s.headless ? ', headless' : ''}, ${s.tabs} tab(s)${s.shared ? ' of ours' : ''}\nActive: ${s.tabTitle} — ${s.tabUrl}\nClick for session commands.`,
       };
     }
     case 'disconnected':

@@ -199,13 +199,16 @@ describe('agent loop against scripted models through the real SDKs', function ()
   });
 
   it('Stop while the model is answering cancels the HTTP request', async () => {
-    // The scripted model would answer after 60 s, beyond this test's timeout: only a cancelled request ends in time.
-    const { server, provider } = await openai(() => ({ delayMs: 60_000, toolCalls: [{ name: 'finish', input: { success: true, summary: 'late' } }] }));
+    // The scripted model would answer after 120 s, beyond this test's timeout.
+    const { server, provider } = await openai(() => ({ delayMs: 120_000, toolCalls: [{ name: 'finish', input: { success: true, summary: 'late' } }] }));
     const { outcome, controller } = run(provider);
     while (server.requests.length === 0) await new Promise((r) => setTimeout(r, 20));
     controller.abort();
     const o = await outcome;
     assert.equal(o.status, 'stopped');
+    // The server saw the request go away (the connection closed before any answer).
+    while (server.aborted === 0) await new Promise((r) => setTimeout(r, 20));
+    assert.equal(server.aborted, 1);
     assert.equal(server.requests.length, 1);
   });
 

@@ -10,23 +10,41 @@ import { AuditRecorder } from '../../src/audit/recorder';
 import { relocate } from '../../src/audit/relocate';
 import { createSnapshotBinder } from '../../src/audit/binder';
 import { replayTask } from '../../src/audit/replay';
-import { BrowserSession } from '../../src/session/browserSession';
+import type { ConfirmRequest } from '../../src/safety/decider';
+import { mapSecretSource, SecretVault } from '../../src/safety/secrets';
+import { redactingStepHook } from '../../src/safety/secureTool';
+import { SessionManager } from '../../src/session/manager';
+import type { BrowserSession } from '../../src/session/browserSession';
+import { resolveRef } from '../../src/snapshot';
+import { elementsFor } from '../../src/snapshot/snapshot';
 import { runTool } from '../../src/tools/runner';
+import type { ToolContext, ToolDefinition, ToolResult } from '../../src/tools/types';
 import { TEST_LAUNCH, crossSite } from '../helpers/chromium';
 import { startServer, type TestServer } from '../helpers/servers';
-import { clickTool, contextFor, findTestTool, navigateTool, refFor, SECRETS, snapshotTool, testDecider, testSnapshotApi, typeTool, withSecretPlaceholders } from './fixtures';
-
-/** Replay's binder built the way the extension builds it, on a stand-in for the snapshot's ref API. */
-const testBinder = createSnapshotBinder(testSnapshotApi);
+import { realDecider, realTools, toolContext } from '../helpers/tools';
 import { CHANGED_PAGE, DONE_PAGE, LOGIN_PAGE } from './pages';
 
+/** Replay's binder exactly as the extension builds it (src/vscode/replayDeps.ts), on the real snapshot. */
+const binder = createSnapshotBinder({
+  candidates: async (tab) => (await elementsFor(tab)).lines.filter((l) => l.ref && l.role).map((l) => ({ ref: l.ref!, role: l.role!, name: l.name ?? '' })),
+  resolveRef,
+});
+
 const PASSWORD = 'hunter2-Very$ecret';
-const API_KEY = 'sk-live-abc123XYZ';
+const SECRETS = { ACCOUNT: 'ACCT-7788-9911-SECRET' };
+const textOf = (r: ToolResult) => r.content.map((c) => (c.type === 'text' ? c.text : '')).join('\n');
 
 describe('audit: replay and Playwright export', function () {
   this.timeout(120_000);
+  let sessions: SessionManager;
   let s: BrowserSession;
+  let ctx: ToolContext;
   let server: TestServer;
+  const vault = new SecretVault(mapSecretSource(SECRETS));
+  const tools: Record<string, ToolDefinition> = Object.fromEntries(realTools(vault).map((t) => [t.name, t]));
+  const findTool = (name: string) => tools[name];
+  /** The real decider; the test answers Allow in place of the person and notes what was asked. */
+  const decider = (asked: string[] = []) => realDecider(async (req: ConfirmRequest) => (asked.push(`${req.tool}:${req.preview?.target?.name ?? ''}`), 'allow'), {}, vault).decide;
   let root: string;
   let recorded: LoadedTask;
   /** Query strings of every form submission the server saw. */
@@ -41,32 +59,33 @@ describe('audit: replay and Playwright export', function () {
         res.end(DONE_PAGE);
       },
     });
-    s = await BrowserSession.launch(TEST_LAUNCH);
+    sessions = new SessionManager(() => ({ mode: 'launch', launch: TEST_LAUNCH }));
+    s = await sessions.ensure();
+    ctx = toolContext(sessions);
     root = mkdtempSync(join(tmpdir(), 'ba-audit-replay-'));
-    // Record the task once, the way the chat agent would run it.
+    // Record the task once, the way the chat agent runs it (hooks as src/extension.ts builds them).
     const recorder = new AuditRecorder({ root });
-    const ctx = contextFor(s);
     const task = recorder.startTask('Sign in to the shop', { source: 'chat', model: 'm', provider: 'p' });
-    const hooks = createAuditHooks(recorder, { decide: testDecider(), knownSecrets: () => Object.values(SECRETS) });
-    const tab = await s.activeTab();
-    await runTool(navigateTool, { url: `${server.url}login` }, ctx, hooks);
-    await runTool(snapshotTool, {}, ctx, hooks);
-    await runTool(typeTool, { ref: await refFor(tab, '#email'), text: 'ann@example.com' }, ctx, hooks);
-    await runTool(typeTool, { ref: await refFor(tab, '#pw'), text: PASSWORD }, ctx, hooks);
-    await runTool(typeTool, { ref: await refFor(tab, '#key'), text: API_KEY }, ctx, hooks);
-    await runTool(withSecretPlaceholders(typeTool), { ref: await refFor(tab, '#account'), text: '{{secret:ACCOUNT}}' }, ctx, hooks);
-    await runTool(clickTool, { ref: await refFor(tab, '#go') }, ctx, hooks);
+    const audit = createAuditHooks(recorder, { decide: decider(), task, knownSecrets: () => vault.known() });
+    const hooks = { decide: audit.decide, onStep: redactingStepHook(vault, audit.onStep) };
+    await runTool(tools.browser_navigate, { url: `${server.url}login` }, ctx, hooks);
+    const snap = textOf(await runTool(tools.browser_snapshot, {}, ctx, hooks));
+    const ref = (name: string) => new RegExp(`\\[(\\w+)\\] \\w+ "${name}"`).exec(snap)![1];
+    await runTool(tools.browser_type, { ref: ref('Email'), text: 'ann@example.com' }, ctx, hooks);
+    await runTool(tools.browser_type, { ref: ref('Password'), text: PASSWORD }, ctx, hooks);
+    await runTool(tools.browser_type, { ref: ref('Account number'), text: '{{secret:ACCOUNT}}' }, ctx, hooks);
+    await runTool(tools.browser_click, { ref: ref('Sign in') }, ctx, hooks);
     await task.end('success');
     recorded = await loadTask(task.dir);
     assert.equal(submissions.length, 1);
   });
   after(async () => {
-    await s?.close();
+    await sessions?.close();
     await server?.close();
     rmSync(root, { recursive: true, force: true });
   });
 
-  const secrets = async (step: { target?: { name?: string } }) => (step.target?.name === 'Password' ? PASSWORD : step.target?.name === 'Key' ? API_KEY : undefined);
+  const secrets = async (step: { target?: { name?: string } }) => (step.target?.name === 'Password' ? PASSWORD : undefined);
 
   it('replays the task on the same page, re-locating each target and confirming sensitive steps again', async () => {
     const tab = await s.newTab('about:blank');
@@ -75,26 +94,28 @@ describe('audit: replay and Playwright export', function () {
     const recorder = new AuditRecorder({ root });
     const replayLog = recorder.startTask(`Replay of ${recorded.id}`, { source: 'replay', replayOf: recorded.id });
     const report = await replayTask(recorded, {
-      ctx: contextFor(s),
-      hooks: createAuditHooks(recorder, { decide: testDecider(decided), task: replayLog }),
-      findTool: findTestTool,
-      binder: testBinder,
+      ctx,
+      hooks: createAuditHooks(recorder, { decide: decider(decided), task: replayLog, knownSecrets: () => vault.known() }),
+      findTool,
+      binder,
       secret: secrets,
     });
     await replayLog.end(report.ok ? 'success' : 'failure');
     assert.equal(report.reason, undefined);
     assert.equal(report.ok, true);
-    assert.deepEqual(report.entries.map((e) => `${e.step}:${e.status}`), ['1:ran', '2:skipped', '3:ran', '4:ran', '5:ran', '6:ran', '7:ran']);
+    assert.deepEqual(report.entries.map((e) => `${e.step}:${e.status}`), ['1:ran', '2:skipped', '3:ran', '4:ran', '5:ran', '6:ran']);
     assert.equal(submissions.length, 2);
-    // The placeholder was replayed as a placeholder and resolved again by the (stand-in) secret layer.
-    assert.deepEqual(Object.fromEntries(submissions[1]), { email: 'ann@example.com', pw: PASSWORD, key: API_KEY, account: SECRETS.ACCOUNT });
+    // The placeholder was replayed as a placeholder and resolved again by the vault.
+    assert.deepEqual(Object.fromEntries(submissions[1]), { email: 'ann@example.com', pw: PASSWORD, key: '', account: SECRETS.ACCOUNT });
+    await tab.refreshInfo();
     assert.equal(tab.title, 'Welcome');
-    // The same safety decider saw every replayed action (the password and key steps were confirmed again).
-    assert.deepEqual(decided, ['browser_navigate:', 'browser_type:Email', 'browser_type:Password', 'browser_type:Key', 'browser_type:Account number', 'browser_click:Sign in']);
+    // The real policy asked again for the sensitive steps of the replay, as it did when they were recorded.
+    assert.deepEqual(decided, ['browser_type:Password', 'browser_type:Account number', 'browser_click:Sign in']);
     const replayed = await loadTask(replayLog.dir);
     assert.equal(replayed.start?.replayOf, recorded.id);
-    assert.equal(replayed.steps.length, 6);
-    assert.ok(!readFileSync(join(replayLog.dir, 'log.jsonl'), 'utf8').includes(PASSWORD), 'the replay log redacts too');
+    assert.equal(replayed.steps.length, 5);
+    const replayRaw = readFileSync(join(replayLog.dir, 'log.jsonl'), 'utf8');
+    for (const v of [PASSWORD, encodeURIComponent(PASSWORD), SECRETS.ACCOUNT]) assert.ok(!replayRaw.includes(v), `the replay log leaks ${v}`);
     await s.closeTab(tab.targetId);
   });
 
@@ -104,20 +125,20 @@ describe('audit: replay and Playwright export', function () {
       const before = submissions.length;
       const progress: string[] = [];
       const report = await replayTask(recorded, {
-        ctx: contextFor(s),
-        hooks: { decide: testDecider() },
-        findTool: findTestTool,
-        binder: testBinder,
+        ctx,
+        hooks: { decide: decider() },
+        findTool,
+        binder,
         secret: secrets,
         locateTimeoutMs: 1000,
         onProgress: (e) => progress.push(`${e.step}:${e.status}`),
       });
       assert.equal(report.ok, false);
-      assert.equal(report.stoppedAt, 7);
+      assert.equal(report.stoppedAt, 6);
       assert.equal(report.code, 'TARGET_CHANGED');
-      assert.match(report.reason!, /^Step 7 \(browser_click: Clicking button "Sign in"\)/);
+      assert.match(report.reason!, /^Step 6 \(browser_click: Clicking button "Sign in"/);
       assert.match(report.reason!, /name was "Sign in", now "Delete account"/);
-      assert.deepEqual(progress, ['1:ran', '2:skipped', '3:ran', '4:ran', '5:ran', '6:ran', '7:stopped']);
+      assert.deepEqual(progress, ['1:ran', '2:skipped', '3:ran', '4:ran', '5:ran', '6:stopped']);
       assert.equal(submissions.length, before, 'the changed button was never clicked');
     } finally {
       server.route('/login', LOGIN_PAGE);
@@ -125,7 +146,7 @@ describe('audit: replay and Playwright export', function () {
   });
 
   it('stops when the target is missing, or when its XPath now reaches another element', async () => {
-    const replay = (timeout: number) => replayTask(recorded, { ctx: contextFor(s), hooks: {}, findTool: findTestTool, binder: testBinder, secret: secrets, locateTimeoutMs: timeout });
+    const replay = (timeout: number) => replayTask(recorded, { ctx, hooks: {}, findTool, binder, secret: secrets, locateTimeoutMs: timeout });
     // The Email paragraph is gone: "#email" finds nothing and the recorded XPath now lands on the Password field.
     server.route('/login', LOGIN_PAGE.replace('<p><label>Email <input id="email" name="email"></label></p>', ''));
     try {
@@ -146,7 +167,7 @@ describe('audit: replay and Playwright export', function () {
   });
 
   it('stops when a redacted value is not given', async () => {
-    const noSecret = await replayTask(recorded, { ctx: contextFor(s), hooks: {}, findTool: findTestTool, binder: testBinder });
+    const noSecret = await replayTask(recorded, { ctx, hooks: {}, findTool, binder });
     assert.equal(noSecret.stoppedAt, 4);
     assert.match(noSecret.reason!, /"text" is redacted and no value was given; nothing was replayed/);
     assert.deepEqual(noSecret.entries.map((e) => e.status), ['stopped'], 'nothing ran before asking');
@@ -154,7 +175,7 @@ describe('audit: replay and Playwright export', function () {
 
   it('relocates by XPath when the selector is gone, and refuses an ambiguous selector', async () => {
     const tab = await s.activeTab();
-    await runTool(navigateTool, { url: `${server.url}login` }, contextFor(s), {});
+    await runTool(tools.browser_navigate, { url: `${server.url}login` }, ctx, {});
     const r = await relocate(tab, { role: 'textbox', name: 'Email', selector: '#nope', xpath: '/html/body[1]/form[1]/p[1]/label[1]/input[1]' });
     assert.ok(r.ok && r.element.via === 'xpath' && r.element.name === 'Email');
     // An ambiguous selector: the role and name decide, when they point at exactly one element.
@@ -172,7 +193,7 @@ describe('audit: replay and Playwright export', function () {
     const crossUrl = `${crossSite(server.origin)}/inner-b`;
     server.route('/frames', `<title>frames</title><iframe src="/inner-a"></iframe><iframe src="${crossUrl}"></iframe>`);
     const tab = await s.activeTab();
-    await runTool(navigateTool, { url: `${server.url}frames` }, contextFor(s), {});
+    await runTool(tools.browser_navigate, { url: `${server.url}frames` }, ctx, {});
     for (let i = 0; i < 100 && !tab.frameSessions().some((f) => f.url === crossUrl); i++) await new Promise((r) => setTimeout(r, 50));
     const a = await relocate(tab, { role: 'button', name: 'Inner A', selector: '#b', frame: `${server.url}inner-a` });
     assert.ok(a.ok, !a.ok ? a.reason : '');
@@ -197,9 +218,9 @@ describe('audit: replay and Playwright export', function () {
     try {
       const before = submissions.length;
       const exp = await exportTask(recorded.dir, outDir);
-      assert.deepEqual(exp.secretEnv, ['BA_SECRET_1', 'BA_SECRET_2', 'ACCOUNT']);
+      assert.deepEqual(exp.secretEnv, ['BA_SECRET_1', 'ACCOUNT']);
       const spec = readFileSync(exp.specFile, 'utf8');
-      assert.ok(!spec.includes(PASSWORD) && !spec.includes(API_KEY) && !spec.includes(SECRETS.ACCOUNT));
+      assert.ok(!spec.includes(PASSWORD) && !spec.includes(SECRETS.ACCOUNT));
       assert.match(spec, /\.fill\(\(process\.env\["ACCOUNT"\] \?\? ''\)\)/);
       assert.match(spec, /page\.getByRole\("textbox", \{ name: "Email", exact: true \}\)\.fill\("ann@example\.com"\)/);
       assert.match(spec, /getByRole\("button", \{ name: "Sign in", exact: true \}\)\.click\(\)/);
@@ -211,7 +232,7 @@ describe('audit: replay and Playwright export', function () {
           {
             cwd: outDir,
             timeout: 90_000,
-            env: { ...process.env, CHROME_PATH: '/usr/bin/chromium', BA_SECRET_1: PASSWORD, BA_SECRET_2: API_KEY, ACCOUNT: SECRETS.ACCOUNT, CI: '1' },
+            env: { ...process.env, CHROME_PATH: '/usr/bin/chromium', BA_SECRET_1: PASSWORD, ACCOUNT: SECRETS.ACCOUNT, CI: '1' },
           },
           (err, stdout, stderr) => done({ code: err ? ((err as any).code ?? 1) : 0, text: stdout + stderr }),
         );
@@ -219,7 +240,7 @@ describe('audit: replay and Playwright export', function () {
       assert.equal(out.code, 0, out.text);
       assert.match(out.text, /1 passed/);
       assert.equal(submissions.length, before + 1);
-      assert.deepEqual(Object.fromEntries(submissions[submissions.length - 1]), { email: 'ann@example.com', pw: PASSWORD, key: API_KEY, account: SECRETS.ACCOUNT });
+      assert.deepEqual(Object.fromEntries(submissions[submissions.length - 1]), { email: 'ann@example.com', pw: PASSWORD, key: '', account: SECRETS.ACCOUNT });
     } finally {
       rmSync(outDir, { recursive: true, force: true });
     }

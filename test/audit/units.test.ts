@@ -12,7 +12,7 @@ import { redactInput, scrub } from '../../src/audit/redact';
 import { fingerprintMismatch } from '../../src/audit/relocate';
 import { replayTask } from '../../src/audit/replay';
 import { REDACTED, type StepRecord } from '../../src/audit/types';
-import { navigateTool } from './fixtures';
+import { findTool } from '../../src/tools/registry';
 
 const step = (over: Partial<StepRecord>): StepRecord => ({
   type: 'step', step: 1, ts: '2026-11-22T10:00:00.000Z', tool: 'browser_click', input: {}, before: {}, after: {},
@@ -116,7 +116,7 @@ describe('audit: redaction, presentation, export text, ordering', () => {
     const untouchable = new Proxy({}, { get: () => { throw new Error('the browser was used'); } }) as any;
     const report = await replayTask(
       { dir: '', id: 't', warnings: [], truncated: false, steps: [step({ step: 1, tool: 'browser_navigate', input: { url: `https://x.test/?token=${REDACTED}` } })] },
-      { ctx: untouchable, hooks: {}, findTool: () => navigateTool as any, binder: untouchable },
+      { ctx: untouchable, hooks: {}, findTool, binder: untouchable },
     );
     assert.equal(report.stoppedAt, 1);
     assert.match(report.reason!, /"url" had a secret scrubbed out of it .*nothing was replayed/);

@@ -83,7 +83,7 @@ describe('corpus helper: finds the shared corpus or says why not', () => {
 
   it('without a corpus: a one-line reason naming both ways to provide it', () => {
     const lone = mkdtempSync(join(tmpdir(), 'ba-no-corpus-'));
-    const r = findCorpus({}, lone);
+    const r = findCorpus({}, lone, lone);
     rmSync(lone, { recursive: true });
     assert.equal(r.corpus, undefined);
     assert.match(r.reason!, /^no page corpus found \(set BROWSER_AGENT_CORPUS .* \.\.\/shared\/corpus\)$/);

@@ -23,3 +23,21 @@ describe('README: the front door lists everything a user can reach', () => {
     assert.match(readFileSync(join(root, '.ci', 'run'), 'utf8'), /\nnpm test\n/);
   });
 });
+
+describe('docs: every repository path the README and docs name exists', () => {
+  it('has no stale paths', () => {
+    const { existsSync, readdirSync } = require('node:fs') as typeof import('node:fs');
+    const files = ['README.md', ...readdirSync(join(root, 'docs')).filter((f) => f.endsWith('.md')).map((f) => `docs/${f}`)];
+    const stale: string[] = [];
+    for (const f of files) {
+      const text = readFileSync(join(root, f), 'utf8');
+      // Paths inside the repository, as written in prose or code spans: src/…, test/…, docs/x.md, …
+      for (const m of text.matchAll(/(?<![\w./-])((?:src|test|docs|bench|scripts|media|resources|\.ci)\/[\w./-]*\w)/g)) {
+        const p = m[1];
+        if (/[*{}<>]/.test(p) || p.includes('…')) continue; // globs and placeholders
+        if (!existsSync(join(root, p))) stale.push(`${f}: ${p}`);
+      }
+    }
+    assert.deepEqual(stale, []);
+  });
+});

@@ -8,7 +8,8 @@
 //   6. stop everything by process group and assert that no process of this run is left
 //   7. the last line gives passed/failed/skipped counts and the verdict: it fails on any failure, on no test
 //      run at all, and under CI on any skipped test (host/verdict.mjs)
-// Options: --only inhost|ui, --grep <text>, --keep (keep the temporary folders). See docs/e2e.md.
+// Options: --only inhost|ui, --grep <text>, --ui-suite <file> (run these UI suite files instead of ui/*.suite.js;
+// repeatable), --keep (keep the temporary folders). See docs/e2e.md.
 import { execFileSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, rmSync, readdirSync, readFileSync, cpSync } from 'node:fs';
 import { createRequire } from 'node:module';
@@ -32,6 +33,7 @@ const opt = (name) => {
 const only = opt('--only');
 const grep = opt('--grep');
 const keep = argv.includes('--keep');
+const uiSuites = argv.flatMap((a, i) => (argv[i - 1] === '--ui-suite' ? [resolve(a)] : []));
 
 const t0 = Date.now();
 const secs = () => `${((Date.now() - t0) / 1000).toFixed(1)}s`;
@@ -80,7 +82,8 @@ async function main() {
   const vsix = join(work, 'browser-agent.vsix');
   const helperVsix = join(work, 'browser-agent-e2e-helper.vsix');
   const vsce = join(repo, 'node_modules', '@vscode', 'vsce', 'vsce');
-  execFileSync(process.execPath, [vsce, 'package', '--no-dependencies', '-o', vsix], { cwd: repo, stdio: ['ignore', 'inherit', 'inherit'] });
+  // vsce runs vscode:prepublish: the production build (minified, no source maps), exactly what npm run package ships.
+  execFileSync(process.execPath, [vsce, 'package', '--no-dependencies', '--allow-missing-repository', '-o', vsix], { cwd: repo, stdio: ['ignore', 'inherit', 'inherit'] });
   const helperDir = join(work, 'test-extension');
   cpSync(join(repo, 'test', 'e2e', 'fixtures', 'test-extension'), helperDir, { recursive: true });
   execFileSync(process.execPath, [vsce, 'package', '--no-dependencies', '--skip-license', '--allow-missing-repository', '-o', helperVsix], { cwd: helperDir, stdio: ['ignore', 'inherit', 'inherit'] });
@@ -129,7 +132,8 @@ async function main() {
     });
     const uiDir = join(repo, 'out', 'test', 'e2e', 'ui');
     globalThis.__baE2eBrowser = browser;
-    const counts = await runMochaFiles(readdirSync(uiDir).filter((n) => n.endsWith('.suite.js')).sort().map((f) => join(uiDir, f)), { grep });
+    const files = uiSuites.length ? uiSuites : readdirSync(uiDir).filter((n) => n.endsWith('.suite.js')).sort().map((f) => join(uiDir, f));
+    const counts = await runMochaFiles(files, { grep });
     step(`UI suite: ${counts.passed} passed, ${counts.failed} failed, ${counts.skipped} skipped`);
     suites.push({ name: 'UI', ...counts });
   }

@@ -25,8 +25,11 @@ function isDir(p: string): boolean {
   return existsSync(p) && statSync(p).isDirectory();
 }
 
-/** `start` is where the parent search begins (default: this file's folder, inside the repository). */
-export function findCorpus(env: NodeJS.ProcessEnv = process.env, start: string = __dirname): CorpusLookup {
+/**
+ * `start` is where the parent search begins (default: this file's folder, inside the repository);
+ * `stop`, if given, is the last folder searched (tests use it to stay inside a temporary folder).
+ */
+export function findCorpus(env: NodeJS.ProcessEnv = process.env, start: string = __dirname, stop?: string): CorpusLookup {
   const fromEnv = env.BROWSER_AGENT_CORPUS;
   if (fromEnv) {
     const base = resolve(fromEnv);
@@ -42,7 +45,7 @@ export function findCorpus(env: NodeJS.ProcessEnv = process.env, start: string =
       const pages = pagesIn(dir);
       if (pages.length) return { corpus: { dir, pages } };
     }
-    if (dirname(d) === d) break;
+    if (dirname(d) === d || (stop && resolve(stop) === d)) break;
   }
   return { reason: `no page corpus found (${HINT})` };
 }

@@ -134,12 +134,15 @@ async function start(path: string, encode: Encoder, script: Script, errorBody: (
     }
     if (reply.delayMs) {
       let gone = false;
-      res.on('close', () => (gone = !res.writableFinished));
+      // Counted the moment the client goes away, so a test can see a cancelled request without waiting out the delay.
+      res.on('close', () => {
+        if (!res.writableFinished && !gone) {
+          gone = true;
+          state.aborted++;
+        }
+      });
       await new Promise((ok) => setTimeout(ok, reply.delayMs));
-      if (gone) {
-        state.aborted++;
-        return;
-      }
+      if (gone) return;
     }
     if (reply.status) {
       res.writeHead(reply.status, { 'content-type': 'application/json', ...(reply.retryAfter ? { 'retry-after': reply.retryAfter } : {}) });

@@ -17,11 +17,14 @@ interface Mcp {
 }
 
 const AUDIT_DIR = mkdtempSync(join(tmpdir(), 'ba-mcp-audit-'));
+// The servers go through a session daemon of their own (the default mode), never the user's.
+const DAEMON_DIR = mkdtempSync(join(tmpdir(), 'ba-mcp-daemon-'));
+const DAEMON_ENV = { ...(process.env as Record<string, string>), BROWSER_AGENT_DAEMON_DIR: DAEMON_DIR, BROWSER_AGENT_DAEMON_IDLE_MS: '1500' };
 
 async function spawnMcp(args: string[]): Promise<Mcp> {
   if (!existsSync(MCP_BIN)) throw new Error(`${MCP_BIN} is missing: run node esbuild.mjs first`);
   if (!args.includes('--audit-dir')) args = [...args, '--audit-dir', AUDIT_DIR];
-  const transport = new StdioClientTransport({ command: process.execPath, args: [MCP_BIN, ...args], stderr: 'ignore' });
+  const transport = new StdioClientTransport({ command: process.execPath, args: [MCP_BIN, ...args], stderr: 'ignore', env: DAEMON_ENV });
   const client = new Client({ name: 'browser-agent-test', version: '1.0.0' });
   await client.connect(transport);
   return {

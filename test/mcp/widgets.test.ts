@@ -144,10 +144,20 @@ describe('mcp: widgets — every item has its own ref and acts like a click', fu
     assert.match(await out(), /Toolbar: forward/);
   });
 
+  it('a long list with a delegated listener whose rows hold links: rows and links each have a ref', async () => {
+    const snap = await open('/mail');
+    const row = lineFor(snap, 'Sender 12 Subject number 12');
+    assert.match(row, /12 of 14/);
+    assert.equal(snap.split('\n').filter((l) => /^\[\d+\] link "permalink"/.test(l)).length, 14);
+    await ok('browser_click', { ref: refIn(row) });
+    assert.match(await out(), /Opened: message 12/);
+  });
+
   it('grid with CSS-drawn marks: the marks are readable and an empty cell can be marked', async () => {
     const snap = await open('/grid');
-    const cells = snap.split('\n').filter((l) => /^\[\d+\]/.test(l) && /of 9/.test(l));
+    const cells = snap.split('\n').filter((l) => /^\[\d+\]/.test(l) && /of 3x3/.test(l));
     assert.equal(cells.length, 9, `nine cells:\n${snap}`);
+    assert.match(cells[5], /row=2 col=3 of 3x3/);
     assert.match(cells[0], /X/);
     assert.match(cells[2], /flag/);
     assert.match(cells[4], /X/);

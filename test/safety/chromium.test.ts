@@ -1,118 +1,54 @@
 import assert from 'node:assert/strict';
-import { z } from 'zod';
-import { createDecider, type ConfirmRequest } from '../../src/safety/decider';
-import { assertLandedAllowed } from '../../src/safety/guard';
+import { createDecider, type ConfirmRequest, type Decider } from '../../src/safety/decider';
 import { SecretVault, mapSecretSource } from '../../src/safety/secrets';
 import { redactingStepHook, secureTool } from '../../src/safety/secureTool';
 import { normalizePolicy, type PolicySettings } from '../../src/safety/settings';
-import { BrowserSession } from '../../src/session/browserSession';
 import { sleep } from '../../src/session/launcher';
+import { SessionManager } from '../../src/session/manager';
 import type { Tab } from '../../src/session/tab';
+import { findTool } from '../../src/tools/registry';
 import { runTool, type StepEvent } from '../../src/tools/runner';
-import { defineTool, text, type ToolContext } from '../../src/tools/types';
+import type { ToolContext, ToolResult } from '../../src/tools/types';
 import { TEST_LAUNCH, crossSite } from '../helpers/chromium';
 import { startServer, type TestServer } from '../helpers/servers';
+import { toolContext } from '../helpers/tools';
 
-/**
- * Small real tools (the registry's own tools land on the actions branch) driving a real Chromium,
- * to prove the gate at the points where only the browser knows the answer.
- */
-async function settle(tab: Tab, ms = 5000): Promise<void> {
-  const end = Date.now() + ms;
-  while (Date.now() < end) {
-    if ((await tab.evaluate<string>('document.readyState').catch(() => 'loading')) === 'complete') return;
-    await sleep(25);
-  }
+const textOf = (r: ToolResult) => r.content.map((p) => (p.type === 'text' ? p.text : '')).join('\n');
+
+/** The ref of `role "name"` in snapshot text, frame refs (f1:2) included. */
+function refIn(snapshot: string, role: string, name: string): string {
+  const m = new RegExp(`\\[([\\w:]+)\\] ${role} "${name}"`).exec(snapshot);
+  if (!m) throw new Error(`no ${role} "${name}" in:\n${snapshot}`);
+  return m[1];
 }
 
-const navigate = defineTool({
-  name: 'browser_navigate', title: 'Navigate', description: 'Go to a URL.', schema: z.object({ url: z.string() }), risk: 'navigate',
-  preview: async (i, ctx) => ({ message: `Navigating to ${i.url}`, destination: i.url, url: (await ctx.tab()).url }),
-  async handler(i, ctx) {
-    const tab = await ctx.tab();
-    const s = await tab.session();
-    await s.send('Page.navigate', { url: i.url });
-    await settle(tab);
-    const landed = await tab.evaluate<string>('location.href');
-    try {
-      assertLandedAllowed(ctx, landed);
-    } catch (e) {
-      await s.send('Page.navigate', { url: 'about:blank' }); // never stay on a blocked page
-      await settle(tab);
-      throw e;
-    }
-    return text(`Navigated to ${landed}`);
-  },
-});
-
-/** Clicks a button by its text in the page or in its (cross-site) iframe; the preview names the frame URL. */
-let clicksRun = 0;
-const click = defineTool({
-  name: 'browser_click', title: 'Click', description: 'Click a button by text.', schema: z.object({ text: z.string(), inFrame: z.boolean().optional(), frameId: z.string().optional() }), risk: 'input',
-  async preview(i, ctx) {
-    const tab = await ctx.tab();
-    const frame = i.inFrame ? tab.frameSessions()[0] : undefined;
-    // Like the actions' previews: the frame named by URL here, or by frame id (resolved by the decider).
-    return { message: `Clicking button "${i.text}"`, url: tab.url, title: tab.title, target: { role: 'button', name: i.text, tag: 'button', frame: i.frameId ?? frame?.url } };
-  },
-  async handler(i, ctx) {
-    clicksRun++;
-    const tab = await ctx.tab();
-    const frame = i.inFrame ? tab.frameSessions()[0] : undefined;
-    const expr = `[...document.querySelectorAll('button')].find(b => b.textContent.trim() === ${JSON.stringify(i.text)})?.click() ?? 'clicked'`;
-    if (frame) await frame.session.send('Runtime.evaluate', { expression: expr });
-    else await tab.evaluate(expr);
-    return text(`Clicked "${i.text}"`);
-  },
-});
-
-/** Types into an input (by id) with real CDP text input; its result echoes a naive page dump, as a leaky snapshot would. */
-const type = defineTool({
-  name: 'browser_type', title: 'Type', description: 'Type into an input.', schema: z.object({ id: z.string(), text: z.string() }), risk: 'input',
-  async preview(i, ctx) {
-    const tab = await ctx.tab();
-    const el = await tab.evaluate<{ type: string; name: string; inForm: boolean }>(`(() => { const e = document.getElementById(${JSON.stringify(i.id)}); return { type: e.type, name: e.labels?.[0]?.textContent ?? e.name, inForm: !!e.form }; })()`);
-    return { message: `Typing "${i.text}" into ${el.name}`, url: tab.url, title: tab.title, target: { role: 'textbox', name: el.name, tag: 'input', inputType: el.type, inForm: el.inForm } };
-  },
-  async handler(i, ctx) {
-    const tab = await ctx.tab();
-    await tab.evaluate(`document.getElementById(${JSON.stringify(i.id)}).focus()`);
-    await (await tab.session()).send('Input.insertText', { text: i.text });
-    const dump = await tab.evaluate<string>(`[...document.querySelectorAll('input')].map(e => e.id + '=' + e.value).join('; ') + ' | ' + document.body.innerText`);
-    return { content: [{ type: 'text', text: `Typed ${JSON.stringify(i.text)}. Page now: ${dump}` }], meta: { target: { name: i.id }, urlAfter: tab.url } };
-  },
-});
-
-/** Types into whatever has focus, and presses Enter: previews without a target, like the real tools without a ref. */
-const typeFocused = defineTool({
-  name: 'browser_type', title: 'Type', description: 'Type into the focused element.', schema: z.object({ text: z.string() }), risk: 'input',
-  preview: async (i, ctx) => ({ message: `Typing "${i.text}"`, url: (await ctx.tab()).url }),
-  async handler(i, ctx) {
-    const tab = await ctx.tab();
-    await (await tab.session()).send('Input.insertText', { text: i.text });
-    return text(`Typed ${JSON.stringify(i.text)}`);
-  },
-});
-const pressEnter = defineTool({
-  name: 'browser_press_key', title: 'Press key', description: 'Press a key.', schema: z.object({ key: z.string() }), risk: 'input',
-  preview: async (i, ctx) => ({ message: `Pressing ${i.key}`, url: (await ctx.tab()).url, title: (await ctx.tab()).title }),
-  handler: async () => text('pressed'),
-});
-
-/** Reads any expression: later outputs must not leak an earlier password either. */
-const read = defineTool({
-  name: 'browser_read', title: 'Read', description: 'Read.', schema: z.object({ expression: z.string() }), risk: 'read',
-  preview: async (_i, ctx) => ({ message: 'Reading', url: (await ctx.tab()).url }),
-  handler: async (i, ctx) => text(String(await (await ctx.tab()).evaluate(i.expression))),
-});
-
-describe('safety in real Chromium', function () {
-  this.timeout(60_000);
-  let browser: BrowserSession;
+/**
+ * The safety gate at the points only the browser knows the answer (where a page or frame really is,
+ * what has focus), with the registry's real tools in real Chromium. Redirects, popups, downloads and
+ * typed passwords through the same tools: realTools.test.ts.
+ */
+describe('safety in real Chromium: frames, landed pages, focus and secrets', function () {
+  this.timeout(90_000);
+  let sessions: SessionManager;
+  let ctx: ToolContext;
   let site: TestServer;
   let other: TestServer;
   let policy: PolicySettings;
-  let ctx: ToolContext;
+  let vault: SecretVault;
+  const asked: ConfirmRequest[] = [];
+  const steps: StepEvent[] = [];
+
+  const decider = (p: () => PolicySettings = () => policy): Decider => createDecider(p, async (req) => (asked.push(req), 'allow'), undefined, { vault });
+  const call = (name: string, input: unknown, d: Decider = decider()) =>
+    runTool(secureTool(findTool(name)!, vault), input, ctx, { decide: d.decide, onStep: redactingStepHook(vault, (e) => void steps.push(e)) });
+  const snapshot = async () => textOf(await call('browser_snapshot', {}));
+  const tab = (): Promise<Tab> => ctx.tab();
+  /** Waits until the page's out-of-process iframe is attached. */
+  const oopif = async () => {
+    const t = await tab();
+    for (let i = 0; i < 100 && !t.frameSessions().some((f) => f.url.includes('/frame')); i++) await sleep(50);
+    return t.frameSessions().find((f) => f.url.includes('/frame'))!;
+  };
 
   before(async () => {
     other = await startServer({
@@ -125,133 +61,109 @@ describe('safety in real Chromium', function () {
         res.writeHead(302, { location: `${crossSite(other.origin)}/landing` });
         res.end();
       },
-      '/framed': `<title>framed</title><button>Main</button><iframe src="${crossSite(other.origin)}/frame"></iframe>`,
+      '/framed': `<title>framed</title><button onclick="document.title='main clicked'">Main</button><iframe src="${crossSite(other.origin)}/frame"></iframe>`,
+      '/inproc': `<title>inproc</title><iframe src="${other.origin}/frame"></iframe>`,
+      '/checkout': '<title>Checkout</title><label for=p>PIN</label><input id=p type=password><button id=pay>Pay now</button>',
       '/login': '<title>Sign in</title><form><label for=u>User</label><input id=u><label for=p>Password</label><input id=p type=password><button>Sign in</button></form>',
     });
-    browser = await BrowserSession.launch(TEST_LAUNCH);
-    ctx = { sessions: undefined as never, browser: async () => browser, tab: () => browser.activeTab(), settings: { allowedSchemes: [], downloadsDir: '/tmp', maxWaitMs: 5000 } };
+    sessions = new SessionManager(() => ({ mode: 'launch', launch: TEST_LAUNCH }));
+    ctx = toolContext(sessions, { maxWaitMs: 5000 });
   });
   after(async () => {
-    await browser?.close();
+    await sessions?.close();
     await site?.close();
     await other?.close();
   });
   beforeEach(() => {
     policy = normalizePolicy({ blockedOrigins: [`localhost:${other.port}`] });
-  });
-
-  it('a redirect into a blocked origin is caught after landing, and the page is left', async () => {
-    const d = createDecider(() => policy, async () => 'allow');
-    const r = await runTool(navigate, { url: `${site.origin}/go` }, ctx, { decide: d.decide });
-    assert.equal(r.code, 'BLOCKED_BY_POLICY', JSON.stringify(r));
-    assert.match((r.content[0] as { text: string }).text, /landed on http:\/\/localhost:\d+\/landing/);
-    assert.equal(await (await browser.activeTab()).evaluate('location.href'), 'about:blank');
-    // Straight to the blocked origin: refused before any request.
-    const direct = await runTool(navigate, { url: `${crossSite(other.origin)}/landing` }, ctx, { decide: d.decide });
-    assert.equal(direct.code, 'BLOCKED_BY_POLICY');
-    assert.equal(await (await browser.activeTab()).evaluate('location.href'), 'about:blank');
+    vault = new SecretVault(mapSecretSource({ SITE_PASSWORD: 'from-the-vault-9' }));
   });
 
   it('an action on a page that ended up on a blocked origin is blocked', async () => {
-    const d = createDecider(() => normalizePolicy({}), async () => 'allow');
-    await runTool(navigate, { url: `${site.origin}/go` }, ctx, { decide: d.decide }); // allowed with an empty block list
-    const tab = await browser.activeTab();
-    assert.match(tab.url, /localhost/);
-    const strict = createDecider(() => policy, async () => 'allow');
-    const r = await runTool(click, { text: 'OK' }, ctx, { decide: strict.decide });
-    assert.equal(r.code, 'BLOCKED_BY_POLICY');
+    const open = decider(() => normalizePolicy({}));
+    assert.equal((await call('browser_navigate', { url: `${site.origin}/go` }, open)).isError, undefined); // allowed with an empty block list
+    assert.match((await tab()).url, /^http:\/\/localhost:\d+\/landing$/);
+    const ok = refIn(textOf(await call('browser_snapshot', {}, open)), 'button', 'OK');
+    // Under the block list, neither reading nor acting on the page it landed on is allowed.
+    assert.equal((await call('browser_snapshot', {})).code, 'BLOCKED_BY_POLICY');
+    const r = await call('browser_click', { ref: ok });
+    assert.equal(r.code, 'BLOCKED_BY_POLICY', textOf(r));
+    assert.equal(await (await tab()).evaluate('document.title'), 'landing');
   });
 
-  it('an action sent into an iframe on a blocked origin is blocked; the main frame still works', async () => {
-    const d = createDecider(() => policy, async () => 'allow');
-    // The page itself is allowed; the iframe is a cross-site OOPIF on the blocked origin.
-    const nav = await runTool(navigate, { url: `${site.origin}/framed` }, ctx, { decide: d.decide });
-    assert.equal(nav.isError, undefined, JSON.stringify(nav));
-    const tab = await browser.activeTab();
-    for (let i = 0; i < 100 && !tab.frameSessions().some((f) => f.url.includes('/frame')); i++) await sleep(50);
-    assert.ok(tab.frameSessions()[0]?.url.includes('localhost'), 'the iframe is out of process on localhost');
-    const r = await runTool(click, { text: 'Like', inFrame: true }, ctx, { decide: d.decide });
-    assert.equal(r.code, 'BLOCKED_BY_POLICY');
-    assert.match((r.content[0] as { text: string }).text, /frame http:\/\/localhost/);
-    const frameTitle = await tab.frameSessions()[0].session.send('Runtime.evaluate', { expression: 'document.title', returnByValue: true });
+  it('an iframe on a blocked origin never loads', async () => {
+    const nav = await call('browser_navigate', { url: `${site.origin}/framed` });
+    assert.equal(nav.isError, undefined, textOf(nav));
+    const snap = await snapshot();
+    assert.match(snap, /button "Main"/);
+    assert.doesNotMatch(snap, /"Like"/, 'the blocked frame got nothing');
+  });
+
+  it('a click into an iframe whose origin became blocked is refused; the main frame still works', async () => {
+    // Loaded while its origin was allowed; the block list changes before the click.
+    policy = normalizePolicy({});
+    const nav = await call('browser_navigate', { url: `${site.origin}/framed` });
+    assert.equal(nav.isError, undefined, textOf(nav));
+    const frame = await oopif();
+    assert.match(frame.url, /^http:\/\/localhost:/, 'the iframe is out of process on localhost');
+    const snap = await snapshot();
+    const like = refIn(snap, 'button', 'Like');
+    assert.match(like, /^f\d+:/, 'a frame ref');
+    policy = normalizePolicy({ blockedOrigins: [`localhost:${other.port}`] });
+    const r = await call('browser_click', { ref: like });
+    assert.equal(r.code, 'BLOCKED_BY_POLICY', textOf(r));
+    assert.match(textOf(r), /localhost/);
+    const frameTitle = await frame.session.send('Runtime.evaluate', { expression: 'document.title', returnByValue: true });
     assert.equal(frameTitle.result.value, 'ad', 'nothing happened in the blocked frame');
-    const main = await runTool(click, { text: 'Main' }, ctx, { decide: d.decide });
-    assert.equal(main.isError, undefined);
+    const main = await call('browser_click', { ref: refIn(snap, 'button', 'Main') });
+    assert.equal(main.isError, undefined, textOf(main));
+    assert.equal(await (await tab()).evaluate('document.title'), 'main clicked');
   });
 
-  it('frames named by id (OOPIF and in-process cross-origin iframe) are resolved to their URL and blocked', async () => {
-    site.route('/inproc', `<title>inproc</title><iframe src="${other.origin}/frame"></iframe>`);
-    const d = createDecider(() => normalizePolicy({ blockedOrigins: [`127.0.0.1:${other.port}`, `localhost:${other.port}`] }), async () => 'allow');
-    // Out-of-process: the frame id is the iframe target's id.
-    await runTool(navigate, { url: `${site.origin}/framed` }, ctx, { decide: d.decide });
-    const tab = await browser.activeTab();
-    for (let i = 0; i < 100 && !tab.frameSessions().length; i++) await sleep(50);
-    const before = clicksRun;
-    const oopif = await runTool(click, { text: 'Like', frameId: tab.frameSessions()[0].targetId }, ctx, { decide: d.decide });
-    assert.equal(oopif.code, 'BLOCKED_BY_POLICY', JSON.stringify(oopif));
-    // In-process: same site (127.0.0.1), other origin (port): only the page's frame tree knows its URL.
-    await runTool(navigate, { url: `${site.origin}/inproc` }, ctx, { decide: d.decide });
-    const { frameTree } = await (await tab.session()).send('Page.getFrameTree');
-    const child = frameTree.childFrames?.[0]?.frame;
-    assert.ok(child && child.url.startsWith(other.origin), 'an in-process cross-origin iframe');
-    const inproc = await runTool(click, { text: 'Like', frameId: child.id }, ctx, { decide: d.decide });
-    assert.equal(inproc.code, 'BLOCKED_BY_POLICY', JSON.stringify(inproc));
-    assert.match((inproc.content[0] as { text: string }).text, new RegExp(`frame ${other.origin}/frame`));
-    assert.equal(clicksRun, before, 'no handler ran');
-    // The main frame by its id is the page itself: allowed.
-    const main = await runTool(click, { text: 'x', frameId: frameTree.frame.id }, ctx, { decide: d.decide });
-    assert.equal(main.isError, undefined, JSON.stringify(main));
+  it('an in-process cross-origin iframe (same site, other port) is checked by its own origin', async () => {
+    policy = normalizePolicy({});
+    await call('browser_navigate', { url: `${site.origin}/inproc` });
+    const { frameTree } = await (await (await tab()).session()).send('Page.getFrameTree');
+    assert.ok(frameTree.childFrames?.[0]?.frame.url.startsWith(other.origin), 'an in-process cross-origin iframe');
+    const like = refIn(await snapshot(), 'button', 'Like');
+    policy = normalizePolicy({ blockedOrigins: [`127.0.0.1:${other.port}`] });
+    const r = await call('browser_click', { ref: like });
+    assert.equal(r.code, 'BLOCKED_BY_POLICY', textOf(r));
+    assert.match(textOf(r), new RegExp(`${other.origin.replace(/\./g, '\\.')}`));
+    const title = await (await tab()).evaluate<string>(`document.querySelector('iframe').contentDocument?.title ?? 'cross-origin'`);
+    assert.notEqual(title, 'clicked');
   });
 
   it('calls without a target are rated from the focused element (password field, Pay button)', async () => {
-    site.route('/checkout', '<title>Checkout</title><label for=p>PIN</label><input id=p type=password><button id=pay>Pay now</button>');
-    const vault = new SecretVault();
-    const asked: ConfirmRequest[] = [];
-    const d = createDecider(() => policy, async (req) => (asked.push(req), 'allow'), undefined, { vault });
-    await runTool(navigate, { url: `${site.origin}/checkout` }, ctx, { decide: d.decide });
-    const tab = await browser.activeTab();
-    await tab.evaluate(`document.getElementById('p').focus()`);
-    const typed = await runTool(secureTool(typeFocused, vault), { text: 'focus-secret-77' }, ctx, { decide: d.decide });
+    await call('browser_navigate', { url: `${site.origin}/checkout` });
+    const t = await tab();
+    await t.evaluate(`document.getElementById('p').focus()`);
+    const n0 = asked.length;
+    const typed = await call('browser_type', { text: 'focus-secret-77' });
+    assert.equal(typed.isError, undefined, textOf(typed));
+    assert.equal(asked.length, n0 + 1);
     assert.equal(asked.at(-1)?.rating.rule, 'sensitive-field');
-    assert.ok(!JSON.stringify({ typed, asked }).includes('focus-secret-77'));
-    assert.equal(await tab.evaluate(`document.getElementById('p').value`), 'focus-secret-77');
-    await tab.evaluate(`document.getElementById('pay').focus()`);
-    await runTool(pressEnter, { key: 'Enter' }, ctx, { decide: d.decide });
+    assert.ok(!JSON.stringify({ typed, asked, steps }).includes('focus-secret-77'));
+    assert.equal(await t.evaluate(`document.getElementById('p').value`), 'focus-secret-77');
+    await t.evaluate(`document.getElementById('pay').focus()`);
+    await call('browser_press_key', { key: 'Enter' });
     assert.equal(asked.at(-1)?.rating.rule, 'sensitive-target-on-sensitive-page');
     assert.match(asked.at(-1)!.rating.reason!, /Pay now/);
     const n = asked.length;
-    await runTool(pressEnter, { key: 'Tab' }, ctx, { decide: d.decide });
+    await call('browser_press_key', { key: 'Tab' });
     assert.equal(asked.length, n, 'Tab is harmless');
   });
 
-  it('a password typed into a real password field appears in no result, step event, question or later output', async () => {
-    const password = 'Tr0ub4dor&3-unique';
-    const vault = new SecretVault(mapSecretSource({ SITE_PASSWORD: 'from-the-vault-9' }));
-    const asked: ConfirmRequest[] = [];
-    const steps: StepEvent[] = [];
-    const d = createDecider(() => policy, async (req) => (asked.push(req), 'allow'), undefined, { vault });
-    const hooks = { decide: d.decide, onStep: redactingStepHook(vault, (e: StepEvent) => void steps.push(e)) };
-    await runTool(navigate, { url: `${site.origin}/login` }, ctx, hooks);
-    const results = [
-      await runTool(secureTool(type, vault), { id: 'u', text: 'alice' }, ctx, hooks),
-      await runTool(secureTool(type, vault), { id: 'p', text: password }, ctx, hooks),
-      await runTool(secureTool(read, vault), { expression: `document.getElementById('p').value` }, ctx, hooks),
-    ];
-    const tab = await browser.activeTab();
-    assert.equal(await tab.evaluate(`document.getElementById('p').value`), password, 'the page received the real password');
-    assert.equal(asked.length, 1, 'typing into the password field was confirmed');
-    assert.equal(asked[0].rating.rule, 'sensitive-field');
-    const all = JSON.stringify({ results, steps, asked });
-    assert.ok(!all.includes(password), all);
-    assert.match(JSON.stringify(results[1]), /\[redacted\]/);
-    assert.equal((results[2].content[0] as { text: string }).text, '[redacted]');
-    assert.match(JSON.stringify(results[0]), /alice/, 'ordinary text is untouched');
-
-    // A vault secret by placeholder: typed for real, never shown.
-    await tab.evaluate(`document.getElementById('p').value = ''`);
-    const viaPlaceholder = await runTool(secureTool(type, vault), { id: 'p', text: '{{secret:SITE_PASSWORD}}' }, ctx, hooks);
-    assert.equal(await tab.evaluate(`document.getElementById('p').value`), 'from-the-vault-9');
-    assert.ok(!JSON.stringify({ viaPlaceholder, steps, asked }).includes('from-the-vault-9'));
-    assert.match(JSON.stringify(viaPlaceholder), /\{\{secret:SITE_PASSWORD\}\}/);
+  it('a vault secret typed by placeholder into a password field is typed for real and shown nowhere', async () => {
+    await call('browser_navigate', { url: `${site.origin}/login` });
+    const snap = await snapshot();
+    const typed = await call('browser_type', { ref: refIn(snap, 'textbox', 'Password'), text: '{{secret:SITE_PASSWORD}}' });
+    assert.equal(typed.isError, undefined, textOf(typed));
+    const t = await tab();
+    assert.equal(await t.evaluate(`document.getElementById('p').value`), 'from-the-vault-9', 'the page received the real value');
+    const read = await call('browser_evaluate', { script: `document.getElementById('p').value` });
+    assert.match(textOf(read), /\{\{secret:SITE_PASSWORD\}\}|\[redacted\]/);
+    assert.ok(!JSON.stringify({ typed, read, steps, asked }).includes('from-the-vault-9'));
+    assert.match(JSON.stringify(steps.at(-2)?.input), /\{\{secret:SITE_PASSWORD\}\}/, 'the step keeps the placeholder');
   });
 });

@@ -107,6 +107,14 @@ export const INBOX = page(
 document.getElementById('toolbar').addEventListener('click', (e) => { const b = e.target.closest('.tb'); if (b) out('Toolbar: ' + b.dataset.act); });`,
 );
 
+/** A long mail list (bigger than half the viewport) whose rows also hold links; one listener on the list. */
+export const MAIL_LIST = page(
+  'Mail',
+  `#mail{list-style:none;padding:0;margin:0} #mail li{padding:14px;border-bottom:1px solid #ddd;cursor:pointer} #mail a{margin-left:12px}`,
+  `<ul id=mail>${Array.from({ length: 14 }, (_, i) => `<li data-n=${i + 1}><b>Sender ${i + 1}</b> Subject number ${i + 1}<a href="#m${i + 1}">permalink</a></li>`).join('')}</ul>`,
+  `document.getElementById('mail').addEventListener('click', (e) => { const li = e.target.closest('li'); if (li && e.target.localName !== 'a') out('Opened: message ' + li.dataset.n); });`,
+);
+
 /** Tiny SVG icons the inbox page draws with background images. */
 export const ICON_SVG = `<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 10 10"><circle cx="5" cy="5" r="4" fill="gray"/></svg>`;
 
@@ -154,6 +162,7 @@ export function widgetRoutes(): Record<string, string | ((req: import('node:http
     '/menu': MENU,
     '/tree': TREE,
     '/inbox': INBOX,
+    '/mail': MAIL_LIST,
     '/grid': GRID,
     '/svg': SVG,
     '/textarea': TEXTAREA,

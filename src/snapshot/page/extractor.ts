@@ -5,11 +5,13 @@
 import type { ElementItem, PageItem, RunOptions, RunResult, SummaryResult, DetailsResult } from '../protocol';
 import { INTERACTIVE_ROLES, closedRoots, shadowOf, buildLabelMap, clearLabelMap, labelsOf, accessibleName, cap, clean, describeSvg, explicitRole, iconHint, isWeakRole, nativeRole } from './roles';
 import { elementStates, fullValue, VALUE_CUT } from './states';
-import { isIconButton, markItems, newItemState, ownText, ownerOf, visibleName } from './items';
+import { isIconButton, isListLike, markItems, newItemState, ownText, ownerOf, visibleName } from './items';
 import { structureWords, type SiblingCache } from './structure';
 import { describeShape, drawnMark, svgHasTargets, svgText } from './drawn';
 import { cssPath, xPath } from './selectors';
 import { attributeName, imageText, keyboardReachable, landmarkOf, linkHref } from './reading';
+import { expandOptionsOf } from './options';
+import { changeCount } from './changes';
 
 const SKIP = new Set(['script', 'style', 'noscript', 'template', 'head', 'meta', 'link', 'title', 'base', 'option', 'optgroup', 'datalist', 'param', 'source', 'track']);
 const BLOCK_DISPLAY = /^(block|flex|grid|list-item|table|table-row|table-caption|flow-root)/;
@@ -351,6 +353,8 @@ function run(o: RunOptions): RunResult {
           role = tag === 'img' ? 'image' : tag === 'svg' ? 'graphic' : clicky || pointer ? 'clickable' : 'focusable';
         }
       }
+      // A list or table that handles its rows' clicks itself marks them as items, even when big or holding links.
+      if (!role && clicky && inInteractive !== 2 && isListLike(el)) markItems(itemState, el, er);
       if (role && inInteractive === 2 && !native && !(er && INTERACTIVE_ROLES.has(er))) role = null;
       nativeRef = native || !!control;
       if (role && !nativeRef && !itemState.role.has(el) && (role === 'clickable' || role === 'focusable' || isWeakRole(role))) markItems(itemState, el, er);
@@ -386,7 +390,7 @@ function run(o: RunOptions): RunResult {
       return;
     } else if (tag === 'br') {
       buf += ' ';
-    } else if (tag === 'td' || tag === 'th') {
+    } else if ((tag === 'td' || tag === 'th') && !suppressText && !inInteractive) {
       buf += ' | ';
     }
 
@@ -488,13 +492,14 @@ function run(o: RunOptions): RunResult {
   }
   if (root) {
     const pc = o.root !== undefined && parentEl(root) ? getComputedStyle(parentEl(root)!).cursor : 'auto';
+    expandOptionsOf(o.root !== undefined ? root : null);
     walk(root, pc, 0, false, false);
   }
   flush();
   clearLabelMap();
   let out = items;
   if (o.viewportOnly) out = items.filter((i) => !('vp' in i) || i.vp === 1);
-  return { items: out, next: S.next, frames: S.frames.length, hosts: S.hostCandidates.length, ms: Math.round(performance.now() - t0), count, url: location.href, title: document.title, doc: DOC };
+  return { items: out, next: S.next, frames: S.frames.length, hosts: S.hostCandidates.length, ms: Math.round(performance.now() - t0), count, url: location.href, title: document.title, doc: DOC, changes: changeCount() };
 }
 
 /** Hands the candidates of the last run to the CDP side (once: they count as probed from now on). */

@@ -39,6 +39,9 @@ function visibleKids(el: Element): Element[] {
   return out;
 }
 
+/** Text blocks are parts of a card, not items of a list. */
+const NOT_ITEMS = /^(?:p|h[1-6]|br|hr|blockquote|pre|label|script|style)$/;
+
 function key(el: Element): string {
   return el.localName + '.' + (el.getAttribute('role') ?? '');
 }
@@ -63,16 +66,19 @@ export function repeatedChildren(container: Element): Element[] {
       else groups.set(key(k), [k]);
     }
     let best: Element[] = [];
-    for (const g of groups.values()) if (g.length > best.length) best = g;
+    for (const g of groups.values()) if (g.length > best.length && !NOT_ITEMS.test(g[0].localName)) best = g;
     if (best.length < 2 || best.length * 2 < kids.length) return [];
     return best.slice(0, MAX_ITEMS);
   }
   return [];
 }
 
+/** Roles an item may keep as its own (others, such as `article` or `listitem`, say nothing about acting). */
+const ITEM_ROLES = new Set(['option', 'menuitem', 'menuitemcheckbox', 'menuitemradio', 'treeitem', 'tab', 'row', 'gridcell', 'radio', 'checkbox', 'link', 'button', 'switch']);
+
 function itemRole(containerRole: string | null, item: Element): string {
   const own = item.getAttribute('role');
-  if (own && own !== 'presentation' && own !== 'none' && own !== 'listitem') return own;
+  if (own && ITEM_ROLES.has(own)) return own;
   if (containerRole && ITEM_ROLE_OF[containerRole]) return ITEM_ROLE_OF[containerRole];
   if (item.localName === 'tr') return 'row';
   return 'clickable';
@@ -109,7 +115,10 @@ function addItem(st: ItemState, item: Element, role: string, depth: number) {
   const list = nestedList(item);
   if (!list || depth > 20) return;
   // Children of a tree node are items too, even a single one (a folder with one file).
-  for (const c of visibleKids(list)) addItem(st, c, c.getAttribute('role') && c.getAttribute('role') !== 'listitem' ? c.getAttribute('role')! : role, depth + 1);
+  for (const c of visibleKids(list)) {
+    const own = c.getAttribute('role');
+    addItem(st, c, own && ITEM_ROLES.has(own) ? own : role, depth + 1);
+  }
 }
 
 /** The structural element an item ref stands for (the `li` behind a tree node's label). */
@@ -185,4 +194,11 @@ export function isIconButton(st: ItemState, el: Element, r: DOMRect): boolean {
   if (cs.backgroundImage !== 'none' || (cs.maskImage && cs.maskImage !== 'none')) return true;
   const before = getComputedStyle(el, '::before').content;
   return !!before && before !== 'none' && before !== 'normal';
+}
+
+const LIST_LIKE = 'ul,ol,table,tbody,[role=list],[role=listbox],[role=grid],[role=treegrid],[role=menu],[role=tree],[role=rowgroup],[role=feed]';
+
+/** A list, table or grid element (not a page wrapper such as a framework's root `div`). */
+export function isListLike(el: Element): boolean {
+  return el.matches(LIST_LIKE);
 }

@@ -1,5 +1,6 @@
 // State words of an interactive element: `checked`, `expanded`, `value="…"`, never a password.
 import { cap, clean } from './roles';
+import { optionsWord } from './options';
 
 const q = (s: string) => JSON.stringify(cap(s, 60));
 const MAX_OPTIONS = 8;
@@ -84,9 +85,7 @@ export function elementStates(el: Element, role: string, focused: boolean): stri
     const chosen = Array.from(sel.selectedOptions).map((o) => clean(o.label || o.text));
     if (sel.multiple) out.push(`selected=${q(chosen.join(', '))}`);
     else if (chosen.length) out.push(`value=${q(chosen[0])}`);
-    const opts = Array.from(sel.options);
-    const shown = opts.slice(0, MAX_OPTIONS).map((o) => q(clean(o.label || o.text)));
-    out.push(`options=[${shown.join(',')}${opts.length > MAX_OPTIONS ? `,+${opts.length - MAX_OPTIONS} more` : ''}]`);
+    out.push(optionsWord(sel));
   } else if ((el as HTMLElement).isContentEditable) {
     const v = clean((el as HTMLElement).innerText);
     if (v) out.push(valueWord(v));

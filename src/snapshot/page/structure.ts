@@ -6,8 +6,8 @@ import { nestedList } from './items';
 /** Roles whose elements are items of a set: they get a position. */
 const SET_ITEM_ROLES = new Set(['option', 'menuitem', 'menuitemcheckbox', 'menuitemradio', 'treeitem']);
 
-/** Visible siblings of the same kind, cached per parent for one run (lists can be long). */
-export type SiblingCache = Map<Element, Element[]>;
+/** Visible siblings of the same kind, per parent and kind, cached for one run (lists can be long). */
+export type SiblingCache = Map<Element, Map<string, Element[]>>;
 
 function shown(el: Element): boolean {
   return el.checkVisibility ? el.checkVisibility({ visibilityProperty: true } as CheckVisibilityOptions) : true;
@@ -20,14 +20,52 @@ function kind(el: Element): string {
 function siblings(cache: SiblingCache, el: Element): Element[] {
   const p = el.parentElement;
   if (!p) return [el];
-  const k = kind(el);
-  let list = cache.get(p);
-  if (!list) {
-    list = [];
-    for (let c = p.firstElementChild; c; c = c.nextElementSibling) if (shown(c)) list.push(c);
-    cache.set(p, list);
+  let byKind = cache.get(p);
+  if (!byKind) {
+    byKind = new Map();
+    for (let c = p.firstElementChild; c; c = c.nextElementSibling) {
+      if (!shown(c)) continue;
+      const k = kind(c);
+      const list = byKind.get(k);
+      if (list) list.push(c);
+      else byKind.set(k, [c]);
+    }
+    cache.set(p, byKind);
   }
-  return list.filter((c) => kind(c) === k);
+  return byKind.get(kind(el)) ?? [el];
+}
+
+const columnsOf = new WeakMap<Element[], number>();
+
+/** Columns of a CSS grid of items: how many share the first one's row. 0 when the parent is no grid. */
+function gridColumns(item: Element, sibs: Element[]): number {
+  const known = columnsOf.get(sibs);
+  if (known !== undefined) return known;
+  let cols = 0;
+  const p = item.parentElement;
+  if (p && /grid/.test(getComputedStyle(p).display)) {
+    const top = sibs[0].getBoundingClientRect().top;
+    cols = sibs.filter((c) => Math.abs(c.getBoundingClientRect().top - top) < 1).length;
+    if (cols >= sibs.length) cols = 0;
+  }
+  columnsOf.set(sibs, cols);
+  return cols;
+}
+
+const CONTAINER_ROLES = /^(listbox|menu|menubar|tree|treegrid|grid|tablist|radiogroup|toolbar|list|table)$/;
+
+function labelledContainer(item: Element): string {
+  let e = item.parentElement;
+  for (let i = 0; e && i < 3; i++, e = e.parentElement) {
+    const role = e.getAttribute('role');
+    let label = e.getAttribute('aria-label');
+    const by = e.getAttribute('aria-labelledby');
+    if (!label && by) label = by.split(/\s+/).map((id) => document.getElementById(id)?.textContent ?? '').join(' ');
+    label = (label ?? '').replace(/\s+/g, ' ').trim().slice(0, 40);
+    if (label) return `in ${role && CONTAINER_ROLES.test(role) ? role : 'list'} ${JSON.stringify(label)}`;
+    if (role && (CONTAINER_ROLES.test(role) || role === 'group')) return '';
+  }
+  return '';
 }
 
 function isTreeish(el: Element, role: string): boolean {
@@ -61,7 +99,16 @@ export function structureWords(el: Element, item: Element, role: string, isItem:
   if (pos > 0 && size > 0) out.push(`${pos} of ${size}`);
   else {
     const sibs = siblings(cache, item);
-    if (sibs.length > 1) out.push(`${sibs.indexOf(item) + 1} of ${sibs.length}`);
+    const i = sibs.indexOf(item);
+    const cols = sibs.length > 3 ? gridColumns(item, sibs) : 0;
+    // Cells of a CSS grid (a board, a calendar) say their row and column.
+    if (cols > 1) out.push(`row=${Math.floor(i / cols) + 1} col=${(i % cols) + 1} of ${Math.ceil(sibs.length / cols)}x${cols}`);
+    else if (sibs.length > 1) out.push(`${i + 1} of ${sibs.length}`);
+  }
+  // The first item names its container when the page labels it (`in menu "File"`).
+  if (/^1 of |^row=1 col=1 /.test(out[0] ?? '')) {
+    const c = labelledContainer(item);
+    if (c) out.push(c);
   }
   if (isTreeish(item, role)) {
     const lv = Number(item.getAttribute('aria-level') || el.getAttribute('aria-level')) || level(item);

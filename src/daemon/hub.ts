@@ -1,0 +1,335 @@
+import type { Protocol } from 'devtools-protocol';
+import { BrowserAgentError } from '../errors';
+import type { CdpTransport } from '../session/transport';
+
+/** What the hub needs of a daemon session: where its messages go and which targets it may see. */
+export interface HubClient {
+  readonly id: string;
+  /** A CDP message for this client (its own `id` restored). */
+  deliver(line: string): void;
+  /** The client asked for Target.* discovery events (of its own tabs). */
+  discover: boolean;
+  /** The tab the client last brought to front (for "focus" from the Sessions view). */
+  activeTarget?: string;
+}
+
+interface Pending {
+  client?: HubClient;
+  clientId?: number;
+  method: string;
+  /** The hub's own calls. */
+  resolve?: (v: any) => void;
+  reject?: (e: Error) => void;
+  timer?: NodeJS.Timeout;
+  /** Tab a forwarded Target.* call was about, for bookkeeping when it answers. */
+  targetId?: string;
+}
+
+// `{"id":12,"method":"Page.navigate","sessionId":"ABC",` — what our CdpConnection writes first.
+const COMMAND_HEAD = /^\{"id":(\d+),"method":"([^"]+)"(?:,"sessionId":"([^"]+)")?,/;
+const RESPONSE_HEAD = /^\{"id":(\d+)/;
+// Chrome writes an event's sessionId last.
+const EVENT_TAIL = /,"sessionId":"([^"]+)"\}$/;
+
+/** Page-session Target.* calls a client may make: its own iframes and workers only. */
+const SESSION_TARGET_METHODS = new Set(['Target.setAutoAttach', 'Target.getTargetInfo', 'Target.detachFromTarget']);
+/** Browser-wide calls that would reach other clients' tabs or end the shared browser. */
+const DENIED = new Set(['Browser.close', 'Browser.crash', 'Browser.crashGpuProcess', 'Target.attachToBrowserTarget', 'Target.exposeDevToolsProtocol', 'Target.autoAttachRelated', 'Target.setRemoteLocations']);
+
+function cdpError(id: number, message: string): string {
+  return JSON.stringify({ id, error: { code: -32000, message } });
+}
+
+/**
+ * One browser connection shared by many clients. Client CDP messages pass through with only their
+ * `id` renumbered (a prefix rewrite, no JSON round trip); answers and page events go back to the
+ * client that owns the page session. A client sees, lists, attaches to and closes only its own tabs
+ * (the ones it created, was given, or that its tabs opened as popups).
+ */
+export class BrowserHub {
+  private nextId = 1;
+  private readonly pending = new Map<number, Pending>();
+  /** Flattened CDP session → client (page sessions and their iframes/workers). */
+  private readonly sessionOwner = new Map<string, HubClient>();
+  /** Page target → client. */
+  private readonly targetOwner = new Map<string, HubClient>();
+  /** Every page target the browser has, as discovery reports it. */
+  readonly targets = new Map<string, Protocol.Target.TargetInfo>();
+  private readonly downloadOwner = new Map<string, HubClient>();
+  private _closed = false;
+  onclose?: () => void;
+
+  constructor(
+    private readonly transport: CdpTransport,
+    readonly timeoutMs = 30_000,
+  ) {
+    transport.onmessage = (line) => this.fromBrowser(line);
+    transport.onclose = () => this.closed();
+  }
+
+  get isClosed(): boolean {
+    return this._closed;
+  }
+
+  async init(): Promise<void> {
+    await this.call('Target.setDiscoverTargets', { discover: true });
+    const { targetInfos } = await this.call('Target.getTargets');
+    for (const t of targetInfos as Protocol.Target.TargetInfo[]) if (t.type === 'page') this.targets.set(t.targetId, t);
+  }
+
+  /** A command of the hub's own. */
+  call(method: string, params: object = {}, sessionId?: string, timeoutMs = this.timeoutMs): Promise<any> {
+    if (this._closed) return Promise.reject(new BrowserAgentError('BROWSER_DISCONNECTED', `The browser connection is closed (while calling ${method}).`));
+    const id = this.nextId++;
+    return new Promise((resolve, reject) => {
+      const timer = setTimeout(() => {
+        this.pending.delete(id);
+        reject(new BrowserAgentError('TIMEOUT', `CDP call ${method} got no answer within ${timeoutMs} ms.`));
+      }, timeoutMs);
+      this.pending.set(id, { method, resolve, reject, timer });
+      this.transport.send(JSON.stringify(sessionId ? { id, method, sessionId, params } : { id, method, params }));
+    });
+  }
+
+  /** Re-reads titles and URLs (discovery events do not always carry the final title). */
+  async refresh(): Promise<void> {
+    const { targetInfos } = await this.call('Target.getTargets', {}, undefined, 5000);
+    for (const t of targetInfos as Protocol.Target.TargetInfo[]) if (t.type === 'page') this.targets.set(t.targetId, t);
+  }
+
+  tabsOf(client: HubClient): Protocol.Target.TargetInfo[] {
+    return [...this.targets.values()].filter((t) => this.targetOwner.get(t.targetId) === client);
+  }
+
+  /**
+   * Gives a new client a page: in a launched browser the first tab nobody owns; attached with
+   * attachTab "existing", the page the user has open that no one else (not even another CDP
+   * client) is working in.
+   */
+  claimFreePage(client: HubClient, opts: { skipExternallyAttached: boolean }): string | undefined {
+    const free = [...this.targets.values()].find(
+      (t) => !this.targetOwner.has(t.targetId) && !t.url.startsWith('devtools://') && !(opts.skipExternallyAttached && t.attached),
+    );
+    if (free) this.targetOwner.set(free.targetId, client);
+    return free?.targetId;
+  }
+
+  /** A tab a direct client opened (or worked in before the daemon restarted) is its own, unless another's. */
+  claim(client: HubClient, targetId: string): void {
+    if (!this.targetOwner.has(targetId)) this.targetOwner.set(targetId, client);
+  }
+
+  /** A message from a client. */
+  fromClient(client: HubClient, line: string): void {
+    let m = COMMAND_HEAD.exec(line);
+    if (!m) {
+      // Not in our CdpConnection's key order (another client library): normalise once.
+      let msg: any;
+      try {
+        msg = JSON.parse(line);
+      } catch {
+        return;
+      }
+      if (typeof msg?.id !== 'number' || typeof msg.method !== 'string') return;
+      line = JSON.stringify(msg.sessionId ? { id: msg.id, method: msg.method, sessionId: msg.sessionId, params: msg.params ?? {} } : { id: msg.id, method: msg.method, params: msg.params ?? {} });
+      m = COMMAND_HEAD.exec(line);
+      if (!m) return;
+    }
+    const clientId = Number(m[1]);
+    const method = m[2];
+    const sessionId = m[3];
+    if (sessionId) {
+      if (this.sessionOwner.get(sessionId) !== client) return client.deliver(cdpError(clientId, `Session with given id not found.`));
+      if (method.startsWith('Target.') && !SESSION_TARGET_METHODS.has(method)) return client.deliver(cdpError(clientId, `${method} is not available through the session daemon.`));
+      return this.forward(client, clientId, method, line, m[1].length);
+    }
+    this.browserCommand(client, clientId, method, line, m[1].length);
+  }
+
+  private forward(client: HubClient, clientId: number, method: string, line: string, idDigits: number, targetId?: string) {
+    if (this._closed) return client.deliver(cdpError(clientId, 'The browser connection is closed.'));
+    const id = this.nextId++;
+    this.pending.set(id, { client, clientId, method, targetId });
+    this.transport.send(`{"id":${id}${line.slice(6 + idDigits)}`);
+  }
+
+  private browserCommand(client: HubClient, clientId: number, method: string, line: string, idDigits: number) {
+    const reply = (result: object) => client.deliver(JSON.stringify({ id: clientId, result }));
+    if (DENIED.has(method)) return client.deliver(cdpError(clientId, `${method} is not available through the session daemon: the browser is shared.`));
+    if (!method.startsWith('Target.')) return this.forward(client, clientId, method, line, idDigits);
+    const params = (JSON.parse(line).params ?? {}) as Record<string, any>;
+    const owned = (targetId: unknown) => typeof targetId === 'string' && this.targetOwner.get(targetId) === client;
+    switch (method) {
+      case 'Target.setDiscoverTargets':
+        client.discover = !!params.discover;
+        return reply({});
+      case 'Target.setAutoAttach':
+        // Browser-wide auto-attach would pause every client's new targets: not relayed. (The request
+        // guard then covers only what page sessions auto-attach; see README, proxy transport.)
+        return reply({});
+      case 'Target.getTargets':
+        return reply({ targetInfos: this.tabsOf(client) });
+      case 'Target.createTarget': {
+        // Each tab in its own window: a tab hidden behind another client's tab stops painting and
+        // running animation frames, which actions wait for, so every session's page stays visible.
+        const own = JSON.stringify({ id: clientId, method, params: { ...params, newWindow: true } });
+        return this.forward(client, clientId, method, own, String(clientId).length);
+      }
+      case 'Target.activateTarget':
+      case 'Target.attachToTarget':
+      case 'Target.closeTarget':
+      case 'Target.getTargetInfo':
+        if (!owned(params.targetId)) return client.deliver(cdpError(clientId, `No target with given id found`));
+        if (method === 'Target.activateTarget') client.activeTarget = params.targetId;
+        return this.forward(client, clientId, method, line, idDigits, params.targetId);
+      case 'Target.detachFromTarget':
+        if (this.sessionOwner.get(params.sessionId) !== client) return client.deliver(cdpError(clientId, `No session with given id`));
+        return this.forward(client, clientId, method, line, idDigits);
+      default:
+        return client.deliver(cdpError(clientId, `${method} is not available through the session daemon.`));
+    }
+  }
+
+  private fromBrowser(line: string) {
+    const r = RESPONSE_HEAD.exec(line);
+    if (r) return this.answer(Number(r[1]), line, r[1].length);
+    const tail = EVENT_TAIL.exec(line);
+    if (tail) {
+      const owner = this.sessionOwner.get(tail[1]);
+      if (!owner) return;
+      // Iframes and workers auto-attached under a client's page belong to that client.
+      if (line.startsWith('{"method":"Target.attachedToTarget"')) this.sessionOwner.set(JSON.parse(line).params.sessionId, owner);
+      else if (line.startsWith('{"method":"Target.detachedFromTarget"')) this.sessionOwner.delete(JSON.parse(line).params.sessionId);
+      return owner.deliver(line);
+    }
+    let msg: any;
+    try {
+      msg = JSON.parse(line);
+    } catch {
+      return;
+    }
+    if (typeof msg.method === 'string') this.browserEvent(msg.method, msg.params ?? {}, line);
+  }
+
+  private answer(id: number, line: string, idDigits: number) {
+    const p = this.pending.get(id);
+    if (!p) return;
+    this.pending.delete(id);
+    if (p.resolve) {
+      clearTimeout(p.timer);
+      const msg = JSON.parse(line);
+      if (msg.error) p.reject!(new BrowserAgentError('CDP_ERROR', `${p.method}: ${msg.error.message}`));
+      else p.resolve(msg.result ?? {});
+      return;
+    }
+    const client = p.client!;
+    if (p.method === 'Target.createTarget' || p.method === 'Target.attachToTarget') {
+      const result = JSON.parse(line).result;
+      if (result?.targetId) {
+        this.targetOwner.set(result.targetId, client);
+        client.activeTarget ??= result.targetId;
+      }
+      if (result?.sessionId) this.sessionOwner.set(result.sessionId, client);
+    }
+    client.deliver(`{"id":${p.clientId}${line.slice(6 + idDigits)}`);
+  }
+
+  private browserEvent(method: string, params: any, line: string) {
+    const toOwner = (targetId: string | undefined) => {
+      const owner = targetId ? this.targetOwner.get(targetId) : undefined;
+      if (owner?.discover) owner.deliver(line);
+    };
+    switch (method) {
+      case 'Target.targetCreated': {
+        const info = params.targetInfo as Protocol.Target.TargetInfo;
+        if (info.type !== 'page') return;
+        this.targets.set(info.targetId, info);
+        // A popup belongs to whoever owns the page that opened it.
+        const opener = info.openerId ? this.targetOwner.get(info.openerId) : undefined;
+        if (opener && !this.targetOwner.has(info.targetId)) this.targetOwner.set(info.targetId, opener);
+        return toOwner(info.targetId);
+      }
+      case 'Target.targetInfoChanged': {
+        const info = params.targetInfo as Protocol.Target.TargetInfo;
+        if (info.type !== 'page') return;
+        this.targets.set(info.targetId, info);
+        return toOwner(info.targetId);
+      }
+      case 'Target.targetDestroyed':
+      case 'Target.targetCrashed': {
+        toOwner(params.targetId);
+        if (method === 'Target.targetDestroyed') {
+          this.targets.delete(params.targetId);
+          this.targetOwner.delete(params.targetId);
+        }
+        return;
+      }
+      case 'Target.attachedToTarget': {
+        // The event twin of an attachToTarget answer; the answer already recorded the session.
+        const owner = this.targetOwner.get(params.targetInfo?.targetId);
+        if (owner) {
+          this.sessionOwner.set(params.sessionId, owner);
+          owner.deliver(line);
+        }
+        return;
+      }
+      case 'Target.detachedFromTarget': {
+        const owner = this.sessionOwner.get(params.sessionId);
+        this.sessionOwner.delete(params.sessionId);
+        owner?.deliver(line);
+        return;
+      }
+      case 'Browser.downloadWillBegin': {
+        const owner = this.targetOwner.get(params.frameId);
+        if (owner) this.downloadOwner.set(params.guid, owner);
+        return this.toDownloadOwner(params.guid, line);
+      }
+      case 'Browser.downloadProgress':
+        this.toDownloadOwner(params.guid, line);
+        if (params.state !== 'inProgress') this.downloadOwner.delete(params.guid);
+        return;
+    }
+  }
+
+  /** A download started in a subframe has no known owner: every client hears of it. */
+  private toDownloadOwner(guid: string, line: string) {
+    const owner = this.downloadOwner.get(guid);
+    if (owner) return owner.deliver(line);
+    for (const c of new Set(this.targetOwner.values())) c.deliver(line);
+  }
+
+  /**
+   * A client is gone: its page sessions are detached (their domains, interceptions and paused
+   * requests with them), and in a launched browser its tabs closed.
+   */
+  async release(client: HubClient, closeTabs: boolean): Promise<void> {
+    const tabs = [...this.targetOwner].filter(([, c]) => c === client).map(([t]) => t);
+    const sessions = [...this.sessionOwner].filter(([, c]) => c === client).map(([s]) => s);
+    for (const s of sessions) this.sessionOwner.delete(s);
+    for (const t of tabs) this.targetOwner.delete(t);
+    for (const [g, o] of this.downloadOwner) if (o === client) this.downloadOwner.delete(g);
+    if (this._closed) return;
+    await Promise.all([
+      ...sessions.map((sessionId) => this.call('Target.detachFromTarget', { sessionId }, undefined, 5000).catch(() => {})),
+      ...(closeTabs ? tabs.map((targetId) => this.call('Target.closeTarget', { targetId }, undefined, 5000).catch(() => {})) : []),
+    ]);
+  }
+
+  close(): void {
+    this.transport.close();
+    this.closed();
+  }
+
+  private closed() {
+    if (this._closed) return;
+    this._closed = true;
+    for (const [id, p] of this.pending) {
+      this.pending.delete(id);
+      if (p.reject) {
+        clearTimeout(p.timer);
+        p.reject(new BrowserAgentError('BROWSER_DISCONNECTED', 'The browser connection closed before the call finished.'));
+      }
+    }
+    this.onclose?.();
+  }
+}

@@ -1,0 +1,114 @@
+// The session daemon's wire protocol, version 1. One JSON text per line over a Unix socket (a named
+// pipe on Windows). Lines that start with `{"t":` are control messages. In a proxy session every
+// other line is a CDP message passed through unchanged (only its `id` is renumbered), so a page's
+// snapshot or a screenshot is never decoded and re-encoded on the way; a direct session (the
+// default) carries only control messages and speaks CDP to the browser itself.
+import type { LaunchOptions } from '../session/launcher';
+
+export const PROTOCOL_VERSION = 1;
+
+/** Which browser a session wants. Sessions that ask for the same one share it. */
+export type BrowserSpec =
+  | { mode: 'launch'; launch: LaunchOptions }
+  | { mode: 'attach'; endpoint: string; headers?: Record<string, string>; attachTab?: 'existing' | 'new' };
+
+/** client → daemon */
+export type ClientMessage =
+  /** Opens a session (or resumes one after a dropped socket), or a control connection (no browser). */
+  | {
+      t: 'hello';
+      v: number;
+      client: string;
+      pid: number;
+      browser?: BrowserSpec;
+      resume?: string;
+      cdpTimeoutMs?: number;
+      /**
+       * direct (default): the daemon owns the browser and the session registry; the client speaks
+       * CDP to the browser on a WebSocket of its own, so no CDP message pays an extra process hop.
+       * proxy: every CDP message goes through this socket (for browsers only the daemon can reach).
+       */
+      transport?: 'direct' | 'proxy';
+      /** After the daemon was restarted: the tabs this client already works in. */
+      rejoin?: { tabs: string[] };
+    }
+  /** Direct sessions: a tab this client opened is its own. */
+  | { t: 'own'; targetId: string }
+  /** Ends this session: its tabs are closed (launched browser) or left open (attached). */
+  | { t: 'end' }
+  | { t: 'status'; rid: number }
+  | { t: 'endSession'; rid: number; session: string }
+  | { t: 'focus'; rid: number; session: string }
+  | { t: 'shutdown'; rid: number };
+
+export interface SessionInfo {
+  id: string;
+  client: string;
+  pid: number;
+  browser: string;
+  tabs: { id: string; title: string; url: string }[];
+  startedAt: number;
+  lastActivity: number;
+  connected: boolean;
+  transport: 'direct' | 'proxy';
+  requests: number;
+  messages: number;
+}
+
+export interface DaemonStatus {
+  pid: number;
+  version: number;
+  socket: string;
+  startedAt: number;
+  idleExitMs: number;
+  browsers: { key: string; kind: 'launched' | 'attached'; endpoint: string; pid?: number; headless: boolean; sessions: number }[];
+  sessions: SessionInfo[];
+}
+
+/** daemon → client */
+export type DaemonMessage =
+  | {
+      t: 'welcome';
+      v: number;
+      daemonPid: number;
+      session?: string;
+      kind?: 'launched' | 'attached';
+      endpoint?: string;
+      headless?: boolean;
+      resumed?: boolean;
+      /** Direct sessions: the tabs given to this client (connect to `endpoint` yourself). */
+      tabs?: string[];
+    }
+  | { t: 'error'; code: string; message: string; hint?: string; rid?: number }
+  | { t: 'result'; rid: number; status?: DaemonStatus; ok?: boolean }
+  /** The session is over (ended from elsewhere, browser gone, daemon exiting); the socket closes next. */
+  | { t: 'gone'; reason: string };
+
+/** Splits a byte stream into lines without copying more than needed. */
+export class LineReader {
+  private rest = '';
+  constructor(private readonly onLine: (line: string) => void) {}
+
+  push(chunk: string): void {
+    let start = 0;
+    let nl = chunk.indexOf('\n');
+    if (nl < 0) {
+      this.rest += chunk;
+      return;
+    }
+    let first = true;
+    while (nl >= 0) {
+      const piece = chunk.slice(start, nl);
+      const line = first ? this.rest + piece : piece;
+      first = false;
+      if (line) this.onLine(line);
+      start = nl + 1;
+      nl = chunk.indexOf('\n', start);
+    }
+    this.rest = chunk.slice(start);
+  }
+}
+
+export function isControl(line: string): boolean {
+  return line.startsWith('{"t":');
+}

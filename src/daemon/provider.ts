@@ -1,0 +1,77 @@
+import { CdpConnection } from '../session/cdp';
+import type { BrowserHandle, BrowserProvider } from '../session/provider';
+import { TabScope } from '../session/tabScope';
+import { DaemonLink, DaemonTransport, type DaemonClientOptions } from './client';
+import type { BrowserSpec } from './protocol';
+
+export type DaemonTransportMode = 'direct' | 'proxy';
+
+export interface DaemonProviderOptions extends DaemonClientOptions {
+  /** Shown in `browser-agent-daemon status` and the Sessions view. */
+  client: string | (() => string);
+  /** direct (default) or proxy; $BROWSER_AGENT_DAEMON_TRANSPORT overrides. */
+  transport?: DaemonTransportMode;
+}
+
+/**
+ * Browsers through the per-user session daemon: one browser shared by every client, this client
+ * seeing and driving only its own tabs. Tools, the safety policy, secrets and the audit log stay in
+ * this process.
+ *
+ * direct: the daemon launches/attaches the browser and keeps the registry of sessions and tabs; we
+ * speak CDP to the browser on a WebSocket of our own, so an action costs no extra process hop.
+ * proxy: every CDP message goes through the daemon's socket, which enforces the tab scope itself
+ * (for browsers only the daemon can reach, such as a Chrome-extension relay).
+ */
+export function daemonProvider(opts: DaemonProviderOptions): BrowserProvider {
+  const mode = (): DaemonTransportMode => (process.env.BROWSER_AGENT_DAEMON_TRANSPORT === 'proxy' ? 'proxy' : process.env.BROWSER_AGENT_DAEMON_TRANSPORT === 'direct' ? 'direct' : (opts.transport ?? 'direct'));
+  const open = async (browser: BrowserSpec, cdpTimeoutMs?: number): Promise<BrowserHandle> => {
+    const client = typeof opts.client === 'function' ? opts.client() : opts.client;
+    if (mode() === 'proxy') {
+      const transport = await DaemonTransport.open({ ...opts, client, browser, cdpTimeoutMs });
+      const connection = new CdpConnection(transport, transport.info.endpoint, { timeoutMs: cdpTimeoutMs });
+      return { connection, kind: transport.info.kind, endpoint: transport.info.endpoint, headless: transport.info.headless, sessionId: transport.info.session, close: () => transport.end() };
+    }
+    const link = await DaemonLink.open({ ...opts, client, browser, cdpTimeoutMs });
+    let connection: CdpConnection;
+    try {
+      connection = await CdpConnection.connect(link.info.endpoint, { headers: browser.mode === 'attach' ? browser.headers : undefined, timeoutMs: cdpTimeoutMs });
+    } catch (e) {
+      await link.end().catch(() => {});
+      throw e;
+    }
+    const scope = new TabScope(link.info.tabs);
+    link.rejoinTabs = () => scope.ids;
+    link.ongone = (reason) => connection.close(`The session daemon ended this session: ${reason}.`);
+    link.onlost = () => {
+      if (connection.closed) return false;
+      connection.setCloseReason('The session daemon exited and the browser it launched closed with it; the next call starts a new session.');
+      return true;
+    };
+    link.onrejoined = () => connection.setCloseReason(undefined);
+    // The browser went away: our session is over too (the daemon relaunches for the next one).
+    connection.on('disconnected', () => void link.end().catch(() => {}));
+    // (link.end waits for a rejoin in flight, then ends that session too.)
+    return {
+      connection,
+      kind: link.info.kind,
+      endpoint: link.info.endpoint,
+      headless: link.info.headless,
+      get sessionId() {
+        return link.session;
+      },
+      scope,
+      newWindow: true,
+      onTabCreated: (id) => link.own(id),
+      async close() {
+        await link.end();
+        connection.close();
+      },
+    };
+  };
+  return {
+    name: 'daemon',
+    launch: (launch, s) => open({ mode: 'launch', launch }, s.cdpTimeoutMs),
+    attach: (endpoint, s) => open({ mode: 'attach', endpoint, headers: s.headers, attachTab: s.attachTab }, s.cdpTimeoutMs),
+  };
+}

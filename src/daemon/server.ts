@@ -1,0 +1,485 @@
+import { randomUUID } from 'node:crypto';
+import { chmodSync, mkdirSync, readFileSync, rmSync, rmdirSync, statSync, unlinkSync, writeFileSync } from 'node:fs';
+import { createConnection, createServer, type Server, type Socket } from 'node:net';
+import { BrowserAgentError, errorMessage, isAgentError } from '../errors';
+import { resolveEndpoint } from '../session/endpoints';
+import { groupAlive, launchBrowser, sleep, type LaunchedBrowser } from '../session/launcher';
+import { connectWebSocket } from '../session/transport';
+import { BrowserHub } from './hub';
+import { ensurePrivateDir, type DaemonPaths } from './paths';
+import { isControl, LineReader, PROTOCOL_VERSION, type BrowserSpec, type ClientMessage, type DaemonMessage, type DaemonStatus } from './protocol';
+import { DaemonSession } from './session';
+
+export const DEFAULT_IDLE_MS = 60_000;
+/** How long a session whose socket dropped waits for its client to resume it. */
+const RESUME_GRACE_MS = 10_000;
+
+export interface DaemonOptions {
+  paths: DaemonPaths;
+  /** Exit after this long without a session (default 60 s; BROWSER_AGENT_DAEMON_IDLE_MS). */
+  idleMs?: number;
+  log?: (line: string) => void;
+}
+
+/** A browser this daemon (or a killed predecessor it adopted) launched. */
+type Launched = Pick<LaunchedBrowser, 'pid' | 'wsEndpoint' | 'userDataDir' | 'temporaryProfile' | 'kill'> & { headless: boolean; key?: string };
+
+interface Browser {
+  key: string;
+  kind: 'launched' | 'attached';
+  endpoint: string;
+  headless: boolean;
+  hub: BrowserHub;
+  launched?: Launched;
+}
+
+/** What browsers.json keeps of each launched browser, so a successor can adopt or close it. */
+type LaunchRecord = Pick<Launched, 'pid' | 'wsEndpoint' | 'userDataDir' | 'temporaryProfile' | 'headless' | 'key'>;
+
+function ownsProfile(r: LaunchRecord): boolean {
+  try {
+    return readFileSync(`/proc/${r.pid}/cmdline`, 'utf8').includes(`--user-data-dir=${r.userDataDir}`);
+  } catch {
+    return false;
+  }
+}
+
+/** Kills a browser launched by a daemon that no longer runs (not our child: no exit event). */
+function adopted(r: LaunchRecord): Launched {
+  return {
+    ...r,
+    async kill() {
+      try {
+        process.kill(-r.pid, 'SIGTERM');
+      } catch {
+        /* gone */
+      }
+      for (let i = 0; i < 60 && groupAlive(r.pid); i++) await sleep(50);
+      try {
+        process.kill(-r.pid, 'SIGKILL');
+      } catch {
+        /* gone */
+      }
+      if (r.temporaryProfile) rmSync(r.userDataDir, { recursive: true, force: true, maxRetries: 5, retryDelay: 100 });
+    },
+  };
+}
+
+/**
+ * Sessions share a browser only when they ask for the same one: the same binary, profile and
+ * headless mode (a client is never put in a browser other than the one its settings describe, and a
+ * persistent profile's logins only reach clients that name that profile), or the same endpoint.
+ */
+export function browserKey(spec: BrowserSpec): string {
+  if (spec.mode === 'attach') return `attach ${spec.endpoint}`;
+  const l = spec.launch;
+  return `launch ${l.headless ? 'headless' : 'headed'}${l.userDataDir ? ` profile=${l.userDataDir}` : ''}${l.executablePath ? ` exe=${l.executablePath}` : ''}`;
+}
+
+/** True when something answers on the socket. */
+export function socketAlive(path: string, timeoutMs = 1000): Promise<boolean> {
+  return new Promise((resolve) => {
+    const s = createConnection(path);
+    const done = (v: boolean) => {
+      clearTimeout(t);
+      s.destroy();
+      resolve(v);
+    };
+    const t = setTimeout(() => done(false), timeoutMs);
+    s.once('connect', () => done(true));
+    s.once('error', () => done(false));
+  });
+}
+
+function processAlive(pid: number): boolean {
+  if (!(pid > 0)) return true; // unknown: wait for the grace period
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (e) {
+    return (e as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}
+
+/** mkdir is atomic: whoever creates the folder checks for a running daemon and binds; others wait. */
+async function withStartLock<T>(lock: string, fn: () => Promise<T>): Promise<T> {
+  const deadline = Date.now() + 15_000;
+  for (;;) {
+    try {
+      mkdirSync(lock, { mode: 0o700 });
+      break;
+    } catch (e) {
+      if ((e as NodeJS.ErrnoException).code !== 'EEXIST') throw e;
+      // A starter that died holding the lock leaves it behind.
+      try {
+        if (Date.now() - statSync(lock).mtimeMs > 10_000) rmdirSync(lock);
+      } catch {
+        /* gone meanwhile */
+      }
+      if (Date.now() > deadline) throw new BrowserAgentError('LAUNCH_FAILED', `Could not take the daemon start lock ${lock}.`);
+      await sleep(50);
+    }
+  }
+  try {
+    return await fn();
+  } finally {
+    try {
+      rmdirSync(lock);
+    } catch {
+      /* already gone */
+    }
+  }
+}
+
+/**
+ * The per-user session daemon: owns the browser connections, gives each client its own session
+ * and tabs, and exits after `idleMs` without a session, closing what it launched.
+ */
+export class Daemon {
+  private server?: Server;
+  private readonly sockets = new Set<Socket>();
+  private readonly sessions = new Map<string, DaemonSession>();
+  private readonly browsers = new Map<string, Browser>();
+  private readonly starting = new Map<string, Promise<Browser>>();
+  private idleTimer?: NodeJS.Timeout;
+  private stopping?: Promise<void>;
+  readonly startedAt = Date.now();
+  readonly idleMs: number;
+  private readonly log: (line: string) => void;
+  /** Resolves when the daemon has stopped. */
+  readonly stopped: Promise<void>;
+  private resolveStopped!: () => void;
+
+  constructor(private readonly opts: DaemonOptions) {
+    this.idleMs = opts.idleMs ?? DEFAULT_IDLE_MS;
+    this.log = opts.log ?? (() => {});
+    this.stopped = new Promise((r) => (this.resolveStopped = r));
+  }
+
+  /** Binds the socket, or fails with `already running` when another daemon answers on it. */
+  async listen(): Promise<void> {
+    const { paths } = this.opts;
+    ensurePrivateDir(paths.dir);
+    await withStartLock(paths.startLock, async () => {
+      if (await socketAlive(paths.socket)) throw new BrowserAgentError('LAUNCH_FAILED', `A session daemon is already running on ${paths.socket}.`);
+      if (process.platform !== 'win32') rmSync(paths.socket, { force: true }); // stale: nobody answers
+      await this.adoptLeftovers();
+      const server = createServer((socket) => this.accept(socket));
+      const oldMask = process.umask(0o077);
+      try {
+        await new Promise<void>((resolve, reject) => {
+          server.once('error', reject);
+          server.listen(paths.socket, () => resolve());
+        });
+      } finally {
+        process.umask(oldMask);
+      }
+      if (process.platform !== 'win32') chmodSync(paths.socket, 0o600);
+      this.server = server;
+    });
+    this.log(`Listening on ${paths.socket} (pid ${process.pid}, idle exit after ${this.idleMs} ms)`);
+    this.checkIdle();
+  }
+
+  private accept(socket: Socket) {
+    this.sockets.add(socket);
+    socket.setEncoding('utf8');
+    let session: DaemonSession | undefined;
+    let hello = false;
+    const helloTimer = setTimeout(() => !hello && socket.destroy(), 5000);
+    const send = (msg: DaemonMessage) => !socket.destroyed && socket.write(`${JSON.stringify(msg)}\n`);
+    const reader = new LineReader((line) => {
+      if (session && !isControl(line)) return session.direct ? undefined : session.request(line);
+      let msg: ClientMessage;
+      try {
+        msg = JSON.parse(line);
+      } catch {
+        return;
+      }
+      if (!hello) {
+        if (msg.t !== 'hello') return socket.destroy();
+        hello = true;
+        clearTimeout(helloTimer);
+        if (msg.v !== PROTOCOL_VERSION) {
+          send({ t: 'error', code: 'VERSION_MISMATCH', message: `The running session daemon speaks protocol ${PROTOCOL_VERSION}, this client ${msg.v}.`, hint: 'Stop it with `browser-agent-daemon stop` (or wait for it to exit when idle).' });
+          return void socket.end();
+        }
+        if (!msg.browser && !msg.resume) return void send({ t: 'welcome', v: PROTOCOL_VERSION, daemonPid: process.pid });
+        socket.pause();
+        this.open(msg, socket).then(
+          (s) => {
+            session = s;
+            socket.resume();
+          },
+          (e) => {
+            send({ t: 'error', code: isAgentError(e) ? e.code : 'LAUNCH_FAILED', message: errorMessage(e), hint: isAgentError(e) ? e.hint : undefined });
+            socket.end();
+          },
+        );
+        return;
+      }
+      void this.control(msg, session, send);
+    });
+    socket.on('data', (d: string) => reader.push(d));
+    socket.on('error', () => {});
+    socket.on('close', () => {
+      this.sockets.delete(socket);
+      clearTimeout(helloTimer);
+      if (session && session.socket === socket) this.dropped(session);
+    });
+  }
+
+  /** A new session, or one resumed after its client's socket dropped. */
+  private async open(msg: Extract<ClientMessage, { t: 'hello' }>, socket: Socket): Promise<DaemonSession> {
+    clearTimeout(this.idleTimer);
+    if (msg.resume) {
+      const s = this.sessions.get(msg.resume);
+      if (!s || s.ended) throw new BrowserAgentError('BROWSER_DISCONNECTED', `Session ${msg.resume} is over.`);
+      s.socket?.destroy();
+      s.attach(socket);
+      s.send({ t: 'welcome', v: PROTOCOL_VERSION, daemonPid: process.pid, session: s.id, kind: s.kind, resumed: true });
+      return s;
+    }
+    const browser = await this.browser(msg.browser!, msg.cdpTimeoutMs);
+    const s = new DaemonSession(randomUUID(), String(msg.client).slice(0, 200), Number(msg.pid) || 0, browser.hub, browser.key, browser.kind, msg.transport !== 'proxy');
+    this.sessions.set(s.id, s);
+    if (msg.rejoin?.tabs?.length) {
+      for (const t of msg.rejoin.tabs) browser.hub.claim(s, t);
+    } else if (browser.kind === 'launched' || (msg.browser!.mode === 'attach' && (msg.browser!.attachTab ?? 'existing') === 'existing')) {
+      browser.hub.claimFreePage(s, { skipExternallyAttached: browser.kind === 'attached' });
+    }
+    s.attach(socket);
+    s.send({ t: 'welcome', v: PROTOCOL_VERSION, daemonPid: process.pid, session: s.id, kind: browser.kind, endpoint: browser.endpoint, headless: browser.headless, tabs: browser.hub.tabsOf(s).map((t) => t.targetId) });
+    this.log(`Session ${s.id} opened by ${s.client} (pid ${s.pid}) on ${browser.key}`);
+    return s;
+  }
+
+  private dropped(s: DaemonSession) {
+    s.detach();
+    if (s.ended) return;
+    // The client may be reconnecting; a client whose process died does not come back.
+    const deadline = Date.now() + RESUME_GRACE_MS;
+    const check = () => {
+      if (s.socket || s.ended) return;
+      if (Date.now() >= deadline || !processAlive(s.pid)) return void this.end(s, 'its client went away');
+      s.graceTimer = setTimeout(check, 200);
+    };
+    s.graceTimer = setTimeout(check, 100);
+  }
+
+  private async control(msg: ClientMessage, session: DaemonSession | undefined, send: (m: DaemonMessage) => void) {
+    try {
+      switch (msg.t) {
+        case 'end':
+          if (session) await this.end(session, 'ended by its client');
+          return;
+        case 'own':
+          if (session?.direct && typeof msg.targetId === 'string') session.hub.claim(session, msg.targetId);
+          return;
+        case 'status':
+          return send({ t: 'result', rid: msg.rid, status: await this.status() });
+        case 'endSession': {
+          const s = this.sessions.get(msg.session);
+          if (!s) throw new BrowserAgentError('INVALID_INPUT', `No session ${msg.session}.`);
+          await this.end(s, 'ended from the Sessions view');
+          return send({ t: 'result', rid: msg.rid, ok: true });
+        }
+        case 'focus': {
+          const s = this.sessions.get(msg.session);
+          if (!s) throw new BrowserAgentError('INVALID_INPUT', `No session ${msg.session}.`);
+          const target = s.activeTarget && s.hub.targets.has(s.activeTarget) ? s.activeTarget : s.hub.tabsOf(s)[0]?.targetId;
+          if (!target) throw new BrowserAgentError('TAB_CLOSED', 'The session has no tab open.');
+          await s.hub.call('Target.activateTarget', { targetId: target }, undefined, 5000);
+          return send({ t: 'result', rid: msg.rid, ok: true });
+        }
+        case 'shutdown':
+          send({ t: 'result', rid: msg.rid, ok: true });
+          return void this.stop('asked to stop');
+      }
+    } catch (e) {
+      send({ t: 'error', rid: (msg as { rid?: number }).rid, code: isAgentError(e) ? e.code : 'CDP_ERROR', message: errorMessage(e) });
+    }
+  }
+
+  async status(): Promise<DaemonStatus> {
+    await Promise.all([...this.browsers.values()].map((b) => b.hub.refresh().catch(() => {})));
+    const counts = new Map<string, number>();
+    for (const s of this.sessions.values()) counts.set(s.browserKey, (counts.get(s.browserKey) ?? 0) + 1);
+    return {
+      pid: process.pid,
+      version: PROTOCOL_VERSION,
+      socket: this.opts.paths.socket,
+      startedAt: this.startedAt,
+      idleExitMs: this.idleMs,
+      browsers: [...this.browsers.values()].map((b) => ({ key: b.key, kind: b.kind, endpoint: b.endpoint, pid: b.launched?.pid, headless: b.headless, sessions: counts.get(b.key) ?? 0 })),
+      sessions: [...this.sessions.values()].map((s) => s.info()),
+    };
+  }
+
+  /** Ends a session: tabs closed in a launched browser, left open in an attached one. */
+  async end(s: DaemonSession, reason: string): Promise<void> {
+    if (s.ended) return;
+    s.ended = true;
+    clearTimeout(s.graceTimer);
+    this.sessions.delete(s.id);
+    this.log(`Session ${s.id} (${s.client}) ended: ${reason}`);
+    await s.hub.release(s, s.kind === 'launched');
+    s.send({ t: 'gone', reason });
+    s.socket?.end();
+    this.checkIdle();
+  }
+
+  /** The shared browser for a spec: launched or attached once, whoever asks first. */
+  private async browser(spec: BrowserSpec, cdpTimeoutMs?: number): Promise<Browser> {
+    const key = browserKey(spec);
+    const live = this.browsers.get(key);
+    if (live && !live.hub.isClosed) return live;
+    let p = this.starting.get(key);
+    if (!p) {
+      p = this.connect(key, spec, cdpTimeoutMs).finally(() => this.starting.delete(key));
+      this.starting.set(key, p);
+    }
+    return p;
+  }
+
+  private async connect(key: string, spec: BrowserSpec, cdpTimeoutMs?: number): Promise<Browser> {
+    let browser: Browser;
+    if (spec.mode === 'launch') {
+      this.log(`Launching ${spec.launch.executablePath ?? 'Chrome/Chromium'} (${spec.launch.headless ? 'headless' : 'headed'})`);
+      const launched = { ...(await launchBrowser(spec.launch)), headless: !!spec.launch.headless, key };
+      this.recordLaunched(launched, true);
+      try {
+        const transport = await connectWebSocket(launched.wsEndpoint);
+        const hub = new BrowserHub(transport, cdpTimeoutMs);
+        launched.process.once('exit', () => hub.close());
+        await hub.init();
+        browser = { key, kind: 'launched', endpoint: launched.wsEndpoint, headless: !!spec.launch.headless, hub, launched };
+      } catch (e) {
+        await launched.kill();
+        this.recordLaunched(launched, false);
+        throw e;
+      }
+    } else {
+      this.log(`Attaching to ${spec.endpoint}`);
+      const ws = await resolveEndpoint(spec.endpoint, spec.headers);
+      const hub = new BrowserHub(await connectWebSocket(ws, { headers: spec.headers }), cdpTimeoutMs);
+      try {
+        await hub.init();
+      } catch (e) {
+        hub.close();
+        throw e;
+      }
+      browser = { key, kind: 'attached', endpoint: ws, headless: false, hub };
+    }
+    browser.hub.onclose = () => void this.browserGone(browser);
+    this.browsers.set(key, browser);
+    return browser;
+  }
+
+  /** The browser crashed or the connection dropped: every session on it ends; clients start over. */
+  private async browserGone(b: Browser) {
+    if (this.browsers.get(b.key) === b) this.browsers.delete(b.key);
+    if (b.launched) {
+      await b.launched.kill().catch(() => {});
+      this.recordLaunched(b.launched, false);
+    }
+    if (this.stopping) return;
+    this.log(`Browser ${b.key} disconnected.`);
+    for (const s of [...this.sessions.values()]) if (s.hub === b.hub) await this.end(s, 'browser disconnected');
+  }
+
+  /**
+   * A daemon that was killed leaves its browser running, with clients still working in it: adopt
+   * it (they re-register and go on), or close it if it no longer answers.
+   */
+  private async adoptLeftovers() {
+    let list: LaunchRecord[] = [];
+    try {
+      list = JSON.parse(readFileSync(this.opts.paths.browsers, 'utf8'));
+    } catch {
+      return;
+    }
+    for (const r of list) {
+      const b = adopted(r);
+      if (!ownsProfile(r)) {
+        if (r.temporaryProfile) rmSync(r.userDataDir, { recursive: true, force: true });
+        continue;
+      }
+      const key = r.key ?? browserKey({ mode: 'launch', launch: { headless: r.headless } });
+      if (this.browsers.has(key)) {
+        await b.kill();
+        continue;
+      }
+      try {
+        const hub = new BrowserHub(await connectWebSocket(r.wsEndpoint, { connectTimeoutMs: 3000 }));
+        await hub.init();
+        const browser: Browser = { key, kind: 'launched', endpoint: r.wsEndpoint, headless: r.headless, hub, launched: b };
+        hub.onclose = () => void this.browserGone(browser);
+        this.browsers.set(key, browser);
+        this.recordLaunched(b, true);
+        this.log(`Adopted browser pid ${r.pid} left by an earlier daemon.`);
+      } catch {
+        this.log(`Closing browser pid ${r.pid} left by an earlier daemon (it does not answer).`);
+        await b.kill();
+      }
+    }
+    if (!this.browsers.size) rmSync(this.opts.paths.browsers, { force: true });
+  }
+
+  private launchedList: LaunchRecord[] = [];
+  private recordLaunched(b: Launched, live: boolean) {
+    this.launchedList = this.launchedList.filter((x) => x.pid !== b.pid);
+    if (live) this.launchedList.push({ pid: b.pid, wsEndpoint: b.wsEndpoint, userDataDir: b.userDataDir, temporaryProfile: b.temporaryProfile, headless: b.headless, key: b.key });
+    try {
+      writeFileSync(this.opts.paths.browsers, JSON.stringify(this.launchedList), { mode: 0o600 });
+    } catch {
+      /* best effort */
+    }
+  }
+
+  private checkIdle() {
+    clearTimeout(this.idleTimer);
+    if (this.sessions.size > 0 || this.starting.size > 0 || this.stopping) return;
+    this.idleTimer = setTimeout(() => void this.stop(`idle for ${this.idleMs} ms`), this.idleMs);
+    this.idleTimer.unref?.();
+  }
+
+  /** Ends every session, closes launched browsers (attached ones are only detached), removes the socket. */
+  stop(reason: string): Promise<void> {
+    this.stopping ??= (async () => {
+      this.log(`Stopping: ${reason}`);
+      clearTimeout(this.idleTimer);
+      for (const s of [...this.sessions.values()]) {
+        s.ended = true;
+        this.sessions.delete(s.id);
+        s.send({ t: 'gone', reason: `the session daemon stopped (${reason})` });
+        s.socket?.end();
+      }
+      const closed = new Promise<void>((r) => (this.server ? this.server.close(() => r()) : r()));
+      for (const socket of this.sockets) socket.destroySoon();
+      setTimeout(() => this.sockets.forEach((socket) => socket.destroy()), 1000).unref();
+      await closed;
+      for (const b of [...this.browsers.values()]) {
+        this.browsers.delete(b.key);
+        if (b.launched) {
+          await b.hub.call('Browser.close', {}, undefined, 2000).catch(() => {});
+          b.hub.close();
+          await b.launched.kill();
+          this.recordLaunched(b.launched, false);
+        } else {
+          b.hub.close(); // never close a browser we only attached to
+        }
+      }
+      if (process.platform !== 'win32') {
+        try {
+          unlinkSync(this.opts.paths.socket);
+        } catch {
+          /* already gone */
+        }
+      }
+      rmSync(this.opts.paths.browsers, { force: true });
+      this.resolveStopped();
+    })();
+    return this.stopping;
+  }
+}

@@ -1,0 +1,68 @@
+import WebSocket from 'ws';
+import { BrowserAgentError } from '../errors';
+
+/**
+ * How CDP messages travel: one JSON text per message, in order. A WebSocket to the browser is one
+ * transport; the session daemon's Unix socket (src/daemon) and a Chrome-extension relay are others.
+ * CdpConnection only sees this interface.
+ */
+export interface CdpTransport {
+  send(text: string): void;
+  /** Set once by the connection; called with every message received, in order. */
+  onmessage?: (text: string) => void;
+  /** Called once when the transport is gone (closed by either side or failed). */
+  onclose?: () => void;
+  /** Why it closed, when it knows better than "connection closed" (e.g. the session daemon exited). */
+  closeReason?: string;
+  close(): void;
+}
+
+export interface WebSocketTransportOptions {
+  headers?: Record<string, string>;
+  /** Timeout of the WebSocket handshake. */
+  connectTimeoutMs?: number;
+}
+
+/** A transport over a WebSocket to a browser's DevTools endpoint. */
+export function connectWebSocket(url: string, opts: WebSocketTransportOptions = {}): Promise<CdpTransport> {
+  return new Promise((resolve, reject) => {
+    let ws: WebSocket;
+    try {
+      ws = new WebSocket(url, { headers: opts.headers, perMessageDeflate: false, maxPayload: 512 * 1024 * 1024, handshakeTimeout: opts.connectTimeoutMs ?? 10_000 });
+    } catch (e) {
+      reject(new BrowserAgentError('ATTACH_FAILED', `Invalid CDP WebSocket URL ${url}: ${(e as Error).message}`));
+      return;
+    }
+    const onError = (e: Error) => {
+      ws.removeAllListeners();
+      ws.on('error', () => {});
+      reject(new BrowserAgentError('ATTACH_FAILED', `Could not connect to ${url}: ${e.message}`));
+    };
+    ws.once('error', onError);
+    ws.once('unexpected-response', (_req, res) => onError(new Error(`HTTP ${res.statusCode}`)));
+    ws.once('open', () => {
+      ws.off('error', onError);
+      let closed = false;
+      const transport: CdpTransport = {
+        send: (text) => ws.send(text, (err) => err && ws.terminate()),
+        close: () => {
+          try {
+            ws.close();
+          } catch {
+            /* already closing */
+          }
+          gone();
+        },
+      };
+      const gone = () => {
+        if (closed) return;
+        closed = true;
+        transport.onclose?.();
+      };
+      ws.on('message', (data) => transport.onmessage?.(data.toString()));
+      ws.on('close', gone);
+      ws.on('error', gone);
+      resolve(transport);
+    });
+  });
+}

@@ -1,0 +1,34 @@
+import { basename, join } from 'node:path';
+import * as vscode from 'vscode';
+import { daemonProvider } from '../daemon/provider';
+import type { BrowserProvider } from '../session/provider';
+
+let script: string | undefined;
+let provider: BrowserProvider | undefined;
+
+/** Where the daemon bundled with this extension is; set once at activation. */
+export function configureSharing(extensionPath: string): void {
+  script = join(extensionPath, 'dist', 'daemon.js');
+  provider = undefined;
+}
+
+/** This window's name in `browser-agent-daemon status` and the Sessions view. */
+function clientName(): string {
+  const folder = vscode.workspace.workspaceFolders?.[0]?.uri.fsPath;
+  return `VS Code${folder ? `: ${basename(folder)}` : ''}`;
+}
+
+export function sharedEnabled(): boolean {
+  return vscode.workspace.getConfiguration('browserAgent').get<boolean>('connection.shared', false);
+}
+
+/**
+ * With `browserAgent.connection.shared` on, Copilot's tools, the chat panel and the status-bar
+ * commands of this window all get their browser through the per-user session daemon: one browser
+ * shared with other windows and MCP clients, this window in its own tab(s).
+ */
+export function sharedProvider(): BrowserProvider | undefined {
+  if (!sharedEnabled()) return undefined;
+  provider ??= daemonProvider({ client: clientName, script });
+  return provider;
+}

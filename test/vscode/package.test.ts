@@ -1,0 +1,54 @@
+import assert from 'node:assert/strict';
+import { execFileSync } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+
+const root = join(__dirname, '..', '..', '..');
+const VSCE = join(root, 'node_modules', '@vscode', 'vsce', 'vsce');
+
+/** What `npm run package` ships: vsce runs vscode:prepublish (the production build), then packs .vscodeignore's list. */
+describe('package: the .vsix is the minified build, with its icon and docs', function () {
+  this.timeout(300_000);
+  let dir: string;
+  let files: string[];
+  let vsixBytes: number;
+  before(() => {
+    dir = mkdtempSync(join(tmpdir(), 'ba-vsix-'));
+    const vsix = join(dir, 'browser-agent.vsix');
+    const pkg = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8'));
+    const args = pkg.scripts.package.replace(/^vsce /, '').replace(/-o \S+/, `-o ${vsix}`).split(' ');
+    execFileSync(process.execPath, [VSCE, ...args], { cwd: root, stdio: 'pipe' });
+    vsixBytes = statSync(vsix).size;
+    files = execFileSync(process.execPath, [VSCE, 'ls', '--no-dependencies'], { cwd: root, encoding: 'utf8' }).trim().split('\n');
+  });
+  after(() => rmSync(dir, { recursive: true, force: true }));
+
+  it('ships minified bundles without source maps or sourceMappingURL comments', () => {
+    assert.deepEqual(files.filter((f) => f.endsWith('.map') || /^(src|test|out|node_modules)\//.test(f)), []);
+    for (const f of files.filter((x) => x.endsWith('.js'))) {
+      const js = readFileSync(join(root, f), 'utf8');
+      assert.doesNotMatch(js, /sourceMappingURL/, f);
+      const lines = js.split('\n').length;
+      assert.ok(js.length / lines > 500, `${f} is not minified: ${lines} lines for ${js.length} characters`);
+    }
+  });
+
+  it('ships the icon, the docs the README names, and no placeholder repository', () => {
+    const pkg = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8'));
+    assert.equal(pkg.icon, 'resources/icon.png');
+    assert.ok(files.includes('resources/icon.png'));
+    assert.equal(readFileSync(join(root, pkg.icon)).subarray(1, 4).toString(), 'PNG');
+    const readme = readFileSync(join(root, 'README.md'), 'utf8');
+    const named = [...new Set(readme.match(/docs\/[\w-]+\.md/g) ?? [])];
+    assert.ok(named.length > 0);
+    assert.deepEqual(named.filter((d) => !files.includes(d)), [], 'every doc the README names is in the package');
+    assert.doesNotMatch(JSON.stringify(pkg.repository ?? ''), /example\.invalid/);
+  });
+
+  it('stays under 1 MB', () => {
+    // Measured when the production build was introduced: 1,105,292 bytes before (development build with
+    // dangling sourceMappingURL comments, no docs, no icon), 860,696 after (with docs and icon).
+    assert.ok(vsixBytes < 1_000_000, `${vsixBytes} bytes`);
+  });
+});
