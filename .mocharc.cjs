@@ -8,6 +8,12 @@ const { existsSync, readdirSync, statSync } = require('node:fs');
 const { join, relative, resolve } = require('node:path');
 
 const root = __dirname;
+
+// No test reaches the user's own session daemon: a server started without --no-daemon (or a test daemon
+// without its own folder) gets one daemon folder for this run, inherited by every child process.
+if (!process.env.BROWSER_AGENT_DAEMON_DIR) {
+  process.env.BROWSER_AGENT_DAEMON_DIR = require('node:fs').mkdtempSync(join(require('node:os').tmpdir(), 'ba-test-daemon-'));
+}
 const ci = !!process.env.CI && !/^(0|false)$/i.test(process.env.CI);
 
 // Options whose next argument is a value, never a spec.

@@ -33,6 +33,18 @@ const inpagePlugin = {
   },
 };
 
+/**
+ * zod's namespace object keeps all ~50 of its error-message locales in every bundle (≈60 KB each
+ * zipped). Tool errors go to models in English, so only `en` (zod's default) is bundled.
+ */
+const zodEnglishOnly = {
+  name: 'zod-english-only',
+  setup(build) {
+    build.onResolve({ filter: /^\.\.\/locales\/index\.js$/ }, (args) => (/[\\/]zod[\\/]v4[\\/]/.test(args.importer) ? { path: join(args.resolveDir, '..', 'locales', 'index.js'), namespace: 'zod-locales' } : undefined));
+    build.onLoad({ filter: /.*/, namespace: 'zod-locales' }, (args) => ({ contents: "export { default as en } from './en.js';", loader: 'js', resolveDir: join(args.path, '..') }));
+  },
+};
+
 const common = {
   bundle: true,
   platform: 'node',
@@ -41,7 +53,7 @@ const common = {
   sourcemap: !production,
   minify: production,
   logLevel: 'warning',
-  plugins: [inpagePlugin],
+  plugins: [inpagePlugin, zodEnglishOnly],
 };
 
 function testEntries(dir) {
@@ -61,6 +73,8 @@ const builds = [
   { ...common, entryPoints: ['src/daemon/cli.ts'], outfile: 'dist/daemon.js', banner: { js: '#!/usr/bin/env node' } },
   // The snapshot benchmark (npm run bench:snapshot) runs the shipped extractor, so it is bundled like the tests.
   { ...common, entryPoints: ['bench/snapshot.ts'], outfile: 'out/bench/snapshot.js', packages: 'external' },
+  { ...common, entryPoints: ['bench/skills/retrieval.ts'], outfile: 'out/bench/skills.js', packages: 'external' },
+  { ...common, entryPoints: ['bench/act.ts'], outfile: 'out/bench/act.js', packages: 'external' },
   { ...common, entryPoints: ['bench/hop.ts'], outfile: 'out/bench/hop.js', packages: 'external' },
   // The chat panel's webview script (runs in the webview, not in Node).
   { ...common, platform: 'browser', target: 'chrome120', format: 'iife', minify: true, entryPoints: ['media/chat.ts'], outfile: 'dist/media/chat.js' },

@@ -245,6 +245,11 @@ async function main() {
         if (next !== undefined && next <= off) throw new Error(`continuation does not advance (offset ${off} → ${next})`);
         off = next;
       }
+      // Long option lists are one marked call away: read them as the marker says.
+      for (const m of whole.matchAll(/^\[((?:f\d+:)?\d+)\] .*\(\d+ of \d+; browser_snapshot with this ref lists all\)/gm)) {
+        whole += '\n' + (await takeSnapshot(tab, { ref: m[1] }));
+        parts++;
+      }
       const covAll = parts > 1 ? coverage(text, whole) : cov;
       if (DUMP) {
         writeFileSync(join(DUMP, page.replace(/\.html$/, '.txt')), whole);

@@ -1,3 +1,4 @@
+import { fenceInline } from '../safety/untrusted';
 import { BrowserAgentError } from '../errors';
 import type { Scope } from './scope';
 
@@ -38,7 +39,7 @@ export async function evaluateInPage(s: Scope, script: string, maxChars = 20_000
   s.tab.assertNoDialog();
   const page = s.page;
   const fail = (d: { exception?: { description?: string }; text: string }) =>
-    new BrowserAgentError('INVALID_INPUT', `The script threw: ${(d.exception?.description ?? d.text).split('\n').slice(0, 3).join('\n')}`, 'Fix the script; it runs in the page like the DevTools console.');
+    new BrowserAgentError('INVALID_INPUT', `The script threw: ${fenceInline((d.exception?.description ?? d.text).split('\n').slice(0, 3).join(' '))}`, 'Fix the script; it runs in the page like the DevTools console.');
   let res = await page.send('Runtime.evaluate', { expression: script, replMode: true, awaitPromise: true, userGesture: true, objectGroup: 'browser-agent-eval' }, 30_000);
   if (res.exceptionDetails) throw fail(res.exceptionDetails);
   try {

@@ -1,6 +1,7 @@
 import extractSource from './page/extract.ts?inpage';
 import { BrowserAgentError } from '../errors';
 import type { Scope } from './scope';
+import { worldName } from '../session/worlds';
 
 export type ExtractMode = 'markdown' | 'links' | 'tables';
 
@@ -11,7 +12,7 @@ export type ExtractMode = 'markdown' | 'links' | 'tables';
  */
 export async function extract(s: Scope, mode: ExtractMode, maxChars: number): Promise<string> {
   s.tab.assertNoDialog();
-  const { executionContextId } = await s.page.send('Page.createIsolatedWorld', { frameId: s.tab.targetId, worldName: 'browser-agent-extract', grantUniveralAccess: false });
+  const { executionContextId } = await s.page.send('Page.createIsolatedWorld', { frameId: s.tab.targetId, worldName: worldName('extract'), grantUniveralAccess: false });
   const res = await s.page.send(
     'Runtime.evaluate',
     { expression: `${extractSource};__browserAgentExtract(${JSON.stringify(mode)})`, contextId: executionContextId, returnByValue: true },

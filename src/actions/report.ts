@@ -1,3 +1,4 @@
+import { fenceInline } from '../safety/untrusted';
 import { snapshotDelta } from '../tools/snapshotApi';
 import type { ToolResult } from '../tools/types';
 import type { ActionOutcome, Scope } from './scope';
@@ -12,7 +13,7 @@ export function modalLines(scope: Scope): string[] {
   const out: string[] = [];
   const d = scope.tab.dialog;
   if (d) {
-    out.push(`Dialog open: ${d.type} "${short(d.message, 300)}"${d.defaultPrompt ? ` (default "${short(d.defaultPrompt)}")` : ''}. The page is blocked until you answer it with browser_handle_dialog.`);
+    out.push(`Dialog open: ${d.type} ${fenceInline(short(d.message, 300))}${d.defaultPrompt ? ` (default ${fenceInline(short(d.defaultPrompt))})` : ''}. The page is blocked until you answer it with browser_handle_dialog.`);
   }
   const fc = scope.tabObs.fileChooser;
   if (fc) out.push(`File chooser open (${fc.mode === 'selectMultiple' ? 'several files' : 'one file'}): choose files with browser_upload_file.`);
@@ -35,13 +36,13 @@ export async function composeResult(scope: Scope, before: { url: string; title: 
     /* browser gone: reported by the next call */
   }
   for (const t of scope.browserObs.takeOpenedTabs()) {
-    lines.push(`New tab opened: "${short(t.title || '(loading)')}" ${t.url}${t.targetId === tab.targetId ? ' — now the active tab' : ''} (id ${t.targetId.slice(0, 8)}).`);
+    lines.push(`New tab opened: ${t.title ? fenceInline(short(t.title)) : '(loading)'} ${t.url}${t.targetId === tab.targetId ? ' — now the active tab' : ''} (id ${t.targetId.slice(0, 8)}).`);
   }
   await tab.refreshInfo();
   // The snapshot delta (when the snapshot layer is present) already names URL/title changes.
   const delta = tab.dialog ? undefined : await snapshotDelta(tab).catch(() => undefined);
   if (tab.url !== before.url && !delta?.includes(`→ ${tab.url}`)) lines.push(`URL: ${tab.url}`);
-  if ((tab.title !== before.title || tab.url !== before.url) && !delta?.includes(`→ ${JSON.stringify(tab.title)}`)) lines.push(`Title: ${tab.title ? `"${short(tab.title)}"` : '(none)'}`);
+  if ((tab.title !== before.title || tab.url !== before.url) && !delta?.includes(`→ ${JSON.stringify(tab.title)}`)) lines.push(`Title: ${tab.title ? fenceInline(short(tab.title)) : '(none)'}`);
   if (settle?.stillLoading) lines.push(`The page is still loading after ${Math.round(settle.waitedMs / 1000)} s; use browser_wait if you need it complete.`);
   if (settle && settle.pendingRequests > 0) lines.push(`${settle.pendingRequests} request(s) started by this action are still running (slow server or long-poll).`);
   for (const d of scope.browserObs.takeDownloads()) {
@@ -52,7 +53,7 @@ export async function composeResult(scope: Scope, before: { url: string; title: 
   }
   lines.push(...modalLines({ ...scope, tab }));
   const errors = scope.tabObs.takeErrors();
-  if (errors.length) lines.push(`Console errors (${errors.length}):`, ...errors.slice(0, 5).map((e) => `  ${e}`));
+  if (errors.length) lines.push(`Console errors (${errors.length}, page text):`, ...errors.slice(0, 5).map((e) => `  ${fenceInline(e)}`));
   if (delta) lines.push(delta);
   return {
     content: [{ type: 'text', text: lines.join('\n') }],

@@ -1,4 +1,5 @@
-import { errorMessage } from '../errors';
+import { z } from 'zod';
+import { errorMessage, isAgentError } from '../errors';
 import { currentPageUrl, narrowingFor } from '../skills/gate';
 import { runTool, type RunHooks, type StepEvent } from '../tools/runner';
 import type { ContentPart, ToolContext, ToolDefinition, ToolResult } from '../tools/types';
@@ -7,6 +8,9 @@ import { AgentContext, DEFAULT_LIMITS, type ContextLimits } from './context';
 import type { AgentEvent, AgentOutcome, AgentStatus } from './events';
 import { systemPrompt } from './prompt';
 import { SkillGuide, type Guidance } from './skillGuide';
+import { ACT, ActSchema, EXTRACT, ExtractSchema, OBSERVE, ObserveSchema, pageActionSpecs } from './act/agentSpecs';
+import type { ActionCache } from './act/cache';
+import { PageActions } from './act/pageActions';
 import type { AgentMode, ChatProvider, ToolCall, ToolResultPart, UserPart } from './types';
 
 export interface AgentOptions {
@@ -27,6 +31,8 @@ export interface AgentOptions {
   now?: Date;
   snapshotTool?: string;
   screenshotTool?: string;
+  /** Where act remembers resolved actions (per workspace); absent: act always asks the model. */
+  actionCache?: ActionCache;
 }
 
 const OUTPUT_FOR_PANEL = 20_000;
@@ -73,7 +79,7 @@ export async function runAgent(o: AgentOptions): Promise<AgentOutcome> {
   const vision = o.mode === 'hybrid' && o.provider.capabilities.vision;
   const tools = o.tools.filter((t) => vision || !needsVision(t));
   const byName = new Map(tools.map((t) => [t.name, t]));
-  const specs = [...tools.map(specOf), ...agentToolSpecs];
+  const specs = [...tools.map(specOf), ...pageActionSpecs, ...agentToolSpecs];
   const ctx: ToolContext = { ...o.ctx, signal: o.signal };
   const guide = o.ctx.skills ? new SkillGuide(o.ctx.skills, o.task) : undefined;
   const context = new AgentContext((n) => /snapshot/i.test(n), o.limits ?? DEFAULT_LIMITS);
@@ -154,6 +160,45 @@ export async function runAgent(o: AgentOptions): Promise<AgentOutcome> {
     const id = `s${++callSeq}`;
     emit({ type: 'step-start', id, step, tool, input });
     emit({ type: 'step-end', id, step, tool, input, ok, summary: summary.slice(0, 200), output: summary, durationMs: 0 });
+  };
+
+  const pageActions = new PageActions({
+    provider: o.provider,
+    ctx,
+    cache: o.actionCache,
+    signal: o.signal,
+    execute: async (name, input) => {
+      const t = byName.get(name);
+      if (!t) return { content: [{ type: 'text', text: `BLOCKED_BY_POLICY: ${name} is not available in this run.` }], isError: true, code: 'BLOCKED_BY_POLICY' };
+      return execute(t, input, step);
+    },
+  });
+
+  /** act / observe / extract: validated, run, and shown as a card saying whether the cache answered. */
+  const pageAction = async (call: ToolCall): Promise<{ text: string; isError: boolean }> => {
+    try {
+      if (call.name === ACT) {
+        const i = ActSchema.parse(call.input ?? {});
+        const r = await raceAbort(pageActions.act(i.instruction), o.signal);
+        agentStep(ACT, i, `${r.cached ? 'cache' : `${r.modelCalls} model call`}: ${r.text.split('\n')[0]}`);
+        return { text: r.text, isError: !r.ok };
+      }
+      if (call.name === OBSERVE) {
+        const i = ObserveSchema.parse(call.input ?? {});
+        const text = await raceAbort(pageActions.observe(i.instruction), o.signal);
+        agentStep(OBSERVE, i, text.split('\n')[0]);
+        return { text, isError: false };
+      }
+      const i = ExtractSchema.parse(call.input ?? {});
+      const r = await raceAbort(pageActions.extract(i.instruction, i.schema), o.signal);
+      const text = r.ok ? `Extracted (validated against the schema):\n${JSON.stringify(r.data, null, 1)}` : r.text;
+      agentStep(EXTRACT, { instruction: i.instruction }, text.split('\n')[0]);
+      return { text, isError: !r.ok };
+    } catch (e) {
+      if (e instanceof Cancelled) throw e;
+      const text = e instanceof z.ZodError ? `INVALID_INPUT: ${call.name}: ${e.issues.map((x) => `${x.path.join('.') || 'input'}: ${x.message}`).join('; ')}` : isAgentError(e) ? e.toText() : `CDP_ERROR: ${errorMessage(e)}`;
+      return { text, isError: true };
+    }
   };
 
   /** Skills go into the context as text and show in the panel as a card. */
@@ -242,6 +287,12 @@ export async function runAgent(o: AgentOptions): Promise<AgentOutcome> {
           const t = ThinkSchema.safeParse(call.input ?? {});
           agentStep(THINK, call.input, t.success ? t.data.thought : 'empty thought');
           answer([{ type: 'text', text: 'Noted. Now act.' }]);
+          continue;
+        }
+        if (call.name === ACT || call.name === OBSERVE || call.name === EXTRACT) {
+          const r = await pageAction(call);
+          answer([{ type: 'text', text: r.text }], r.isError);
+          if (r.isError) skipRest = `an earlier call in this turn (${call.name}) failed`;
           continue;
         }
         const tool = byName.get(call.name);

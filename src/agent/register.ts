@@ -1,4 +1,5 @@
 import * as vscode from 'vscode';
+import { registerActionCache } from './act/register';
 import { promptForKey } from './keys';
 import { ChatViewProvider, VIEW_ID, type ChatDeps } from './panel/chatView';
 
@@ -8,7 +9,8 @@ export interface AgentApi {
 
 /** The chat panel (activity-bar view), its commands and the API-key commands. */
 export function registerAgent(context: vscode.ExtensionContext, deps: ChatDeps): AgentApi {
-  const chat = new ChatViewProvider(context, deps);
+  const actions = registerActionCache(context);
+  const chat = new ChatViewProvider(context, { actionCache: actions.cache, ...deps });
   context.subscriptions.push(
     chat,
     vscode.window.registerWebviewViewProvider(VIEW_ID, chat, { webviewOptions: { retainContextWhenHidden: true } }),

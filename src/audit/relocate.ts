@@ -3,6 +3,7 @@ import type { CdpSession } from '../session/cdp';
 import type { Tab } from '../session/tab';
 import { NEAR_FN } from '../tools/near';
 import type { TargetFingerprint } from '../tools/types';
+import { worldName } from '../session/worlds';
 
 /** An element found again from a recorded fingerprint, with what the accessibility tree says it is now. */
 export interface LocatedElement {
@@ -94,7 +95,7 @@ async function framesFor(tab: Tab, fp: TargetFingerprint): Promise<FrameTarget[]
 }
 
 async function findIn(target: FrameTarget, kind: 'selector' | 'xpath', query: string): Promise<{ objectId?: string; count: number }> {
-  const { executionContextId } = await target.session.send('Page.createIsolatedWorld', { frameId: target.frameId, worldName: 'browser-agent-replay' }, 5000);
+  const { executionContextId } = await target.session.send('Page.createIsolatedWorld', { frameId: target.frameId, worldName: worldName('replay') }, 5000);
   const res = await target.session.send(
     'Runtime.callFunctionOn',
     { functionDeclaration: FIND_FN, executionContextId, arguments: [{ value: kind }, { value: query }] },
@@ -130,7 +131,7 @@ async function byRoleAndName(frames: FrameTarget[], fp: TargetFingerprint): Prom
       for (const n of nodes) {
         if (n.ignored || n.backendDOMNodeId === undefined) continue;
         const role = String(n.role?.value ?? '');
-        if (normRole(role) === normRole(fp.role)) hits.push({ target, backendNodeId: n.backendDOMNodeId, role, name: String(n.name?.value ?? '') });
+        if (normRole(role) === normRole(fp.role)) hits.push({ target, backendNodeId: n.backendDOMNodeId, role, name: String(n.name?.value ?? '').replace(/\s+/g, ' ').trim() });
       }
     } catch {
       /* frame went away */

@@ -306,7 +306,11 @@ export class BrowserHub {
     const tabs = [...this.targetOwner].filter(([, c]) => c === client).map(([t]) => t);
     const sessions = [...this.sessionOwner].filter(([, c]) => c === client).map(([s]) => s);
     for (const s of sessions) this.sessionOwner.delete(s);
-    for (const t of tabs) this.targetOwner.delete(t);
+    for (const t of tabs) {
+      this.targetOwner.delete(t);
+      // A tab being closed is never handed to the next client (its targetDestroyed comes later).
+      if (closeTabs) this.targets.delete(t);
+    }
     for (const [g, o] of this.downloadOwner) if (o === client) this.downloadOwner.delete(g);
     if (this._closed) return;
     await Promise.all([

@@ -6,6 +6,7 @@ import type { BrowserSession } from '../session/browserSession';
 import { SessionManager, type Logger, type SessionSettings } from '../session/manager';
 import { chooseAttachTab, claimedByAgentWorld, probePages, type AttachTabMode, type PageCandidate } from '../session/tabChoice';
 import type { ToolContext, ToolSettings } from '../tools/types';
+import { TabClaims } from '../session/tabClaims';
 import { daemonProvider } from '../daemon/provider';
 
 export interface McpOptions {
@@ -74,21 +75,58 @@ export function createMcpContext(opts: McpOptions, log: Logger): { ctx: ToolCont
   const owned = new Set<string>();
   let claiming: Promise<BrowserSession> | undefined;
 
+  // Which tabs of a shared browser this process works in (files other servers on this machine see).
+  let claims: TabClaims | undefined;
+
+  /** A page to work in that no other server claimed, claimed for us; undefined → a tab of our own. */
+  async function claimUserPage(endpoint: string): Promise<string | undefined> {
+    const wsUrl = await resolveEndpoint(endpoint).catch(() => undefined);
+    claims?.releaseAll();
+    claims = wsUrl ? new TabClaims(wsUrl) : undefined;
+    const otherAgent = opts.isClaimed ?? claimedByAgentWorld;
+    // A background tab is never taken: selecting it would hide the tab another client works in.
+    const taken = (p: PageCandidate) => !!claims?.isClaimed(p.targetId) || otherAgent(p) || p.visible === false;
+    for (let attempt = 0; attempt < 3; attempt++) {
+      const pick = await userPage(endpoint, opts.attachTab ?? 'focused', taken).catch(() => undefined);
+      if (!pick) return undefined;
+      if (!claims || claims.claim(pick)) return pick;
+      // Another server claimed it between our look and our claim: look again.
+    }
+    return undefined;
+  }
+
+  /** Makes the active tab ours; when another server got to it first (it was just created), opens another. */
+  async function holdActiveTab(b: BrowserSession): Promise<void> {
+    for (let attempt = 0; attempt < 3; attempt++) {
+      const active = await b.activeTab().catch(() => undefined);
+      if (!active) return;
+      if (!claims || claims.claim(active.targetId)) return void owned.add(active.targetId);
+      await b.newTab('about:blank', { newWindow: true });
+    }
+  }
+
   async function browser(): Promise<BrowserSession> {
     const live = sessions.current;
     if (live && claimed.has(live)) return live;
     claiming ??= (async () => {
       let free: string | undefined;
       if (opts.cdpUrl && !sessions.current) {
-        free = await userPage(opts.cdpUrl, opts.attachTab ?? 'focused', opts.isClaimed ?? claimedByAgentWorld).catch(() => undefined);
+        free = await claimUserPage(opts.cdpUrl);
         attachTab = free ? 'existing' : 'new';
       }
       const b = await sessions.ensure();
       if (free && !claimed.has(b)) await b.selectTab(free).catch(() => undefined);
       if (!claimed.has(b)) {
-        b.on('activeTabChanged', (t: { targetId: string }) => owned.add(t.targetId));
-        const active = await b.activeTab().catch(() => undefined);
-        if (active) owned.add(active.targetId);
+        b.on('activeTabChanged', (t: { targetId: string }) => {
+          owned.add(t.targetId);
+          claims?.claim(t.targetId);
+        });
+        b.on('tabClosed', (id: string) => claims?.release(id));
+        if (opts.cdpUrl) await holdActiveTab(b);
+        else {
+          const active = await b.activeTab().catch(() => undefined);
+          if (active) owned.add(active.targetId);
+        }
       }
       claimed.add(b);
       return b;

@@ -1,20 +1,34 @@
 import { randomBytes } from 'node:crypto';
 
 /**
- * Page content is data, not instructions. Wraps it in the same fence the snapshot uses
- * (`<page-content id=nonce>` … `</page-content id=nonce>`): a fresh nonce per block, and any
- * look-alike fence inside the page text defused, so a page cannot fake the end of the block.
+ * Page content is data, not instructions. Every page-derived string (snapshot, find, extract,
+ * evaluate results, titles, dialog and console messages) goes inside a fence whose markers carry
+ * a fresh nonce the page cannot guess (`<page-content id=nonce>` … `</page-content id=nonce>`),
+ * and any text imitating a marker is rewritten (`<` becomes `‹`), so a page cannot end the fence.
  */
+
+/** Rewrites anything that looks like a fence marker (any spelling the model could take for one). */
+export function defuseMarkers(text: string): string {
+  return text.replace(/<(\s*\/?\s*page-content)/gi, '‹$1');
+}
+
+const nonce = () => randomBytes(6).toString('hex');
+
 export function wrapUntrusted(content: string, source?: string): string {
-  const id = randomBytes(3).toString('hex');
-  const from = source ? ` source="${source.replace(/["\r\n<>]/g, '')}"` : '';
-  const safe = content.replace(/<\/?page-content[^>]*>/gi, (m) => m.replace('<', '‹'));
-  return `<page-content id=${id}${from}>\n${safe}\n</page-content id=${id}>`;
+  const id = nonce();
+  const from = source ? ` source="${defuseMarkers(source).replace(/["\r\n<>]/g, '')}"` : '';
+  return `<page-content id=${id}${from}>\n${defuseMarkers(content)}\n</page-content id=${id}>`;
+}
+
+/** The same fence on one line, for short strings inside a sentence (a title, a dialog message). */
+export function fenceInline(content: string): string {
+  const id = nonce();
+  return `<page-content id=${id}>${defuseMarkers(content).replace(/[\r\n]+/g, ' ')}</page-content id=${id}>`;
 }
 
 /** Whether text is already fenced (so nobody double-wraps). */
 export function isWrappedUntrusted(content: string): boolean {
-  return /^<page-content id=[0-9a-f]{6}/.test(content);
+  return /^<page-content id=[0-9a-f]{6,}/.test(content);
 }
 
 /** One sentence for tool descriptions. */

@@ -94,7 +94,9 @@ export class BrowserSession extends EventEmitter {
     const { targetInfos } = await this.connection.send('Target.getTargets');
     for (const info of targetInfos) this.onTargetCreated(info, false);
     const pages = [...this.tabMap.values()];
-    if (attachTab === 'new' || pages.length === 0) return void (await this.newTab());
+    // Our own tab in a browser others use opens in a window of its own: the selected tab of a window is
+    // the only one that renders (animation frames, screenshots), so another client's tab must not hide ours.
+    if (attachTab === 'new' || pages.length === 0) return void (await this.newTab('about:blank', { newWindow: this.kind === 'attached' && pages.length > 0 }));
     // The page the user is looking at, even when another client (DevTools, a tool) is attached to it.
     const chosen = chooseAttachTab(await probePages(this.connection).catch(() => []));
     await this.selectTab(chosen && this.tabMap.has(chosen) ? chosen : pages[0].targetId);
@@ -140,11 +142,11 @@ export class BrowserSession extends EventEmitter {
     return tab;
   }
 
-  async newTab(url = 'about:blank'): Promise<Tab> {
+  async newTab(url = 'about:blank', opts: { newWindow?: boolean } = {}): Promise<Tab> {
     this.assertConnected();
     // Guarded: open on about:blank and send the tab on only once its requests are intercepted.
     const later = this.guard.active && url !== 'about:blank' ? url : undefined;
-    const { targetId } = await this.connection.send('Target.createTarget', this.handle.newWindow ? { url: later ? 'about:blank' : url, newWindow: true } : { url: later ? 'about:blank' : url });
+    const { targetId } = await this.connection.send('Target.createTarget', (opts.newWindow || this.handle.newWindow) ? { url: later ? 'about:blank' : url, newWindow: true } : { url: later ? 'about:blank' : url });
     this.handle.scope?.add(targetId);
     this.handle.onTabCreated?.(targetId);
     let tab = this.tabMap.get(targetId);

@@ -25,6 +25,17 @@ export type SessionStatus =
   | { state: 'connected'; kind: 'launched' | 'attached'; headless: boolean; tabTitle: string; tabUrl: string; tabs: number; shared?: boolean }
   | { state: 'disconnected'; reason: string };
 
+/**
+ * Why a session started: the first one, or in place of one that `disconnected` (crash, exit, lost
+ * connection), was `closed` on purpose before, or was `restarted` while still live.
+ */
+export type StartReason = 'first' | 'disconnected' | 'closed' | 'restarted';
+/** Emitted as `started` (session, info) after every successful launch or attach. */
+export interface StartInfo {
+  reason: StartReason;
+  previous?: BrowserSession;
+}
+
 export interface Logger {
   info(msg: string): void;
   warn(msg: string): void;
@@ -40,6 +51,8 @@ const silent: Logger = { info() {}, warn() {}, error() {} };
  */
 export class SessionManager extends EventEmitter {
   private session?: BrowserSession;
+  /** The most recent session, kept after close so a later start can say what it replaced. */
+  private last?: BrowserSession;
   private starting?: Promise<BrowserSession>;
   private _status: SessionStatus = { state: 'none' };
   /** The way the current/last session was made, reused when it has to be replaced. */
@@ -134,6 +147,9 @@ export class SessionManager extends EventEmitter {
   private async start(kind: 'launched' | 'attached', make: () => Promise<BrowserSession>, profile?: string): Promise<BrowserSession> {
     if (this.starting) await this.starting.catch(() => undefined);
     const previous = this.session;
+    // Why an earlier session (if any) is gone, for the 'started' event: the model must hear of it.
+    const replaced = previous ?? this.last;
+    const reason: StartReason = !replaced ? 'first' : !replaced.connected && previous ? 'disconnected' : previous ? 'restarted' : 'closed';
     if (previous && (!previous.connected || (kind === 'launched' && previous.kind === 'launched' && profile))) {
       this.session = undefined;
       await previous.close().catch(() => {});
@@ -144,9 +160,11 @@ export class SessionManager extends EventEmitter {
       const session = await this.starting;
       const old = this.session;
       this.session = session;
+      this.last = session;
       this.wire(session);
       if (old && old !== session) await old.close().catch(() => {});
       this.refreshStatus();
+      this.emit('started', session, { reason, previous: replaced } satisfies StartInfo);
       return session;
     } catch (e) {
       this.log.error(`Could not start the browser session: ${errorMessage(e)}`);

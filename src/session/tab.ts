@@ -1,6 +1,7 @@
 import { EventEmitter } from 'node:events';
 import type { Protocol } from 'devtools-protocol';
 import { BrowserAgentError } from '../errors';
+import { fenceInline } from '../safety/untrusted';
 import type { CdpConnection, CdpSession, Unsubscribe } from './cdp';
 
 export interface DialogInfo {
@@ -74,7 +75,7 @@ export class Tab extends EventEmitter {
   /** Fails with DIALOG_OPEN when a JavaScript dialog blocks the page. */
   assertNoDialog(): void {
     if (this.dialog) {
-      throw new BrowserAgentError('DIALOG_OPEN', `A ${this.dialog.type} dialog is open: "${this.dialog.message.slice(0, 200)}".`, 'Answer it with browser_handle_dialog (accept or dismiss) first.');
+      throw new BrowserAgentError('DIALOG_OPEN', `A ${this.dialog.type} dialog is open: ${fenceInline(this.dialog.message.slice(0, 200))}.`, 'Answer it with browser_handle_dialog (accept or dismiss) first.');
     }
   }
 
@@ -87,6 +88,9 @@ export class Tab extends EventEmitter {
       session.send('Runtime.enable'),
       session.send('Network.enable', { maxTotalBufferSize: 1_000_000, maxResourceBufferSize: 500_000 }),
       session.send('Target.setAutoAttach', { autoAttach: true, waitForDebuggerOnStart: true, flatten: true }),
+      // Pages of a window without OS focus (a second client's window, a background window) still get
+      // focus and blur, so clicks into fields and typing behave as for a person at that window.
+      session.send('Emulation.setFocusEmulationEnabled', { enabled: true }).catch(() => undefined),
     ]);
     // Dialogs already open before we attached are re-announced by Page.enable; nothing else to do.
     this._session = session;

@@ -3,6 +3,7 @@
 // it. Claims between several Browser Agent servers on one browser are a separate concern: the
 // chooser takes an `isClaimed` predicate and skips claimed pages.
 import type { CdpConnection } from './cdp';
+import { isAgentWorld } from './worlds';
 
 /** `focused`: the page the user has open (default); `new`: always a tab of our own. */
 export type AttachTabMode = 'focused' | 'new';
@@ -44,8 +45,6 @@ export const claimedByAgentWorld = (p: PageCandidate) => !!p.agentWorld;
 
 const PROBE_MS = 1500;
 const MAX_PROBED = 20;
-/** Our extractor's isolated world (src/snapshot/frames.ts): a page holding it is in use by a Browser Agent. */
-const AGENT_WORLD = 'browser-agent';
 
 /**
  * Lists the pages of a browser with what a short look inside each tells: visible, focused, and whether
@@ -64,7 +63,7 @@ async function probeOne(conn: CdpConnection, p: PageCandidate): Promise<void> {
   const { sessionId } = await conn.send('Target.attachToTarget', { targetId: p.targetId, flatten: true }, undefined, PROBE_MS);
   const s = conn.session(sessionId);
   const off = s.on('Runtime.executionContextCreated', (e) => {
-    if (e.context.name === AGENT_WORLD) p.agentWorld = true;
+    if (isAgentWorld(e.context.name)) p.agentWorld = true;
   });
   try {
     // Runtime.enable reports every existing context, isolated worlds of other clients included.

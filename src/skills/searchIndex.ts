@@ -14,8 +14,8 @@ export interface SkillQuery {
 }
 
 /** Hits scoring below this share of the best text score are dropped: they cost prompt tokens and rarely help. */
-export const RELATIVE_CUTOFF = 0.35;
-const BOOST = { name: 3, description: 2, hosts: 2, body: 1 };
+export const RELATIVE_CUTOFF = 0.5;
+const BOOST = { name: 3, description: 2, hosts: 4, body: 1 };
 
 /**
  * Full-text BM25 over the skills (Orama), bilingual tokens, and site matching on top: a skill

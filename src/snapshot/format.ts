@@ -1,5 +1,6 @@
 // Turns extracted items into the text a model reads: one line per element, the page text whole,
 // landmark sections and frames marked, all page-derived text inside one clearly delimited untrusted block.
+import { defuseMarkers } from '../safety/untrusted';
 import { randomBytes } from 'node:crypto';
 import type { ElementItem, PageItem } from './protocol';
 import { refString, type FrameResult } from './frames';
@@ -88,6 +89,6 @@ function tidySections(lines: Line[], from: number) {
 /** A fence the page cannot forge: a fresh nonce per snapshot, and any look-alike in page text defused. */
 export function untrusted(body: string): string {
   const nonce = randomBytes(3).toString('hex');
-  const safe = body.replace(/<\/?page-content[^>]*>/gi, (m) => m.replace('<', '‹'));
+  const safe = defuseMarkers(body);
   return `<page-content id=${nonce}>\n${safe}\n</page-content id=${nonce}>`;
 }

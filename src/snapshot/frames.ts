@@ -1,12 +1,14 @@
 // The CDP side of extraction: per-tab ref state, one isolated world per frame with the extractor
 // installed, click-listener detection, and the walk into same-process and out-of-process iframes.
 import type { CdpSession } from '../session/cdp';
+import { worldName } from '../session/worlds';
 import type { Tab } from '../session/tab';
 import { BrowserAgentError, errorMessage } from '../errors';
 import extractorSource from './page/extractor.ts?inpage';
 import type { PageItem, RunOptions, RunResult } from './protocol';
 
-const WORLD = 'browser-agent';
+/** Unique per process: worlds are shared by name between CDP clients (src/session/worlds.ts). */
+const WORLD = worldName();
 const CLICK_EVENTS = new Set(['click', 'mousedown', 'mouseup', 'pointerdown', 'pointerup', 'touchstart']);
 /** Listener nodes resolved per frame and snapshot: enough for icon buttons, bounded on listener-heavy pages. */
 const MAX_LISTENER_NODES = 300;

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { extract } from '../actions/extract';
 import { openScope } from '../actions/scope';
 import { previewOf } from './common';
+import { wrapUntrusted } from '../safety/untrusted';
 import { defineTool } from './types';
 
 export const browserExtract = defineTool({
@@ -15,11 +16,12 @@ export const browserExtract = defineTool({
   }),
   risk: 'read',
   readOnly: true,
+  concurrent: true,
   preview: (i, ctx) => previewOf(ctx, `Extracting ${i.what ?? 'markdown'}`),
   handler: async (i, ctx) => {
     const s = await openScope(ctx);
     const body = await extract(s, i.what ?? 'markdown', i.maxChars ?? 40_000);
-    const text = `Content of ${s.tab.url} (${i.what ?? 'markdown'}):\n<<<untrusted page content\n${body}\n>>>end of page content`;
+    const text = `Content of ${s.tab.url} (${i.what ?? 'markdown'}):\n${wrapUntrusted(body, s.tab.url)}`;
     return { content: [{ type: 'text', text }] };
   },
 });

@@ -1,3 +1,4 @@
+import { fenceInline } from '../safety/untrusted';
 import { z } from 'zod';
 import { perform } from '../actions/scope';
 import { BrowserAgentError } from '../errors';
@@ -21,6 +22,6 @@ export const browserHandleDialog = defineTool({
       await Promise.race([closed, new Promise((r) => setTimeout(r, 1000))]);
       if (s.tab.dialog === d) s.tab.dialog = undefined;
       const answer = d.type === 'prompt' && i.accept && i.promptText !== undefined ? ` with "${i.promptText}"` : '';
-      return { text: `${i.accept ? 'Accepted' : 'Dismissed'} the ${d.type} "${d.message.slice(0, 200)}"${answer}` };
+      return { text: `${i.accept ? 'Accepted' : 'Dismissed'} the ${d.type} ${fenceInline(d.message.slice(0, 200))}${answer}` };
     }),
 });

@@ -3,6 +3,8 @@ import { BrowserAgentError, errorMessage, isAgentError } from '../errors';
 import type { Decision } from '../safety/types';
 import { currentPageUrl, isAllowed, narrowingFor, refusalReason } from '../skills/gate';
 import type { ActionPreview, ToolContext, ToolDefinition, ToolResult } from './types';
+import { takeNotice, watchContinuity } from './continuity';
+import { takeTurn } from './tabLocks';
 
 /** One executed (or refused) tool call, for the audit log, notifications and the chat panel. */
 export interface StepEvent {
@@ -42,6 +44,7 @@ export function errorResult(e: unknown): ToolResult {
  */
 export async function runTool(tool: ToolDefinition, rawInput: unknown, ctx: ToolContext, hooks: RunHooks = {}): Promise<ToolResult> {
   const startedAt = Date.now();
+  watchContinuity(ctx.sessions);
   const parsed = tool.schema.safeParse(rawInput ?? {});
   let decision: Decision = { rating: { level: 'auto' }, outcome: 'auto' };
   let preview: ActionPreview | undefined;
@@ -51,8 +54,13 @@ export async function runTool(tool: ToolDefinition, rawInput: unknown, ctx: Tool
   if (!parsed.success) {
     result = errorResult(new BrowserAgentError('INVALID_INPUT', describeZodError(tool.name, parsed.error), 'Fix the arguments to match the tool schema and call it again.'));
   } else {
+    let release = () => {};
     try {
       if (ctx.signal?.aborted) throw new BrowserAgentError('CANCELLED', 'Cancelled before it started.');
+      // One call at a time per tab (preview, confirmation and action see the same page); other tabs run in parallel.
+      const turn = await takeTurn(tool, ctx);
+      release = turn.release;
+      ctx = turn.ctx;
       // Least privilege for every front door: a skill's allowed-tools for the current site.
       const narrowing = ctx.skills && (await narrowingFor(ctx.skills, await currentPageUrl(ctx)));
       if (narrowing && !isAllowed(narrowing, tool.name)) {
@@ -75,8 +83,13 @@ export async function runTool(tool: ToolDefinition, rawInput: unknown, ctx: Tool
       }
     } catch (e) {
       result = errorResult(e);
+    } finally {
+      release();
     }
   }
+  // The first result after a relaunch or reattach says so (the model's pages and refs are gone).
+  const notice = takeNotice(ctx.sessions);
+  if (notice) result = withNotice(result, notice);
   if (hooks.onStep) {
     try {
       await hooks.onStep({ tool: tool.name, input: parsed.success ? parsed.data : rawInput, preview, decision, result, startedAt, durationMs: Math.max(0, Date.now() - startedAt - decidingMs) });
@@ -85,6 +98,12 @@ export async function runTool(tool: ToolDefinition, rawInput: unknown, ctx: Tool
     }
   }
   return result;
+}
+
+function withNotice(r: ToolResult, notice: string): ToolResult {
+  const [first, ...rest] = r.content;
+  if (first?.type === 'text') return { ...r, content: [{ type: 'text', text: `${notice}\n${first.text}` }, ...rest] };
+  return { ...r, content: [{ type: 'text', text: notice }, ...r.content] };
 }
 
 /** The action must be confirmed and nobody can be asked (an MCP client without elicitation): say so, and how to permit it. */

@@ -16,6 +16,7 @@ export const browserScreenshot = defineTool({
   }),
   risk: 'read',
   readOnly: true,
+  concurrent: true,
   preview: (i, ctx) => previewOf(ctx, 'Taking a screenshot', { ref: i.ref }),
   handler: async (i, ctx) => {
     const s = await openScope(ctx);

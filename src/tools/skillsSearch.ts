@@ -16,6 +16,7 @@ export const browserSkillsSearch = defineTool({
   }),
   risk: 'read',
   readOnly: true,
+  browserless: true,
   preview: async (i) => ({ message: `Searching skills for "${i.query.slice(0, 80)}"` }),
   handler: async (i, ctx) => {
     if (!ctx.skills) throw new BrowserAgentError('INVALID_INPUT', 'No skill library is configured for this session.', 'Continue without skills.');

@@ -1,3 +1,4 @@
+import { fenceInline } from '../safety/untrusted';
 import { z } from 'zod';
 import { openScope } from '../actions/scope';
 import { checkUrl } from '../actions/navigate';
@@ -8,7 +9,7 @@ import { previewOf } from './common';
 import { defineTool, text, type ToolContext } from './types';
 
 function list(tabs: TabInfo[]): string {
-  return tabs.map((t, i) => `${i}. ${t.active ? '(active) ' : ''}"${t.title || '(no title)'}" ${t.url} [id ${t.id.slice(0, 8)}]`).join('\n');
+  return tabs.map((t, i) => `${i}. ${t.active ? '(active) ' : ''}${t.title ? fenceInline(t.title) : '(no title)'} ${t.url} [id ${t.id.slice(0, 8)}]`).join('\n');
 }
 
 /** The tabs this front door may see (attached MCP processes each see only their own). */
@@ -59,9 +60,9 @@ export const browserTabs = defineTool({
     if (i.action === 'select') {
       const tab = await browser.selectTab(t.id);
       await tab.refreshInfo();
-      return text(`Selected tab "${tab.title}" ${tab.url}.\n${list(visibleTabs(browser, ctx))}`);
+      return text(`Selected tab ${fenceInline(tab.title)} ${tab.url}.\n${list(visibleTabs(browser, ctx))}`);
     }
     await browser.closeTab(t.id);
-    return text(`Closed tab "${t.title}" ${t.url}.\n${list(visibleTabs(browser, ctx))}`);
+    return text(`Closed tab ${fenceInline(t.title)} ${t.url}.\n${list(visibleTabs(browser, ctx))}`);
   },
 });

@@ -96,6 +96,13 @@ export interface ToolDefinition<S extends z.ZodObject = z.ZodObject> {
   readOnly?: boolean;
   /** True when it can destroy state (MCP destructiveHint). */
   destructive?: boolean;
+  /**
+   * May run alongside other `concurrent` calls on the same tab: it only reads pixels or text and
+   * touches no ref state (src/tools/tabLocks.ts). Everything else has the tab to itself.
+   */
+  concurrent?: boolean;
+  /** Needs no browser (it reads the page only if one is open): never launches one, takes no tab turn. */
+  browserless?: boolean;
   /** Side-effect free: what the call would do, for confirmations and prepareInvocation. */
   preview?(input: z.infer<S>, ctx: ToolContext): Promise<ActionPreview>;
   handler(input: z.infer<S>, ctx: ToolContext): Promise<ToolResult>;

@@ -9,13 +9,8 @@ import { crossSite } from '../helpers/chromium';
 import { startOpenAIServer, type LlmServer, type Script } from '../helpers/llmServers';
 import { startServer, type TestServer } from '../helpers/servers';
 import { startHarness, type Harness } from '../actions/harness';
-import { tempSkillsDir, writeSkill } from '../skills/helpers';
+import { refOf, tempSkillsDir, writeSkill } from '../skills/helpers';
 
-function refOf(text: string, role: string, name: string): string {
-  const m = [...text.matchAll(new RegExp(`\\[(\\w+)\\] ${role} "${name}[^"]*"`, 'g'))].at(-1);
-  if (!m) throw new Error(`no ${role} "${name}" in:\n${text.slice(-1500)}`);
-  return m[1];
-}
 
 const toolNames = (body: any): string[] => body.tools.map((t: any) => t.function.name);
 

@@ -14,10 +14,10 @@ import { allTools } from '../../src/tools/registry';
 import { runTool } from '../../src/tools/runner';
 import type { ToolContext } from '../../src/tools/types';
 import { statusText } from '../../src/vscode/statusText';
-import { realDecider } from '../helpers/tools';
 import { TEST_LAUNCH } from '../helpers/chromium';
 import { alive, DAEMON_BIN, daemonEnv, spawnMcp, until } from '../helpers/daemon';
 import { startServer, type TestServer } from '../helpers/servers';
+import { realDecider } from '../helpers/tools';
 
 const tool = (name: string) => allTools.find((t) => t.name === name)!;
 
@@ -76,10 +76,11 @@ describe('daemon: shared mode as the extension uses it (SessionManager + daemon 
     const mcp = await spawnMcp(env, undefined, 'agent');
     await mcp.call('browser_navigate', { url: `${srv.origin}/mcp` });
 
-    // Window one: Copilot-style tool calls through the audit hooks, screenshots before/after a notify step.
+    // Window one: Copilot-style tool calls through the audit hooks, screenshots before/after a confirmed step.
     const recorder = new AuditRecorder({ root: auditRoot });
     const task = recorder.startTask('shared window task', { source: 'copilot' });
-    const hooks = createAuditHooks(recorder, { decide: realDecider(async () => 'allow').decide });
+    // The real policy and decider, with clicks always asking; the test answers Allow in place of the modal.
+    const hooks = createAuditHooks(recorder, { decide: realDecider(async () => 'allow', { alwaysConfirmTools: ['browser_click'] }).decide });
     const c1 = ctxOf(one);
     assert.equal((await runTool(tool('browser_navigate'), { url: `${srv.origin}/one` }, c1, hooks)).isError, undefined);
     const snap = (await runTool(tool('browser_snapshot'), {}, c1, hooks)).content[0];
@@ -89,7 +90,7 @@ describe('daemon: shared mode as the extension uses it (SessionManager + daemon 
     await recorder.endTask('success', 'done');
     const t = await loadTask(task.dir);
     const step = t.steps.find((s) => s.tool === 'browser_click')!;
-    assert.ok(step.screenshots?.before && step.screenshots.after, 'screenshots for the notify step');
+    assert.ok(step.screenshots?.before && step.screenshots.after, `screenshots for the confirmed step: ${JSON.stringify(step)}`);
     for (const f of [step.screenshots!.before!, step.screenshots!.after!]) assert.equal((await fs.readFile(join(task.dir, f))).subarray(0, 2).toString('hex'), 'ffd8');
 
     const c2 = ctxOf(two);

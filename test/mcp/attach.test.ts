@@ -52,7 +52,7 @@ describe('mcp: --cdp-url works in the page the user has open, even with another 
     assert.equal(targetInfos.find((t) => t.targetId === pageId)?.attached, true, 'another client is attached');
     client = new Client({ name: 'attach-test', version: '1.0.0' });
     const audit = mkdtempSync(join(tmpdir(), 'ba-attach-audit-'));
-    await client.connect(new StdioClientTransport({ command: process.execPath, args: [MCP_BIN, '--cdp-url', `http://127.0.0.1:${ext.port}`, '--audit-dir', audit, '--allow-confirm-actions'], stderr: 'ignore' }));
+    await client.connect(new StdioClientTransport({ command: process.execPath, args: [MCP_BIN, '--cdp-url', `http://127.0.0.1:${ext.port}`, '--audit-dir', audit, '--no-daemon', '--allow-confirm-actions'], stderr: 'ignore' }));
     const snap = await call('browser_snapshot');
     assert.ok(!snap.isError, snap.text);
     assert.match(snap.text, /Hello from my page/);
@@ -70,7 +70,7 @@ describe('mcp: --cdp-url works in the page the user has open, even with another 
     await client?.close();
     client = new Client({ name: 'attach-test-new', version: '1.0.0' });
     const audit = mkdtempSync(join(tmpdir(), 'ba-attach-audit-'));
-    await client.connect(new StdioClientTransport({ command: process.execPath, args: [MCP_BIN, '--cdp-url', `http://127.0.0.1:${ext.port}`, '--attach-tab', 'new', '--audit-dir', audit], stderr: 'ignore' }));
+    await client.connect(new StdioClientTransport({ command: process.execPath, args: [MCP_BIN, '--cdp-url', `http://127.0.0.1:${ext.port}`, '--attach-tab', 'new', '--audit-dir', audit, '--no-daemon'], stderr: 'ignore' }));
     const snap = await call('browser_snapshot');
     assert.doesNotMatch(snap.text, /Hello from my page/);
     const pages = (await other.send('Target.getTargets')).targetInfos.filter((t) => t.type === 'page');

@@ -39,7 +39,7 @@ describe('mcp: input limits on stdin', function () {
   });
 
   it('answers garbage and an oversized line without an id, then serves the next request (raw stdio)', async () => {
-    const child = spawn(process.execPath, [MCP_BIN, '--audit-dir', 'off', '--max-input-bytes', '100000'], { stdio: ['pipe', 'pipe', 'ignore'] });
+    const child = spawn(process.execPath, [MCP_BIN, '--no-daemon', '--audit-dir', 'off', '--max-input-bytes', '100000'], { stdio: ['pipe', 'pipe', 'ignore'] });
     const lines = createInterface({ input: child.stdout! });
     const replies: any[] = [];
     const waiters: Array<() => void> = [];

@@ -20,7 +20,7 @@ interface Mcp {
 }
 
 async function spawnMcp(args: string[]): Promise<Mcp> {
-  const transport = new StdioClientTransport({ command: process.execPath, args: [MCP_BIN, ...args], stderr: 'pipe' });
+  const transport = new StdioClientTransport({ command: process.execPath, args: [MCP_BIN, '--no-daemon', ...args], stderr: 'pipe' });
   const stderr: string[] = [];
   transport.stderr?.on('data', (d) => stderr.push(String(d)));
   const client = new Client({ name: 'security-test', version: '1.0.0' });

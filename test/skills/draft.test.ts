@@ -15,18 +15,13 @@ import { allTools } from '../../src/tools/registry';
 import { startHarness, type Harness } from '../actions/harness';
 import { startOpenAIServer, type LlmServer, type Script } from '../helpers/llmServers';
 import { startServer, type TestServer } from '../helpers/servers';
-import { tempSkillsDir } from './helpers';
+import { refOf, tempSkillsDir } from './helpers';
 
 const PASSWORD = 'hunter2-Secret!';
 const PAGE = `<title>Members</title><h1>Members area</h1>
 <label>Member name <input id=u></label><label>Password <input id=p type=password></label>
 <button onclick="document.querySelector('h1').textContent = 'Welcome ' + u.value">Sign in</button>`;
 
-function refOf(text: string, role: string, name: string): string {
-  const m = [...text.matchAll(new RegExp(`\\[(\\w+)\\] ${role} "${name}[^"]*"`, 'g'))].at(-1);
-  if (!m) throw new Error(`no ${role} "${name}" in:\n${text.slice(-1500)}`);
-  return m[1];
-}
 
 describe('Save as Skill: a recorded run becomes a SKILL.md a later run retrieves', function () {
   this.timeout(120_000);

@@ -30,3 +30,10 @@ export function writeSkill(dir: string, slug: string, s: SkillSpec | string): st
 export function tempSkillsDir(): string {
   return mkdtempSync(join(tmpdir(), 'ba-skills-'));
 }
+
+/** Finds `[N] <role> "<name…>"` in what a scripted model was sent, as a real model reads refs. */
+export function refOf(text: string, role: string, name: string): string {
+  const m = [...text.matchAll(new RegExp(`\\[(\\w+)\\] ${role} "${name}[^"]*"`, 'g'))].at(-1);
+  if (!m) throw new Error(`no ${role} "${name}" in:\n${text.slice(-1500)}`);
+  return m[1];
+}

@@ -14,7 +14,7 @@ const MCP_BIN = join(__dirname, '..', '..', '..', 'dist', 'mcp.js');
 async function spawnMcp(args: string[]) {
   if (!existsSync(MCP_BIN)) throw new Error(`${MCP_BIN} is missing: run node esbuild.mjs first`);
   const audit = mkdtempSync(join(tmpdir(), 'ba-skills-audit-'));
-  const transport = new StdioClientTransport({ command: process.execPath, args: [MCP_BIN, '--headless', ...TEST_LAUNCH.args!.map((a) => `--browser-arg=${a}`), '--audit-dir', audit, ...args], stderr: 'ignore' });
+  const transport = new StdioClientTransport({ command: process.execPath, args: [MCP_BIN, '--headless', ...TEST_LAUNCH.args!.map((a) => `--browser-arg=${a}`), '--audit-dir', audit, '--no-daemon', ...args], stderr: 'ignore' });
   const client = new Client({ name: 'skills-test', version: '1.0.0' });
   await client.connect(transport);
   return {

@@ -93,7 +93,7 @@ describe('snapshot: items inside containers, structure, whole values (real Chrom
     assert.ok(d.includes('x'.repeat(100) + 'NEEDLE'), d);
     const f = await findInPage(tab, 'NEEDLE');
     assert.match(f, /1 match/);
-    assert.match(f, /whole value: "x{100}NEEDLE"/);
+    assert.match(f, /full value: "x{100}NEEDLE"/);
     const pw = line(snap, 'Secret');
     assert.doesNotMatch(pw, /ppp/);
     const dp = await elementDetails(tab, [/^\[(\d+)\]/.exec(pw)![1]]);

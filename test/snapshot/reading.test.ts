@@ -158,7 +158,7 @@ describe('snapshot: offset through the real MCP server', function () {
     if (!existsSync(bin)) throw new Error(`${bin} is missing: run node esbuild.mjs first`);
     srv = await startServer({ '/': READING });
     client = new Client({ name: 'reading-test', version: '1.0.0' });
-    await client.connect(new StdioClientTransport({ command: process.execPath, args: [bin, '--headless', '--audit-dir', 'off', ...TEST_LAUNCH.args!.map((a) => `--browser-arg=${a}`)], stderr: 'ignore' }));
+    await client.connect(new StdioClientTransport({ command: process.execPath, args: [bin, '--headless', '--audit-dir', 'off', '--no-daemon', ...TEST_LAUNCH.args!.map((a) => `--browser-arg=${a}`)], stderr: 'ignore' }));
   });
   after(async () => {
     await client?.close();

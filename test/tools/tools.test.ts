@@ -84,10 +84,10 @@ describe('tools: every tool through runTool, and bad input', function () {
   });
 
   it('navigates, goes back and forward, reloads', async () => {
-    assert.match(await h.ok('browser_navigate', { url: srv.url }), /Title: (?:.* → )?"Home"/);
-    assert.match(await h.ok('browser_navigate', { url: `${srv.origin}/two` }), /URL: .*\/two[\s\S]*Title: (?:.* → )?"Two"/);
-    assert.match(await h.ok('browser_navigate_back'), /Went back to .*\/\.\n[\s\S]*Title: (?:.* → )?"Home"/);
-    assert.match(await h.ok('browser_navigate_forward'), /Title: (?:.* → )?"Two"/);
+    assert.match(await h.ok('browser_navigate', { url: srv.url }), /Title: (?:.* → )?(?:<page-content id=\w+>|")Home</);
+    assert.match(await h.ok('browser_navigate', { url: `${srv.origin}/two` }), /URL: .*\/two[\s\S]*Title: (?:.* → )?(?:<page-content id=\w+>|")Two</);
+    assert.match(await h.ok('browser_navigate_back'), /Went back to .*\/\.\n[\s\S]*Title: (?:.* → )?(?:<page-content id=\w+>|")Home</);
+    assert.match(await h.ok('browser_navigate_forward'), /Title: (?:.* → )?(?:<page-content id=\w+>|")Two</);
     assert.match(await h.ok('browser_reload'), /Reloaded .*\/two/);
     await h.ok('browser_navigate', { url: 'about:blank' });
     assert.equal((await h.call('browser_navigate_back')).isError, undefined);
@@ -151,10 +151,10 @@ describe('tools: every tool through runTool, and bad input', function () {
 
   it('evaluates expressions, statements, functions and awkward values as JSON', async () => {
     await h.ok('browser_navigate', { url: srv.url });
-    assert.match(await h.ok('browser_evaluate', { script: '1 + 1' }), /Result: 2/);
-    assert.match(await h.ok('browser_evaluate', { script: 'const a = [1, 2]; a.map((x) => x * 2)' }), /Result: \[2,4\]/);
-    assert.match(await h.ok('browser_evaluate', { script: '() => document.title' }), /Result: "Home"/);
-    assert.match(await h.ok('browser_evaluate', { script: 'await new Promise((r) => setTimeout(() => r({ ok: true }), 50))' }), /Result: \{"ok":true\}/);
+    assert.match(await h.ok('browser_evaluate', { script: '1 + 1' }), /Result[^\n]*:\n<page-content id=\w+>\n2/);
+    assert.match(await h.ok('browser_evaluate', { script: 'const a = [1, 2]; a.map((x) => x * 2)' }), /Result[^\n]*:\n<page-content id=\w+>\n\[2,4\]/);
+    assert.match(await h.ok('browser_evaluate', { script: '() => document.title' }), /Result[^\n]*:\n<page-content id=\w+>\n"Home"/);
+    assert.match(await h.ok('browser_evaluate', { script: 'await new Promise((r) => setTimeout(() => r({ ok: true }), 50))' }), /Result[^\n]*:\n<page-content id=\w+>\n\{"ok":true\}/);
     assert.match(await h.ok('browser_evaluate', { script: 'const o = { n: 1n, el: document.body, u: undefined }; o.self = o; o' }), /"n":"1n","el":"<body>","u":null,"self":"\[Circular\]"/);
     const bad = await h.call('browser_evaluate', { script: 'nope()' });
     assert.equal(bad.code, 'INVALID_INPUT');
@@ -164,7 +164,7 @@ describe('tools: every tool through runTool, and bad input', function () {
   it('extracts the main content as Markdown, the links, and the tables', async () => {
     await h.ok('browser_navigate', { url: `${srv.origin}/article` });
     const md = await h.ok('browser_extract', {});
-    assert.match(md, /<<<untrusted page content/);
+    assert.match(md, /<page-content id=\w+ source=/);
     assert.match(md, /The heading/);
     assert.match(md, /\*\*bold\*\*/);
     assert.match(md, /\[link\]\(http:\/\/127\.0\.0\.1:\d+\/more\)/);
@@ -211,9 +211,9 @@ describe('tools: every tool through runTool, and bad input', function () {
     await h.ok('browser_navigate', { url: srv.url });
     assert.match(await h.ok('browser_tabs', { action: 'new', url: `${srv.origin}/two` }), /Opened a new tab with .*\/two/);
     const list = await h.ok('browser_tabs', { action: 'list' });
-    assert.match(list, /1\. \(active\) "Two"/);
-    assert.match(await h.ok('browser_tabs', { action: 'select', index: 0 }), /Selected tab "Home"/);
-    assert.match(await h.ok('browser_tabs', { action: 'close', index: 1 }), /Closed tab "Two"/);
+    assert.match(list, /1\. \(active\) <page-content id=\w+>Two</);
+    assert.match(await h.ok('browser_tabs', { action: 'select', index: 0 }), /Selected tab <page-content id=\w+>Home</);
+    assert.match(await h.ok('browser_tabs', { action: 'close', index: 1 }), /Closed tab <page-content id=\w+>Two</);
     const bad = await h.call('browser_tabs', { action: 'select', index: 7 });
     assert.equal(bad.code, 'TAB_CLOSED');
     assert.match(textOf(bad), /Open tabs:\n0\./);
@@ -225,7 +225,7 @@ describe('tools: every tool through runTool, and bad input', function () {
     const tab = await browser.activeTab();
     await browser.connection.send('Target.closeTarget', { targetId: tab.targetId });
     await sleep(200);
-    assert.match(await h.ok('browser_evaluate', { script: 'location.href' }), /Result: "/);
+    assert.match(await h.ok('browser_evaluate', { script: 'location.href' }), /Result[^\n]*:\n<page-content id=\w+>\n"/);
   });
 
   it('a browser killed mid-call gives BROWSER_DISCONNECTED, and the next call relaunches', async () => {
@@ -236,12 +236,12 @@ describe('tools: every tool through runTool, and bad input', function () {
     process.kill(-browser.pid!, 'SIGKILL');
     const r = await pending;
     assert.equal(r.code, 'BROWSER_DISCONNECTED', textOf(r));
-    assert.match(await h.ok('browser_navigate', { url: `${srv.origin}/two` }), /Title: (?:.* → )?"Two"/);
+    assert.match(await h.ok('browser_navigate', { url: `${srv.origin}/two` }), /Title: (?:.* → )?(?:<page-content id=\w+>|")Two</);
   });
 
   it('closes the browser, and the next call starts a new one', async () => {
     assert.match(await h.ok('browser_close'), /Closed the browser/);
     assert.match(await h.ok('browser_close'), /No browser was open/);
-    assert.match(await h.ok('browser_navigate', { url: srv.url }), /Title: (?:.* → )?"Home"/);
+    assert.match(await h.ok('browser_navigate', { url: srv.url }), /Title: (?:.* → )?(?:<page-content id=\w+>|")Home</);
   });
 });

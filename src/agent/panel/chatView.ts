@@ -6,6 +6,7 @@ import type { Tab } from '../../session/tab';
 import type { ElementHandle } from '../../snapshot/types';
 import type { RunHooks } from '../../tools/runner';
 import type { ToolContext, ToolDefinition } from '../../tools/types';
+import type { ActionCache } from '../act/cache';
 import type { AgentOutcome } from '../events';
 import { promptForKey } from '../keys';
 import { runAgent } from '../loop';
@@ -57,6 +58,8 @@ export interface ChatDeps {
   toolContext?(): Omit<ToolContext, 'signal'>;
   /** Snapshot-layer ref resolution, for highlighting the acted-on element in the live view. */
   resolveRef?(tab: Tab, ref: string): Promise<ElementHandle | undefined>;
+  /** Where act remembers resolved actions (this workspace's action cache). */
+  actionCache?(): ActionCache | undefined;
 }
 
 /** The chat panel: a webview view in the activity bar that runs our agent loop and shows it live. */
@@ -227,7 +230,7 @@ export class ChatViewProvider implements vscode.WebviewViewProvider, vscode.Disp
       void this.followActiveTab();
       this.running = runAgent({
         task, provider, mode, tools: this.deps.tools(), ctx, hooks, signal: controller.signal,
-        maxSteps: settings.maxSteps, maxIdenticalCalls: settings.maxIdenticalCalls,
+        maxSteps: settings.maxSteps, maxIdenticalCalls: settings.maxIdenticalCalls, actionCache: this.deps.actionCache?.(),
         onEvent: (e) => {
           emit(e);
           if (e.type === 'step-start') void this.highlight(e.input, e.tool);

@@ -9,7 +9,7 @@ import { isIconButton, isListLike, markItems, newItemState, ownText, ownerOf, vi
 import { structureWords, type SiblingCache } from './structure';
 import { describeShape, drawnMark, svgHasTargets, svgText } from './drawn';
 import { cssPath, xPath } from './selectors';
-import { attributeName, imageText, keyboardReachable, landmarkOf, linkHref } from './reading';
+import { MAX_NAME, attributeName, imageText, keyboardReachable, landmarkOf, linkHref } from './reading';
 import { expandOptionsOf } from './options';
 import { changeCount } from './changes';
 
@@ -282,7 +282,7 @@ function run(o: RunOptions): RunResult {
       if (c) cov = describeCoverer(c);
     }
     flush();
-    const it: ElementItem = { id, role, name: cap(name, 80), hint: hint || undefined, href: linkHref(el), st: states || undefined, cov: cov || undefined, vp: inVp ? 1 : 0, full: fv.length > VALUE_CUT ? fv : undefined };
+    const it: ElementItem = { id, role, name: cap(name, MAX_NAME), hint: hint || undefined, href: linkHref(el), st: states || undefined, cov: cov || undefined, vp: inVp ? 1 : 0, full: fv.length > VALUE_CUT ? fv : undefined };
     items.push(it);
     emitted.push(el);
     emittedItems.push(it);

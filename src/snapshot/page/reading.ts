@@ -3,6 +3,12 @@
 // purpose (skip links). Pure DOM code, runs inside the page with the extractor.
 import { clean, explicitRole } from './roles';
 
+/**
+ * Longest element name shown: a link that wraps a teaser paragraph carries its words (visible text a
+ * reader needs), while a name that runs on ends in `…`.
+ */
+export const MAX_NAME = 200;
+
 /** Short section names for landmark roles (the HTML element a reader knows). */
 const LANDMARK_BY_ROLE: Record<string, string> = {
   banner: 'header', navigation: 'nav', main: 'main', complementary: 'aside', contentinfo: 'footer',

@@ -241,7 +241,7 @@ export function accessibleName(el: Element, role: string): string {
   }
   if (tag === 'img') return clean(el.getAttribute('alt')) || clean(el.getAttribute('title'));
   if (role !== 'textbox' && role !== 'searchbox' && role !== 'combobox' && role !== 'listbox' && role !== 'slider') {
-    n = subtreeText(el, 120);
+    n = subtreeText(el, 240);
     // A bare glyph ("×", "›") says less than a title: prefer the title, keep the glyph otherwise.
     if (n && !/[\p{L}\p{N}]/u.test(n)) return clean(el.getAttribute('title')) || n;
     if (n) return n;
