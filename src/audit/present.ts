@@ -1,3 +1,4 @@
+import { unfence } from '../safety/unfence';
 import type { TaskSummary } from './reader';
 import type { StepRecord } from './types';
 import { outcomeLabel } from './words';
@@ -126,7 +127,7 @@ ${row('Target', t ? `${t.role ?? '?'} "${t.name ?? ''}"` : undefined)}${row('Sel
 ${row('Before', [s.before.title, s.before.url].filter(Boolean).join(' — '))}${row('After', [s.after.title, s.after.url].filter(Boolean).join(' — '))}
 </table>
 <h3>Input${s.redacted ? ' (secrets redacted)' : ''}</h3><pre>${esc(JSON.stringify(s.input, null, 2))}</pre>
-${s.result ? `<h3>Result</h3><pre>${esc(s.result)}</pre>` : ''}
+${s.result ? `<h3>Result</h3><pre>${esc(unfence(s.result))}</pre>` : ''}
 ${shots ? `<h3>Screenshots</h3>${shots}` : ''}
 </body></html>`;
 }

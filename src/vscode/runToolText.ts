@@ -1,3 +1,4 @@
+import { unfence } from '../safety/unfence';
 import type { ToolResult } from '../tools/types';
 
 type JsonSchema = { type?: string | string[]; properties?: Record<string, JsonSchema>; required?: string[]; description?: string; enum?: unknown[]; items?: JsonSchema; default?: unknown };
@@ -25,7 +26,7 @@ export function argumentHints(schema: object): { value: string; prompt: string }
 
 /** The first line a person sees after Run Tool…, and the full text for the document. */
 export function resultText(toolName: string, r: ToolResult): { headline: string; full: string; ok: boolean } {
-  const full = r.content.map((p) => (p.type === 'text' ? p.text : `[${p.mimeType} image]`)).join('\n');
+  const full = unfence(r.content.map((p) => (p.type === 'text' ? p.text : `[${p.mimeType} image]`)).join('\n'));
   const first = full.split('\n').find((l) => l.trim()) ?? '';
   const line = r.code && first.startsWith(`${r.code}: `) ? first.slice(r.code.length + 2) : first;
   const hint = full.split('\n').find((l) => /^Hint:\s/.test(l));
