@@ -3,6 +3,7 @@
 import './zodConfig';
 import { FromWebview, ToWebview, type Card, type Entry, type FromWebviewMessage, type ModelChoice, type TaskRecord, type ToWebviewMessage } from '../src/agent/panel/messages';
 import { outcomeLabel, outcomeTone } from '../src/audit/words';
+import { unfence } from '../src/safety/unfence';
 
 declare function acquireVsCodeApi(): { postMessage(m: unknown): void; getState(): any; setState(s: unknown): void };
 const vscode = acquireVsCodeApi();
@@ -135,7 +136,7 @@ function renderCard(card: Card): HTMLDetailsElement {
 function renderEntry(e: Entry): HTMLElement {
   switch (e.kind) {
     case 'user': return h('div', { class: 'msg user' }, h('div', { class: 'who' }, icon('account'), ' You'), h('div', { class: 'text' }, e.text));
-    case 'assistant': return h('div', { class: 'msg assistant' }, h('div', { class: 'text' }, e.text));
+    case 'assistant': return h('div', { class: 'msg assistant' }, h('div', { class: 'text' }, unfence(e.text)));
     case 'card': return renderCard(e.card);
     case 'notice': return h('div', { class: 'notice' }, e.text);
     case 'result': {
@@ -225,7 +226,9 @@ function handle(m: ToWebviewMessage) {
         streamingEl = h('div', { class: 'text' });
         (log.querySelector<HTMLElement>(`section.task[data-task="${m.taskId}"]`) ?? log).append(h('div', { class: 'msg assistant' }, streamingEl));
       }
-      streamingEl.textContent += m.text;
+      // The whole text so far, so a fence split across deltas is still taken out.
+      streamingEl.dataset.raw = (streamingEl.dataset.raw ?? '') + m.text;
+      streamingEl.textContent = unfence(streamingEl.dataset.raw);
       scrollDown();
       break;
     case 'card': {

@@ -11,3 +11,11 @@ export function unfence(text: string | undefined): string | undefined;
 export function unfence(text: string | undefined): string | undefined {
   return text === undefined ? undefined : text.replace(OPEN, '').replace(CLOSE, '');
 }
+
+/** The same through a JSON value's strings (a model may copy fenced text into a tool's input). */
+export function unfenceDeep(v: unknown): unknown {
+  if (typeof v === 'string') return unfence(v);
+  if (Array.isArray(v)) return v.map(unfenceDeep);
+  if (v && typeof v === 'object') return Object.fromEntries(Object.entries(v).map(([k, x]) => [k, unfenceDeep(x)]));
+  return v;
+}

@@ -1,4 +1,4 @@
-import { unfence } from '../../safety/unfence';
+import { unfence, unfenceDeep } from '../../safety/unfence';
 import type { AgentEvent } from '../events';
 import type { Card, Entry, TaskRecord, ToWebviewMessage } from './messages';
 
@@ -58,7 +58,7 @@ export class TaskTranscript {
         return [{ type: 'tokens', taskId: id, estimate: e.estimate, inputTokens: e.inputTokens }];
       case 'step-start': {
         this.streaming = undefined;
-        const card: Card = { id: e.id, tool: e.tool, target: e.target, input: e.input, state: 'running' };
+        const card: Card = { id: e.id, tool: e.tool, target: unfence(e.target), input: unfenceDeep(e.input), state: 'running' };
         this.cards.set(e.id, card);
         this.record.entries.push({ kind: 'card', card });
         return [{ type: 'card', taskId: id, card }];
@@ -67,8 +67,8 @@ export class TaskTranscript {
         const card = this.cards.get(e.id) ?? { id: e.id, tool: e.tool, input: e.input, state: 'running' as const };
         Object.assign(card, {
           state: e.ok ? 'ok' : 'error',
-          target: e.target ?? card.target,
-          input: e.input,
+          target: unfence(e.target) ?? card.target,
+          input: unfenceDeep(e.input),
           // Fences are for the model: a person reads the page's text without them.
           summary: unfence(e.summary),
           output: unfence(e.output),
