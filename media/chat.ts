@@ -101,6 +101,12 @@ function fmtMs(ms?: number) {
   return ms === undefined ? '' : ms < 1000 ? `${ms} ms` : `${(ms / 1000).toFixed(1)} s`;
 }
 
+/** The card's second line: what came back, or for a failure its message (the full text in the tooltip). */
+function resultLine(card: Card): HTMLElement {
+  const text = card.state === 'running' ? '' : card.state === 'error' ? card.message ?? card.summary ?? card.code ?? '' : card.summary ?? '';
+  return h('span', { class: 'result', title: [text, card.code].filter(Boolean).join('\n') }, text);
+}
+
 function renderCard(card: Card): HTMLDetailsElement {
   const el = (cardEls.get(card.id) ?? h('details', { class: 'card' })) as HTMLDetailsElement;
   const wasOpen = el.open;
@@ -111,8 +117,8 @@ function renderCard(card: Card): HTMLDetailsElement {
   const summary = h('summary', {},
     stateIcon,
     h('span', { class: 'tool' }, card.tool.replace(/^browser_/, '')),
-    card.target ? h('span', { class: 'target' }, card.target) : undefined,
-    h('span', { class: 'result', title: card.code ?? '' }, card.state === 'running' ? '' : card.state === 'error' ? card.message ?? card.summary ?? card.code ?? '' : card.summary ?? ''),
+    card.target ? h('span', { class: 'target', title: card.target }, card.target) : h('span', { class: 'spacer' }),
+    resultLine(card),
     card.decision ? h('span', { class: `badge decision ${/Declined|Blocked/i.test(card.decision) ? 'refused' : 'allowed'}`, title: card.reason ?? '' }, card.decision) : undefined,
     h('span', { class: 'duration' }, fmtMs(card.durationMs)),
     card.thumbnail ? h('img', { class: 'thumb', src: card.thumbnail, alt: `Screenshot from ${card.tool}` }) : undefined,
