@@ -55,6 +55,8 @@ export class BrowserHub {
   private readonly targetOwner = new Map<string, HubClient>();
   /** Every page target the browser has, as discovery reports it. */
   readonly targets = new Map<string, Protocol.Target.TargetInfo>();
+  /** Tabs closed for a client that is gone, until their targetDestroyed: never listed or handed out again. */
+  private readonly closing = new Set<string>();
   private readonly downloadOwner = new Map<string, HubClient>();
   private _closed = false;
   onclose?: () => void;
@@ -94,7 +96,7 @@ export class BrowserHub {
   /** Re-reads titles and URLs (discovery events do not always carry the final title). */
   async refresh(): Promise<void> {
     const { targetInfos } = await this.call('Target.getTargets', {}, undefined, 5000);
-    for (const t of targetInfos as Protocol.Target.TargetInfo[]) if (t.type === 'page') this.targets.set(t.targetId, t);
+    for (const t of targetInfos as Protocol.Target.TargetInfo[]) if (t.type === 'page' && !this.closing.has(t.targetId)) this.targets.set(t.targetId, t);
   }
 
   tabsOf(client: HubClient): Protocol.Target.TargetInfo[] {
@@ -251,7 +253,7 @@ export class BrowserHub {
       }
       case 'Target.targetInfoChanged': {
         const info = params.targetInfo as Protocol.Target.TargetInfo;
-        if (info.type !== 'page') return;
+        if (info.type !== 'page' || this.closing.has(info.targetId)) return;
         this.targets.set(info.targetId, info);
         return toOwner(info.targetId);
       }
@@ -259,6 +261,7 @@ export class BrowserHub {
       case 'Target.targetCrashed': {
         toOwner(params.targetId);
         if (method === 'Target.targetDestroyed') {
+          this.closing.delete(params.targetId);
           this.targets.delete(params.targetId);
           this.targetOwner.delete(params.targetId);
         }
@@ -308,14 +311,18 @@ export class BrowserHub {
     for (const s of sessions) this.sessionOwner.delete(s);
     for (const t of tabs) {
       this.targetOwner.delete(t);
-      // A tab being closed is never handed to the next client (its targetDestroyed comes later).
-      if (closeTabs) this.targets.delete(t);
+      // A tab being closed is never handed to the next client: its targetDestroyed comes later, and
+      // targetInfoChanged events may still arrive for it meanwhile.
+      if (closeTabs) {
+        this.targets.delete(t);
+        this.closing.add(t);
+      }
     }
     for (const [g, o] of this.downloadOwner) if (o === client) this.downloadOwner.delete(g);
     if (this._closed) return;
     await Promise.all([
       ...sessions.map((sessionId) => this.call('Target.detachFromTarget', { sessionId }, undefined, 5000).catch(() => {})),
-      ...(closeTabs ? tabs.map((targetId) => this.call('Target.closeTarget', { targetId }, undefined, 5000).catch(() => {})) : []),
+      ...(closeTabs ? tabs.map((targetId) => this.call('Target.closeTarget', { targetId }, undefined, 5000).catch(() => void this.closing.delete(targetId))) : []),
     ]);
   }
 
