@@ -9,6 +9,12 @@ import { BrowserHub } from './hub';
 import { ensurePrivateDir, type DaemonPaths } from './paths';
 import { isControl, LineReader, PROTOCOL_VERSION, type BrowserSpec, type ClientMessage, type DaemonMessage, type DaemonStatus } from './protocol';
 import { DaemonSession } from './session';
+import { RelayTransport } from '../session/relayTransport';
+import { readPairing } from './relayPairing';
+import { RelayServer } from './relayServer';
+
+/** How long a client asking for the relay waits for the Chrome extension to connect. */
+const RELAY_CONNECT_MS = Number(process.env.BROWSER_AGENT_RELAY_CONNECT_MS) || 15_000;
 
 export const DEFAULT_IDLE_MS = 60_000;
 /** How long a session whose socket dropped waits for its client to resume it. */
@@ -71,6 +77,7 @@ function adopted(r: LaunchRecord): Launched {
  * persistent profile's logins only reach clients that name that profile), or the same endpoint.
  */
 export function browserKey(spec: BrowserSpec): string {
+  if (spec.mode === 'relay') return 'relay';
   if (spec.mode === 'attach') return `attach ${spec.endpoint}`;
   const l = spec.launch;
   return `launch ${l.headless ? 'headless' : 'headed'}${l.userDataDir ? ` profile=${l.userDataDir}` : ''}${l.executablePath ? ` exe=${l.executablePath}` : ''}`;
@@ -143,6 +150,8 @@ export class Daemon {
   private readonly starting = new Map<string, Promise<Browser>>();
   private idleTimer?: NodeJS.Timeout;
   private stopping?: Promise<void>;
+  private relay?: Promise<RelayServer>;
+  private relayViewTimer?: NodeJS.Timeout;
   readonly startedAt = Date.now();
   readonly idleMs: number;
   private readonly log: (line: string) => void;
@@ -241,11 +250,11 @@ export class Daemon {
       return s;
     }
     const browser = await this.browser(msg.browser!, msg.cdpTimeoutMs);
-    const s = new DaemonSession(randomUUID(), String(msg.client).slice(0, 200), Number(msg.pid) || 0, browser.hub, browser.key, browser.kind, msg.transport !== 'proxy');
+    const s = new DaemonSession(randomUUID(), String(msg.client).slice(0, 200), Number(msg.pid) || 0, browser.hub, browser.key, browser.kind, msg.transport !== 'proxy' && msg.browser!.mode !== 'relay');
     this.sessions.set(s.id, s);
     if (msg.rejoin?.tabs?.length) {
       for (const t of msg.rejoin.tabs) browser.hub.claim(s, t);
-    } else if (browser.kind === 'launched' || (msg.browser!.mode === 'attach' && (msg.browser!.attachTab ?? 'existing') === 'existing')) {
+    } else if (browser.kind === 'launched' || msg.browser!.mode === 'relay' || (msg.browser!.mode === 'attach' && (msg.browser!.attachTab ?? 'existing') === 'existing')) {
       browser.hub.claimFreePage(s, { skipExternallyAttached: browser.kind === 'attached' });
     }
     s.attach(socket);
@@ -292,6 +301,10 @@ export class Daemon {
           await s.hub.call('Target.activateTarget', { targetId: target }, undefined, 5000);
           return send({ t: 'result', rid: msg.rid, ok: true });
         }
+        case 'relay': {
+          const relay = await this.relayOn();
+          return send({ t: 'result', rid: msg.rid, ok: true, relay: { port: relay.port, connected: relay.connected, sharedTabs: relay.tabs.length } });
+        }
         case 'shutdown':
           send({ t: 'result', rid: msg.rid, ok: true });
           return void this.stop('asked to stop');
@@ -302,6 +315,7 @@ export class Daemon {
   }
 
   async status(): Promise<DaemonStatus> {
+    const relay = await this.relay?.catch(() => undefined);
     await Promise.all([...this.browsers.values()].map((b) => b.hub.refresh().catch(() => {})));
     const counts = new Map<string, number>();
     for (const s of this.sessions.values()) counts.set(s.browserKey, (counts.get(s.browserKey) ?? 0) + 1);
@@ -313,7 +327,45 @@ export class Daemon {
       idleExitMs: this.idleMs,
       browsers: [...this.browsers.values()].map((b) => ({ key: b.key, kind: b.kind, endpoint: b.endpoint, pid: b.launched?.pid, headless: b.headless, sessions: counts.get(b.key) ?? 0 })),
       sessions: [...this.sessions.values()].map((s) => s.info()),
+      relay: relay ? { port: relay.port, connected: relay.connected, sharedTabs: relay.tabs.length } : undefined,
     };
+  }
+
+  /**
+   * Relay mode: the endpoint for the companion Chrome extension, on 127.0.0.1 only, opened when a
+   * client asks for it (a relay session, "Pair Chrome Extension") and only once paired.
+   */
+  relayOn(): Promise<RelayServer> {
+    this.relay ??= (async () => {
+      const pairing = readPairing();
+      if (!pairing) throw new BrowserAgentError('ATTACH_FAILED', 'The Chrome extension is not paired.', 'Run "Browser Agent: Pair Chrome Extension" in VS Code (or `browser-agent-daemon pair`) and paste the code into the extension.');
+      // The token is read at each connection: `pair --renew` takes effect without a restart.
+      const relay = new RelayServer({ port: pairing.port, get token() { return readPairing()?.token ?? ''; } }, this.log);
+      await relay.listen();
+      relay.onstop = (id) => {
+        const s = this.sessions.get(id);
+        if (s) s.hub.interrupt(s, 'Stopped by the user from the Browser Agent Chrome extension.');
+      };
+      relay.onconnect = () => this.pushRelayView();
+      this.relayViewTimer = setInterval(() => this.pushRelayView(), 1000);
+      this.relayViewTimer.unref?.();
+      return relay;
+    })();
+    this.relay.catch(() => (this.relay = undefined));
+    return this.relay;
+  }
+
+  /** The side panel's view: sessions on the relay, their tabs and current step. */
+  private async pushRelayView() {
+    const relay = await this.relay?.catch(() => undefined);
+    if (!relay?.connected) return;
+    const b = this.browsers.get('relay');
+    const tabIds = new Map(relay.tabs.map((t) => [t.targetId, t.tabId]));
+    relay.sessions(
+      [...this.sessions.values()]
+        .filter((s) => b && s.hub === b.hub)
+        .map((s) => ({ id: s.id, client: s.client, tabs: s.hub.tabsOf(s).map((t) => tabIds.get(t.targetId)).filter((x): x is number => x !== undefined), step: s.hub.currentStep(s) })),
+    );
   }
 
   /** Ends a session: tabs closed in a launched browser, left open in an attached one. */
@@ -359,6 +411,17 @@ export class Daemon {
         this.recordLaunched(launched, false);
         throw e;
       }
+    } else if (spec.mode === 'relay') {
+      const relay = await this.relayOn();
+      await relay.waitConnected(RELAY_CONNECT_MS);
+      const hub = new BrowserHub(new RelayTransport(relay, cdpTimeoutMs), cdpTimeoutMs);
+      try {
+        await hub.init();
+      } catch (e) {
+        hub.close();
+        throw e;
+      }
+      browser = { key, kind: 'attached', endpoint: `relay://127.0.0.1:${relay.port}`, headless: false, hub };
     } else {
       this.log(`Attaching to ${spec.endpoint}`);
       const ws = await resolveEndpoint(spec.endpoint, spec.headers);
@@ -478,6 +541,8 @@ export class Daemon {
         }
       }
       rmSync(this.opts.paths.browsers, { force: true });
+      clearInterval(this.relayViewTimer);
+      await (await this.relay?.catch(() => undefined))?.close();
       this.resolveStopped();
     })();
     return this.stopping;
