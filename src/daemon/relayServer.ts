@@ -1,4 +1,4 @@
-import { timingSafeEqual } from 'node:crypto';
+import { randomUUID, timingSafeEqual } from 'node:crypto';
 import type { IncomingMessage } from 'node:http';
 import { WebSocketServer, type WebSocket } from 'ws';
 import { BrowserAgentError } from '../errors';
@@ -39,8 +39,9 @@ export class RelayServer implements RelayLink {
   closeReason?: string;
   /** The side panel's Stop button. */
   onstop?: (session: string) => void;
-  /** Fired on every (re)connection. */
+  /** Fired on every (re)connection, and when the connection drops. */
   onconnect?: () => void;
+  ondisconnect?: () => void;
   private wss?: WebSocketServer;
   private socket?: WebSocket;
   private nextRid = 1;
@@ -50,6 +51,7 @@ export class RelayServer implements RelayLink {
   /** Connections since start, and how many came back after a drop (for status and tests). */
   connections = 0;
   port = 0;
+  private readonly epoch = randomUUID();
 
   constructor(
     private readonly pairing: RelayPairing,
@@ -151,7 +153,7 @@ export class RelayServer implements RelayLink {
     this.connections++;
     this.closeReason = undefined;
     this.log(`Relay: extension connected (${tabs.length} shared tab(s))`);
-    this.write({ t: 'welcome', v: 1, daemonPid: process.pid });
+    this.write({ t: 'welcome', v: 1, daemonPid: process.pid, epoch: this.epoch });
     this.setTabs(tabs);
     // What the previous connection never answered: the extension answers each from its journal.
     for (const [rid, p] of this.pending) this.write({ t: 'req', rid, ...(p.sent ? { retry: true } : {}), ...p.req });
@@ -190,6 +192,7 @@ export class RelayServer implements RelayLink {
 
   private dropped() {
     this.socket = undefined;
+    this.ondisconnect?.();
     for (const p of this.pending.values()) p.sent = true;
     this.log(`Relay: extension disconnected; waiting ${Math.round(this.graceMs / 1000)} s for it to come back`);
     clearTimeout(this.graceTimer);

@@ -152,6 +152,7 @@ export class Daemon {
   private stopping?: Promise<void>;
   private relay?: Promise<RelayServer>;
   private relayViewTimer?: NodeJS.Timeout;
+  private relayConnected = false;
   readonly startedAt = Date.now();
   readonly idleMs: number;
   private readonly log: (line: string) => void;
@@ -346,7 +347,15 @@ export class Daemon {
         const s = this.sessions.get(id);
         if (s) s.hub.interrupt(s, 'Stopped by the user from the Browser Agent Chrome extension.');
       };
-      relay.onconnect = () => this.pushRelayView();
+      relay.onconnect = () => {
+        this.relayConnected = true;
+        clearTimeout(this.idleTimer);
+        void this.pushRelayView();
+      };
+      relay.ondisconnect = () => {
+        this.relayConnected = false;
+        this.checkIdle();
+      };
       this.relayViewTimer = setInterval(() => this.pushRelayView(), 1000);
       this.relayViewTimer.unref?.();
       return relay;
@@ -503,6 +512,8 @@ export class Daemon {
   private checkIdle() {
     clearTimeout(this.idleTimer);
     if (this.sessions.size > 0 || this.starting.size > 0 || this.stopping) return;
+    // Relay mode with the Chrome extension connected: the user's Chrome waits for an agent.
+    if (this.relayConnected) return;
     this.idleTimer = setTimeout(() => void this.stop(`idle for ${this.idleMs} ms`), this.idleMs);
     this.idleTimer.unref?.();
   }

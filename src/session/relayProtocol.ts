@@ -53,7 +53,8 @@ export type DaemonRelayMessage =
   | ({ t: 'req'; rid: number; retry?: boolean } & RelayRequest)
   /** For the side panel: sessions, their tabs and current step. */
   | { t: 'sessions'; sessions: RelaySessionView[] }
-  | { t: 'welcome'; v: 1; daemonPid: number }
+  /** `epoch` changes with each relay endpoint (request ids start over with it). */
+  | { t: 'welcome'; v: 1; daemonPid: number; epoch: string }
   | { t: 'pong' };
 
 export interface RelaySessionView {

@@ -139,6 +139,9 @@ export class RelayTransport implements CdpTransport {
       case 'Target.activateTarget':
         await this.link.request({ op: 'activate', tabId: this.tab(params.targetId).tabId }, this.timeoutMs);
         return {};
+      case 'Browser.setDownloadBehavior':
+        // Downloads in the user's Chrome follow the user's own settings (chrome.debugger has no Browser domain).
+        return {};
       case 'Browser.getVersion':
         return { protocolVersion: '1.3', product: 'Chrome (extension relay)', revision: '', userAgent: '', jsVersion: '' };
       default:
