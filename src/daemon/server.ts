@@ -15,6 +15,8 @@ import { RelayServer } from './relayServer';
 
 /** How long a client asking for the relay waits for the Chrome extension to connect. */
 const RELAY_CONNECT_MS = Number(process.env.BROWSER_AGENT_RELAY_CONNECT_MS) || 15_000;
+/** Relay mode on, the extension not (yet) connected: how long the daemon waits for it when idle. */
+const RELAY_IDLE_MS = 10 * 60_000;
 
 export const DEFAULT_IDLE_MS = 60_000;
 /** How long a session whose socket dropped waits for its client to resume it. */
@@ -347,6 +349,7 @@ export class Daemon {
         const s = this.sessions.get(id);
         if (s) s.hub.interrupt(s, 'Stopped by the user from the Browser Agent Chrome extension.');
       };
+      queueMicrotask(() => this.checkIdle());
       relay.onconnect = () => {
         this.relayConnected = true;
         clearTimeout(this.idleTimer);
@@ -514,7 +517,9 @@ export class Daemon {
     if (this.sessions.size > 0 || this.starting.size > 0 || this.stopping) return;
     // Relay mode with the Chrome extension connected: the user's Chrome waits for an agent.
     if (this.relayConnected) return;
-    this.idleTimer = setTimeout(() => void this.stop(`idle for ${this.idleMs} ms`), this.idleMs);
+    // Relay mode just turned on: give the user time to paste the pairing code into the extension.
+    const ms = this.relay ? Math.max(this.idleMs, RELAY_IDLE_MS) : this.idleMs;
+    this.idleTimer = setTimeout(() => void this.stop(`idle for ${ms} ms`), ms);
     this.idleTimer.unref?.();
   }
 

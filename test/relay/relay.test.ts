@@ -97,4 +97,35 @@ describe('relay: the companion Chrome extension in real Chromium, the real daemo
     // The extension is still connected (a refused knock does not replace it).
     assert.equal((await chrome.worker<{ state: string }>('browserAgentRelay.state()')).state, 'connected');
   });
+
+  it('Chrome stops the service worker between steps: the task goes on after reconnect, no click repeated', async () => {
+    await mcp.call('browser_navigate', { url: `${srv.origin}/shared` });
+    let snap = (await mcp.call('browser_snapshot')).text;
+    assert.equal((await mcp.call('browser_click', { ref: refOf(snap, /button "Count"/) })).isError, false);
+    await chrome.stopWorkers();
+    // The next step's calls wait at the daemon; the worker wakes (here: the user opens the side panel) and reconnects.
+    const next = mcp.call('browser_snapshot');
+    setTimeout(() => void chrome.openPanel(), 300);
+    snap = (await next).text;
+    assert.match(snap, /clicks: 1/);
+    assert.equal((await mcp.call('browser_click', { ref: refOf(snap, /button "Count"/) })).isError, false);
+    assert.match((await mcp.call('browser_snapshot')).text, /clicks: 2/);
+    assert.equal(await chrome.worker<number>(`chrome.tabs.get(${shared.tabId}).then(() => 1)`), 1);
+  });
+
+  it('Chrome stops the service worker while a call runs: the call is not run again after reconnect', async () => {
+    await mcp.call('browser_navigate', { url: `${srv.origin}/shared` });
+    // A call that takes effect at once and answers 2 s later; the worker is stopped in between.
+    const running = mcp.call('browser_evaluate', { script: 'window.runs = (window.runs || 0) + 1; await new Promise((r) => setTimeout(r, 2000)); window.runs' });
+    await new Promise((r) => setTimeout(r, 700));
+    await chrome.stopWorkers();
+    await chrome.openPanel();
+    const r = await running;
+    assert.equal(r.isError, true, r.text);
+    assert.match(r.text, /RELAY_INTERRUPTED|not run again/);
+    const runs = await mcp.call('browser_evaluate', { script: 'window.runs' });
+    assert.equal(runs.isError, false, runs.text);
+    assert.match(runs.text, /\b1\b/);
+    assert.doesNotMatch(runs.text, /\b2\b/);
+  });
 });
