@@ -3,6 +3,7 @@
 import * as esbuild from 'esbuild';
 import { readdirSync, statSync, chmodSync, mkdirSync, copyFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { buildChrome } from './scripts/build-chrome.mjs';
 
 const watch = process.argv.includes('--watch');
 // --production (npm run package, via vscode:prepublish): minified, no source maps, so no dangling
@@ -101,6 +102,7 @@ for (const f of ['codicon.css', 'codicon.ttf']) copyFileSync(`node_modules/@vsco
 if (watch) {
   for (const b of builds) await (await esbuild.context(b)).watch();
 } else {
-  await Promise.all(builds.map((b) => esbuild.build(b)));
+  // The companion Chrome extension (dist/chrome-extension/; the relay tests load it into Chromium).
+  await Promise.all([...builds.map((b) => esbuild.build(b)), buildChrome({ production })]);
   for (const bin of ['dist/mcp.js', 'dist/daemon.js']) try { chmodSync(bin, 0o755); } catch {}
 }

@@ -325,6 +325,22 @@ export class BrowserHub {
     ]);
   }
 
+  /** The CDP method a client waits on (its current step), if any. */
+  currentStep(client: HubClient): string | undefined {
+    let step: string | undefined;
+    for (const p of this.pending.values()) if (p.client === client) step = p.method;
+    return step;
+  }
+
+  /** Fails every call the client is waiting on (the Stop button); their late answers are dropped. */
+  interrupt(client: HubClient, message: string): void {
+    for (const [id, p] of this.pending) {
+      if (p.client !== client) continue;
+      this.pending.delete(id);
+      client.deliver(cdpError(p.clientId!, message));
+    }
+  }
+
   close(): void {
     this.transport.close();
     this.closed();

@@ -10,7 +10,9 @@ export const PROTOCOL_VERSION = 1;
 /** Which browser a session wants. Sessions that ask for the same one share it. */
 export type BrowserSpec =
   | { mode: 'launch'; launch: LaunchOptions }
-  | { mode: 'attach'; endpoint: string; headers?: Record<string, string>; attachTab?: 'existing' | 'new' };
+  | { mode: 'attach'; endpoint: string; headers?: Record<string, string>; attachTab?: 'existing' | 'new' }
+  /** The tabs the user shared through the companion Chrome extension (proxy transport only). */
+  | { mode: 'relay' };
 
 /** client → daemon */
 export type ClientMessage =
@@ -39,7 +41,15 @@ export type ClientMessage =
   | { t: 'status'; rid: number }
   | { t: 'endSession'; rid: number; session: string }
   | { t: 'focus'; rid: number; session: string }
-  | { t: 'shutdown'; rid: number };
+  | { t: 'shutdown'; rid: number }
+  /** Turns relay mode on (the endpoint for the Chrome extension) and reports its state. */
+  | { t: 'relay'; rid: number };
+
+export interface RelayStatus {
+  port: number;
+  connected: boolean;
+  sharedTabs: number;
+}
 
 export interface SessionInfo {
   id: string;
@@ -63,6 +73,8 @@ export interface DaemonStatus {
   idleExitMs: number;
   browsers: { key: string; kind: 'launched' | 'attached'; endpoint: string; pid?: number; headless: boolean; sessions: number }[];
   sessions: SessionInfo[];
+  /** Present while relay mode is on. */
+  relay?: RelayStatus;
 }
 
 /** daemon → client */
@@ -80,7 +92,7 @@ export type DaemonMessage =
       tabs?: string[];
     }
   | { t: 'error'; code: string; message: string; hint?: string; rid?: number }
-  | { t: 'result'; rid: number; status?: DaemonStatus; ok?: boolean }
+  | { t: 'result'; rid: number; status?: DaemonStatus; ok?: boolean; relay?: RelayStatus }
   /** The session is over (ended from elsewhere, browser gone, daemon exiting); the socket closes next. */
   | { t: 'gone'; reason: string };
 

@@ -11,6 +11,14 @@ import { ensurePrivateSocket, type DaemonPaths } from './paths';
 import { isControl, LineReader, PROTOCOL_VERSION, type BrowserSpec, type ClientMessage, type DaemonMessage, type DaemonStatus } from './protocol';
 import { DaemonSession } from './session';
 import { claimUserPage } from './userPage';
+import { RelayTransport } from '../session/relayTransport';
+import { readPairing } from './relayPairing';
+import { RelayServer } from './relayServer';
+
+/** How long a client asking for the relay waits for the Chrome extension to connect. */
+const RELAY_CONNECT_MS = Number(process.env.BROWSER_AGENT_RELAY_CONNECT_MS) || 15_000;
+/** Relay mode on, the extension not (yet) connected: how long the daemon waits for it when idle. */
+const RELAY_IDLE_MS = 10 * 60_000;
 
 export const DEFAULT_IDLE_MS = 60_000;
 /** How long a session whose socket dropped waits for its client to resume it. */
@@ -76,6 +84,7 @@ function adopted(r: LaunchRecord): Launched {
  * persistent profile's logins only reach clients that name that profile), or the same endpoint.
  */
 export function browserKey(spec: BrowserSpec): string {
+  if (spec.mode === 'relay') return 'relay';
   if (spec.mode === 'attach') return `attach ${spec.endpoint}`;
   const l = spec.launch;
   return `launch ${l.headless ? 'headless' : 'headed'}${l.userDataDir ? ` profile=${l.userDataDir}` : ''}${l.executablePath ? ` exe=${l.executablePath}` : ''}`;
@@ -148,6 +157,9 @@ export class Daemon {
   private readonly starting = new Map<string, Promise<Browser>>();
   private idleTimer?: NodeJS.Timeout;
   private stopping?: Promise<void>;
+  private relay?: Promise<RelayServer>;
+  private relayViewTimer?: NodeJS.Timeout;
+  private relayConnected = false;
   readonly startedAt = Date.now();
   readonly idleMs: number;
   private readonly log: (line: string) => void;
@@ -246,12 +258,13 @@ export class Daemon {
       return s;
     }
     const browser = await this.browser(msg.browser!, msg.cdpTimeoutMs);
-    const s = new DaemonSession(randomUUID(), String(msg.client).slice(0, 200), Number(msg.pid) || 0, browser.hub, browser.key, browser.kind, msg.transport !== 'proxy');
+    const s = new DaemonSession(randomUUID(), String(msg.client).slice(0, 200), Number(msg.pid) || 0, browser.hub, browser.key, browser.kind, msg.transport !== 'proxy' && msg.browser!.mode !== 'relay');
     this.sessions.set(s.id, s);
     if (msg.rejoin?.tabs?.length) {
       for (const t of msg.rejoin.tabs) browser.hub.claim(s, t);
-    } else if (browser.kind === 'launched' || (msg.browser!.mode === 'attach' && (msg.browser!.attachTab ?? 'existing') === 'existing')) {
-      if (browser.kind === 'launched') browser.hub.claimFreePage(s);
+    } else if (browser.kind === 'launched' || msg.browser!.mode === 'relay' || (msg.browser!.mode === 'attach' && (msg.browser!.attachTab ?? 'existing') === 'existing')) {
+      // Launched: the first tab nobody owns; relay: the first shared tab nobody owns; attached: the page the user has open.
+      if (browser.kind === 'launched' || msg.browser!.mode === 'relay') browser.hub.claimFreePage(s);
       else await claimUserPage(browser, s);
     }
     s.attach(socket);
@@ -298,6 +311,10 @@ export class Daemon {
           await s.hub.call('Target.activateTarget', { targetId: target }, undefined, 5000);
           return send({ t: 'result', rid: msg.rid, ok: true });
         }
+        case 'relay': {
+          const relay = await this.relayOn();
+          return send({ t: 'result', rid: msg.rid, ok: true, relay: { port: relay.port, connected: relay.connected, sharedTabs: relay.tabs.length } });
+        }
         case 'shutdown':
           send({ t: 'result', rid: msg.rid, ok: true });
           return void this.stop('asked to stop');
@@ -308,6 +325,7 @@ export class Daemon {
   }
 
   async status(): Promise<DaemonStatus> {
+    const relay = await this.relay?.catch(() => undefined);
     await Promise.all([...this.browsers.values()].map((b) => b.hub.refresh().catch(() => {})));
     const counts = new Map<string, number>();
     for (const s of this.sessions.values()) counts.set(s.browserKey, (counts.get(s.browserKey) ?? 0) + 1);
@@ -319,7 +337,54 @@ export class Daemon {
       idleExitMs: this.idleMs,
       browsers: [...this.browsers.values()].map((b) => ({ key: b.key, kind: b.kind, endpoint: b.endpoint, pid: b.launched?.pid, headless: b.headless, sessions: counts.get(b.key) ?? 0 })),
       sessions: [...this.sessions.values()].map((s) => s.info()),
+      relay: relay ? { port: relay.port, connected: relay.connected, sharedTabs: relay.tabs.length } : undefined,
     };
+  }
+
+  /**
+   * Relay mode: the endpoint for the companion Chrome extension, on 127.0.0.1 only, opened when a
+   * client asks for it (a relay session, "Pair Chrome Extension") and only once paired.
+   */
+  relayOn(): Promise<RelayServer> {
+    this.relay ??= (async () => {
+      const pairing = readPairing();
+      if (!pairing) throw new BrowserAgentError('ATTACH_FAILED', 'The Chrome extension is not paired.', 'Run "Browser Agent: Pair Chrome Extension" in VS Code (or `browser-agent-daemon pair`) and paste the code into the extension.');
+      // The token is read at each connection: `pair --renew` takes effect without a restart.
+      const relay = new RelayServer({ port: pairing.port, get token() { return readPairing()?.token ?? ''; } }, this.log);
+      await relay.listen();
+      relay.onstop = (id) => {
+        const s = this.sessions.get(id);
+        if (s) s.hub.interrupt(s, 'Stopped by the user from the Browser Agent Chrome extension.');
+      };
+      queueMicrotask(() => this.checkIdle());
+      relay.onconnect = () => {
+        this.relayConnected = true;
+        clearTimeout(this.idleTimer);
+        void this.pushRelayView();
+      };
+      relay.ondisconnect = () => {
+        this.relayConnected = false;
+        this.checkIdle();
+      };
+      this.relayViewTimer = setInterval(() => this.pushRelayView(), 1000);
+      this.relayViewTimer.unref?.();
+      return relay;
+    })();
+    this.relay.catch(() => (this.relay = undefined));
+    return this.relay;
+  }
+
+  /** The side panel's view: sessions on the relay, their tabs and current step. */
+  private async pushRelayView() {
+    const relay = await this.relay?.catch(() => undefined);
+    if (!relay?.connected) return;
+    const b = this.browsers.get('relay');
+    const tabIds = new Map(relay.tabs.map((t) => [t.targetId, t.tabId]));
+    relay.sessions(
+      [...this.sessions.values()]
+        .filter((s) => b && s.hub === b.hub)
+        .map((s) => ({ id: s.id, client: s.client, tabs: s.hub.tabsOf(s).map((t) => tabIds.get(t.targetId)).filter((x): x is number => x !== undefined), step: s.hub.currentStep(s) })),
+    );
   }
 
   /** Ends a session: tabs closed in a launched browser, left open in an attached one. */
@@ -367,6 +432,17 @@ export class Daemon {
         this.recordLaunched(launched, false);
         throw e;
       }
+    } else if (spec.mode === 'relay') {
+      const relay = await this.relayOn();
+      await relay.waitConnected(RELAY_CONNECT_MS);
+      const hub = new BrowserHub(new RelayTransport(relay, cdpTimeoutMs), cdpTimeoutMs);
+      try {
+        await hub.init();
+      } catch (e) {
+        hub.close();
+        throw e;
+      }
+      browser = { key, kind: 'attached', endpoint: `relay://127.0.0.1:${relay.port}`, headless: false, hub };
     } else {
       this.log(`Attaching to ${spec.endpoint}`);
       const ws = await resolveEndpoint(spec.endpoint, spec.headers);
@@ -448,7 +524,11 @@ export class Daemon {
   private checkIdle() {
     clearTimeout(this.idleTimer);
     if (this.sessions.size > 0 || this.starting.size > 0 || this.stopping) return;
-    this.idleTimer = setTimeout(() => void this.stop(`idle for ${this.idleMs} ms`), this.idleMs);
+    // Relay mode with the Chrome extension connected: the user's Chrome waits for an agent.
+    if (this.relayConnected) return;
+    // Relay mode just turned on: give the user time to paste the pairing code into the extension.
+    const ms = this.relay ? Math.max(this.idleMs, RELAY_IDLE_MS) : this.idleMs;
+    this.idleTimer = setTimeout(() => void this.stop(`idle for ${ms} ms`), ms);
     this.idleTimer.unref?.();
   }
 
@@ -487,6 +567,8 @@ export class Daemon {
         }
       }
       rmSync(this.opts.paths.browsers, { force: true });
+      clearInterval(this.relayViewTimer);
+      await (await this.relay?.catch(() => undefined))?.close();
       this.resolveStopped();
     })();
     return this.stopping;
