@@ -3,7 +3,7 @@
 import { parseArgs } from 'node:util';
 import { errorMessage } from '../errors';
 import { connectDaemon, daemonControl } from './client';
-import { daemonPaths } from './paths';
+import { daemonPaths, ensurePrivateSocket } from './paths';
 import { DEFAULT_IDLE_MS, Daemon, socketAlive } from './server';
 
 const HELP = `browser-agent-daemon — one browser for every Browser Agent client, a tab per client
@@ -32,6 +32,8 @@ async function main(argv: string[]): Promise<number> {
     process.stdout.write(`${HELP}\n`);
     return 0;
   }
+  // Never talk to (or mistake for ours) a socket another user put in the folder.
+  ensurePrivateSocket(paths);
   switch (cmd) {
     case 'run': {
       const idle = Number(process.env.BROWSER_AGENT_DAEMON_IDLE_MS);
