@@ -1,7 +1,8 @@
 // npm run bench:interception — the cost of enforcing origins at the request (issue 13): median
 // browser_navigate and browser_click round trips through the real MCP server, without origin rules
-// (requests are not paused at all) and with a block list (every request of every target is paused by
-// Fetch and checked). The shared corpus of real pages when it is there, else the in-repository fixture pages.
+// (requests are not paused at all), with a block list (only requests whose URL holds a blocked host are
+// paused) and with an allow list (every request of every target is paused by Fetch and checked). The
+// shared corpus of real pages when it is there, else the in-repository fixture pages.
 import { readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
@@ -56,15 +57,16 @@ async function main() {
   const srv = await startServer(routes);
   const plain = await start('no rules', []);
   const guarded = await start('block list', ['--blocked-origins', BLOCK_LIST]);
-  const both = [plain, guarded];
-  const nav: Record<string, number[]> = { [plain.name]: [], [guarded.name]: [] };
-  const click: Record<string, number[]> = { [plain.name]: [], [guarded.name]: [] };
+  const allowing = await start('allow list', ['--allowed-origins', `127.0.0.1:${srv.port}`]);
+  const all = [plain, guarded, allowing];
+  const nav: Record<string, number[]> = Object.fromEntries(all.map((m) => [m.name, []]));
+  const click: Record<string, number[]> = Object.fromEntries(all.map((m) => [m.name, []]));
   let errors = 0;
   try {
-    for (const m of both) await call(m, 'browser_navigate', { url: `${srv.origin}/click` }); // browsers warm
-    // Alternating page by page, so a change in machine load falls on both alike.
-    for (const page of pages) {
-      for (const m of page.charCodeAt(0) % 2 ? both : [...both].reverse()) {
+    for (const m of all) await call(m, 'browser_navigate', { url: `${srv.origin}/click` }); // browsers warm
+    // Taking turns page by page (and who goes first), so a change in machine load falls on all alike.
+    for (const [i, page] of pages.entries()) {
+      for (const m of [...all.slice(i % all.length), ...all.slice(0, i % all.length)]) {
         await call(m, 'browser_navigate', { url: 'about:blank' });
         let r!: { text: string; isError: boolean };
         const ms = await timed(async () => (r = await call(m, 'browser_navigate', { url: `${srv.origin}/${page}` })));
@@ -73,23 +75,26 @@ async function main() {
         else nav[m.name].push(ms);
       }
     }
-    for (const m of both) {
+    for (const m of all) {
       await call(m, 'browser_navigate', { url: `${srv.origin}/click` });
       const ref = /\[([^\]]+)\] button "Load"/.exec((await call(m, 'browser_snapshot')).text)?.[1];
       if (!ref) throw new Error(`${m.name}: no button in the snapshot`);
       for (let i = 0; i < CLICKS; i++) click[m.name].push(await timed(() => call(m, 'browser_click', { ref })));
     }
   } finally {
-    for (const m of both) await m.client.close().catch(() => undefined);
+    for (const m of all) await m.client.close().catch(() => undefined);
     await srv.close();
   }
-  const row = (what: string, a: number[], b: number[]) =>
-    console.log([what.padEnd(34), median(a).toFixed(0).padStart(8), median(b).toFixed(0).padStart(11), `${((median(b) / median(a) - 1) * 100).toFixed(1)}%`.padStart(9)].join(' '));
+  const pct = (a: number[], b: number[]) => `${((median(b) / median(a) - 1) * 100).toFixed(1)}%`;
+  const row = (what: string, r: Record<string, number[]>) => {
+    const [a, b, c] = all.map((m) => r[m.name]);
+    console.log([what.padEnd(28), median(a).toFixed(0).padStart(8), median(b).toFixed(0).padStart(11), pct(a, b).padStart(7), median(c).toFixed(0).padStart(11), pct(a, c).padStart(7)].join(' '));
+  };
   console.log(`\nCost of request interception: median round trip (ms) through the MCP server, ${found.corpus ? `corpus ${dir}` : 'fixture pages'}${errors ? `, ${errors} navigation errors left out` : ''}\n`);
-  console.log(['action'.padEnd(34), 'no rules'.padStart(8), 'block list'.padStart(11), 'slower'.padStart(9)].join(' '));
-  row(`navigate (${nav[plain.name].length} pages)`, nav[plain.name], nav[guarded.name]);
-  row(`click + fetch (${CLICKS} clicks)`, click[plain.name], click[guarded.name]);
-  console.log(`\nBlock list: ${BLOCK_LIST} (matches nothing the pages load: every request is paused and checked, none refused). Target: < 10% slower.`);
+  console.log(['action'.padEnd(28), 'no rules'.padStart(8), 'block list'.padStart(11), 'slower'.padStart(7), 'allow list'.padStart(11), 'slower'.padStart(7)].join(' '));
+  row(`navigate (${nav[plain.name].length} pages)`, nav);
+  row(`click + fetch (${CLICKS} clicks)`, click);
+  console.log(`\nBlock list: ${BLOCK_LIST} (matches nothing the pages load: no request is paused). Allow list: the pages' own origin (every request is paused and checked; the pages' requests to other hosts are refused). Target: < 10% slower.`);
 }
 
 main().then(

@@ -1,4 +1,4 @@
-import { checkRequestOrigin, hasOriginRules, webSocketBlockPatterns } from '../../src/safety/origins';
+import { checkRequestOrigin, hasOriginRules, interceptPatterns, webSocketBlockPatterns } from '../../src/safety/origins';
 import type { RequestPolicy } from '../../src/session/requestGuard';
 
 /** The policy the decider installs in the session's request guard, over plain settings a test can switch. */
@@ -10,5 +10,6 @@ export function policyFor(settings: { blockedOrigins: string[]; allowedOrigins: 
       return v.allowed ? undefined : { rule: v.rule!, reason: v.reason! };
     },
     blockPatterns: () => webSocketBlockPatterns(settings),
+    interceptPatterns: () => interceptPatterns(settings),
   };
 }

@@ -98,7 +98,7 @@ describe('mcp: secrets never leave (real MCP server, real Chromium, logged loopb
         res.end(`<!doctype html><title>Saved ${v.replace(/[<&>]/g, (c) => `&#${c.charCodeAt(0)};`)}</title><p>Saved ${v.replace(/[<&>"']/g, (c) => `&#${c.charCodeAt(0)};`)}</p>`);
       },
       '/mask': `<!doctype html><title>Mask</title><style>input{font:32px monospace;width:600px;display:block;margin:10px}</style>
-        <label>API token <input id=a></label><label>Nickname <input id=b></label>`,
+        <label>API token <input id=a></label><label>Nickname <input id=b></label><button type=button>Send</button>`,
     });
     work = mkdtempSync(join(tmpdir(), 'ba-sec-'));
     audit = join(work, 'audit');
@@ -155,7 +155,7 @@ describe('mcp: secrets never leave (real MCP server, real Chromium, logged loopb
     const forms = [...new Set([...spellings(SECRET), ...platformSpellings(SECRET)])];
     // The hostile page's attempts were stopped before they were sent, and reported without the value.
     assert.deepEqual(thief.log, [], 'the blocked origin got nothing');
-    assert.ok(outputs.some((t) => /a fetch request to <page-content id=\w+>http:\/\/127\.0\.0\.1:\d+\/steal\?v=\{\{secret:TOKEN\}\}/.test(t)), `the stopped exfiltration is reported, the value shown as its placeholder:\n${outputs.join('\n')}`);
+    assert.ok(outputs.some((t) => /an? (fetch|XHR) request to <page-content id=\w+>http:\/\/127\.0\.0\.1:\d+\/steal\?v=\{\{secret:TOKEN\}\}/.test(t)), `the stopped exfiltration is reported, the value shown as its placeholder:\n${outputs.join('\n')}`);
     assert.ok(forms.includes(encodeURIComponent(SECRET)) && forms.includes(SECRET.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;').replace(/'/g, '&#39;')));
     const leaks = (where: string, text: string) => {
       for (const f of forms) assert.ok(!text.includes(f), `${where} contains the secret as ${JSON.stringify(f)}:\n${text.slice(Math.max(0, text.indexOf(f) - 200), text.indexOf(f) + 200)}`);
@@ -212,19 +212,24 @@ describe('mcp: secrets never leave (real MCP server, real Chromium, logged loopb
     await shot(token, '');
     const [n1, n2] = [await shot(nick, 'AAAAAAAAAAAA'), await shot(nick, 'WWWWWWWWWWWW')];
     assert.notEqual(n1, n2, 'an ordinary field is not masked (so the comparison above can fail)');
-    // The audit's own "after" pictures of the same four typing steps: masked the same way.
+    // The audit's own pictures: it takes one after each step rated notify or more, e.g. a click on "Send".
+    const send = refOf(snap, 'button', 'Send');
+    const sendAfter = async (ref: string, text: string) => {
+      const typed = await call('browser_type', { ref, text });
+      const clicked = await call('browser_click', { ref: send });
+      assert.ok(!typed.isError && !clicked.isError, `${typed.text}\n${clicked.text}`);
+    };
+    await shot(nick, '');
+    for (const [ref, text] of [[token, 'AAAAAAAAAAAA'], [token, 'WWWWWWWWWWWW'], [token, ''], [nick, 'AAAAAAAAAAAA'], [nick, 'WWWWWWWWWWWW']]) await sendAfter(ref, text);
     await mcp.close();
-    const steps = filesUnder(audit)
+    const clicks = filesUnder(audit)
       .filter((f) => f.endsWith('.jsonl'))
       .flatMap((f) => readFileSync(f, 'utf8').trim().split('\n').map((l) => ({ dir: join(f, '..'), ...JSON.parse(l) })))
-      .filter((e) => e.tool === 'browser_type' && e.screenshots?.after && /^(AAAAAAAAAAAA|WWWWWWWWWWWW|\[redacted\])$/.test(e.input?.text));
-    const picture = (e: { dir: string; screenshots: { after: string } }) => readFileSync(join(e.dir, e.screenshots.after)).toString('base64');
-    const byTarget = (name: string) => steps.filter((e) => e.target?.name === name).slice(-2).map(picture);
-    const [a1, a2] = byTarget('API token');
-    const [b1, b2] = byTarget('Nickname');
-    assert.ok(a1 && a2 && b1 && b2, `the audit has after-pictures of the four typing steps (${steps.length} found)`);
-    assert.equal(a1, a2, 'the audit picture of the token field does not depend on the value');
-    assert.notEqual(b1, b2, 'the audit picture of an ordinary field does');
+      .filter((e) => e.tool === 'browser_click' && e.target?.name === 'Send' && e.screenshots?.after);
+    assert.ok(clicks.length >= 5, `the audit has after-pictures of the five clicks (${clicks.length} found)`);
+    const [a1, a2, , b1, b2] = clicks.slice(-5).map((e) => readFileSync(join(e.dir, e.screenshots.after)).toString('base64'));
+    assert.equal(a1, a2, 'the audit picture with the token field filled does not depend on the value');
+    assert.notEqual(b1, b2, 'with an ordinary field filled it does (so the comparison above can fail)');
     mcp = await spawnMcp(mcpArgs());
   });
 });
