@@ -321,7 +321,7 @@ export class BrowserHub {
     if (this._closed) return;
     await Promise.all([
       ...sessions.map((sessionId) => this.call('Target.detachFromTarget', { sessionId }, undefined, 5000).catch(() => {})),
-      ...(closeTabs ? tabs.map((targetId) => this.call('Target.closeTarget', { targetId }, undefined, 5000).catch(() => {})) : []),
+      ...(closeTabs ? tabs.map((targetId) => this.call('Target.closeTarget', { targetId }, undefined, 5000).catch(() => void this.closing.delete(targetId))) : []),
     ]);
   }
 
