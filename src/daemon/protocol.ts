@@ -96,28 +96,43 @@ export type DaemonMessage =
   /** The session is over (ended from elsewhere, browser gone, daemon exiting); the socket closes next. */
   | { t: 'gone'; reason: string };
 
-/** Splits a byte stream into lines without copying more than needed. */
+/**
+ * Splits a byte stream into lines without copying more than needed. A line longer than `maxLine`
+ * characters is never held whole: it is skipped up to its newline and `onOversized` gets its start
+ * (enough to find a request id and answer it), so one bad message costs neither memory nor the
+ * connection.
+ */
 export class LineReader {
   private rest = '';
-  constructor(private readonly onLine: (line: string) => void) {}
+  private skipping = false;
+  constructor(
+    private readonly onLine: (line: string) => void,
+    private readonly maxLine = Infinity,
+    private readonly onOversized?: (head: string) => void,
+  ) {}
 
   push(chunk: string): void {
     let start = 0;
     let nl = chunk.indexOf('\n');
-    if (nl < 0) {
-      this.rest += chunk;
-      return;
-    }
-    let first = true;
     while (nl >= 0) {
       const piece = chunk.slice(start, nl);
-      const line = first ? this.rest + piece : piece;
-      first = false;
-      if (line) this.onLine(line);
+      if (this.skipping) this.skipping = false;
+      else {
+        const line = this.rest ? this.rest + piece : piece;
+        if (line.length > this.maxLine) this.onOversized?.(line.slice(0, 256));
+        else if (line) this.onLine(line);
+      }
+      this.rest = '';
       start = nl + 1;
       nl = chunk.indexOf('\n', start);
     }
-    this.rest = chunk.slice(start);
+    if (this.skipping) return;
+    this.rest += chunk.slice(start);
+    if (this.rest.length > this.maxLine) {
+      this.onOversized?.(this.rest.slice(0, 256));
+      this.rest = '';
+      this.skipping = true;
+    }
   }
 }
 

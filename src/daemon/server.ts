@@ -21,6 +21,8 @@ const RELAY_CONNECT_MS = Number(process.env.BROWSER_AGENT_RELAY_CONNECT_MS) || 1
 const RELAY_IDLE_MS = 10 * 60_000;
 
 export const DEFAULT_IDLE_MS = 60_000;
+/** Longest line a client may send (a CDP command carries at most the MCP server's 4 MB input). */
+export const MAX_CLIENT_LINE = 32 * 1024 * 1024;
 /** How long a session whose socket dropped waits for its client to resume it. */
 const RESUME_GRACE_MS = 10_000;
 
@@ -236,6 +238,12 @@ export class Daemon {
         return;
       }
       void this.control(msg, session, send);
+    }, MAX_CLIENT_LINE, (head) => {
+      // Far larger than any CDP command a client sends: answered with an error, never held whole.
+      const id = /^\{"id":(\d+)/.exec(head)?.[1];
+      const message = `A message of more than ${MAX_CLIENT_LINE} characters was refused by the session daemon.`;
+      if (session && id && !session.direct) session.deliver(JSON.stringify({ id: Number(id), error: { code: -32600, message } }));
+      else send({ t: 'error', code: 'INVALID_INPUT', message });
     });
     socket.on('data', (d: string) => reader.push(d));
     socket.on('error', () => {});

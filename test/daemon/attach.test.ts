@@ -60,6 +60,22 @@ describe('daemon: --cdp-url works in the page the user has open (real daemon, re
     assert.equal(st.browsers[0].kind, 'attached');
     assert.deepEqual(st.sessions[0].tabs.map((t: { id: string }) => t.id), [pageId]);
 
+    // The daemon killed: the attached browser lives on, so the client re-registers with the next daemon
+    // (started by its link) keeping its page, and its next call works there without an error.
+    process.kill(st.pid, 'SIGKILL');
+    await until(() => !alive(st.pid), 5000, 'the daemon to die');
+    const again = await first.call('browser_snapshot');
+    assert.equal(again.isError, false, again.text);
+    assert.match(again.text, /Hello from my page/);
+    let st2: any;
+    await until(async () => {
+      const r = await runDaemonCli(env, 'status', '--json');
+      st2 = r.code === 0 ? JSON.parse(r.stdout) : undefined;
+      return !!st2?.running && st2.sessions.length === 1;
+    }, 15_000, 'the client to re-register with a new daemon');
+    assert.notEqual(st2.pid, st.pid);
+    assert.deepEqual(st2.sessions[0].tabs.map((t: { id: string }) => t.id), [pageId], 'with the same page');
+
     // A second client never takes the page the first works in.
     const second = await spawnMcp(env, args, 'second');
     procs.push(second);
@@ -71,7 +87,7 @@ describe('daemon: --cdp-url works in the page the user has open (real daemon, re
     // Both leave; the daemon exits after its idle time; the user's browser and page stay.
     await first.close();
     await second.close();
-    await until(() => !alive(st.pid), 15_000, 'the idle daemon to exit');
+    await until(() => !alive(st2.pid), 15_000, 'the idle daemon to exit');
     assert.ok(alive(ext.pid), 'an attached browser is never closed');
     const left = await pages();
     assert.ok(left.some((t) => t.targetId === pageId), 'the user’s page is still open');
