@@ -128,6 +128,7 @@ async function main() {
       `${String(n).padStart(6)} elements: browser_snapshot median ${median(walls).toFixed(0)} ms wall (min ${Math.min(...walls).toFixed(0)}), ` +
         `CPU ${median(cpus).toFixed(2)} s (min ${Math.min(...cpus).toFixed(2)}; of it the server ${median(serverCpus).toFixed(2)} s, the page's renderer thread ${median(pageCpus).toFixed(2)} s, min ${Math.min(...pageCpus).toFixed(2)}); first call ${countTokens(first)} tokens; whole read ${tokensAll} tokens in ${parts} parts = ${(tokensAll / n).toFixed(1)} per element`,
     );
+    console.log(`        each call: ${walls.map((w, i) => `${w.toFixed(0)} ms (renderer ${pageCpus[i].toFixed(2)} s, server ${serverCpus[i].toFixed(2)} s)`).join(', ')}`);
     if (PROFILE) await profile(browser, call);
   }
   await mcp.close().catch(() => {});

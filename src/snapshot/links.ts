@@ -20,10 +20,10 @@ interface Parsed {
   sameOrigin: boolean;
 }
 
-function parse(href: string, page: URL | undefined): Parsed | undefined {
+function parse(href: string, page: URL | undefined, against = page): Parsed | undefined {
   let u: URL;
   try {
-    u = new URL(href, page);
+    u = new URL(href.trim(), against);
   } catch {
     return undefined;
   }
@@ -94,16 +94,19 @@ function shorten(base: string): string {
 
 /**
  * Display targets for the links of one document, in the order given (`undefined` when a link goes
- * nowhere: `javascript:`, a bare `#`). `pageUrl` is the document's URL.
+ * nowhere: `javascript:`, a bare `#`). `pageUrl` is the document's URL, `baseUrl` the one its links are
+ * resolved against (a `<base href>`; the page's URL without one).
  */
-export function linkTargets(links: Array<{ name: string; href: string }>, pageUrl: string): Array<string | undefined> {
+export function linkTargets(links: Array<{ name: string; href: string }>, pageUrl: string, baseUrl?: string): Array<string | undefined> {
   let page: URL | undefined;
+  let base: URL | undefined;
   try {
     page = new URL(pageUrl);
+    base = baseUrl ? new URL(baseUrl) : page;
   } catch {
     page = undefined;
   }
-  const parsed = links.map((l) => parse(l.href, page));
+  const parsed = links.map((l) => parse(l.href, page, base));
   const short = parsed.map((p, i) => (p ? shorten(dropSpelledSegments(p, links[i].name)) : ''));
   // Links with the same name and the same short target: the full path, then the query, tells them apart.
   const groups = new Map<string, number[]>();

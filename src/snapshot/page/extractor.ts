@@ -421,30 +421,9 @@ function run(o: RunOptions): RunResult {
       else if (tag === 'li') bufPrefix = '- ';
     }
     const elInVp = r.bottom > 0 && r.right > 0 && r.top < vh && r.left < vw;
-    const visitChildren = (first: Node | null) => {
-      for (let c = first; c; c = c.nextSibling) {
-        if (c.nodeType === 1) {
-          if ((c as Element).localName === 'slot') {
-            for (const a of (c as HTMLSlotElement).assignedNodes({ flatten: true })) visitNode(a);
-            if (!(c as HTMLSlotElement).assignedNodes().length) visitChildren(c.firstChild);
-          } else walk(c as Element, cursor, inside, quiet, textHidden);
-        } else if (c.nodeType === 3 && !quiet && !textHidden) {
-          buf += c.nodeValue;
-          if (elInVp) bufVp = true;
-        }
-      }
-    };
-    const visitNode = (n: Node) => {
-      if (n.nodeType === 1) walk(n as Element, cursor, inside, quiet, textHidden);
-      else if (n.nodeType === 3 && !quiet && !textHidden) {
-        buf += n.nodeValue;
-        if (elInVp) bufVp = true;
-      }
-    };
     const shadow = shadowOf(el);
     if (!shadow && S.hostCandidates.length < MAX_HOST_CANDIDATES && mayHostClosedRoot(el, r)) S.hostCandidates.push(el);
-    if (shadow) visitChildren(shadow.firstChild);
-    else visitChildren(el.firstChild);
+    visitChildren(shadow ? shadow.firstChild : el.firstChild, cursor, inside, quiet, textHidden, elInVp);
     if (block) {
       if (!quiet) flush();
       else if (bufPrefix) bufPrefix = '';
@@ -455,6 +434,31 @@ function run(o: RunOptions): RunResult {
       items.push({ sec: '/' + section.split(' ')[0] });
     }
     void parentHidden;
+  };
+
+  /**
+   * The children of an element from `first` on, in the context their parent gives them (a slot stands for
+   * its assigned nodes). One function per run, not closures per element: the walk visits every element.
+   */
+  const visitChildren = (first: Node | null, cursor: string, inside: 0 | 1 | 2, quiet: boolean, textHidden: boolean, inVp: boolean) => {
+    const text = !quiet && !textHidden;
+    for (let c = first; c; c = c.nextSibling) {
+      if (c.nodeType === 1) {
+        if ((c as Element).localName === 'slot') {
+          for (const a of (c as HTMLSlotElement).assignedNodes({ flatten: true })) {
+            if (a.nodeType === 1) walk(a as Element, cursor, inside, quiet, textHidden);
+            else if (a.nodeType === 3 && text) {
+              buf += a.nodeValue;
+              if (inVp) bufVp = true;
+            }
+          }
+          if (!(c as HTMLSlotElement).assignedNodes().length) visitChildren(c.firstChild, cursor, inside, quiet, textHidden, inVp);
+        } else walk(c as Element, cursor, inside, quiet, textHidden);
+      } else if (c.nodeType === 3 && text) {
+        buf += c.nodeValue;
+        if (inVp) bufVp = true;
+      }
+    }
   };
 
   /**
@@ -509,7 +513,7 @@ function run(o: RunOptions): RunResult {
   clearLabelMap();
   let out = items;
   if (o.viewportOnly) out = items.filter((i) => !('vp' in i) || i.vp === 1);
-  return { items: out, next: S.next, frames: S.frames.length, hosts: S.hostCandidates.length, ms: Math.round(performance.now() - t0), count, url: location.href, title: document.title, doc: DOC, changes: changeCount() };
+  return { items: out, next: S.next, frames: S.frames.length, hosts: S.hostCandidates.length, ms: Math.round(performance.now() - t0), count, url: location.href, base: document.baseURI, title: document.title, doc: DOC, changes: changeCount() };
 }
 
 /** Hands the candidates of the last run to the CDP side (once: they count as probed from now on). */
