@@ -9,8 +9,8 @@
 const MAX_TARGET = 90;
 /** Longest query string shown (only where it tells same-named links apart). */
 const MAX_QUERY = 40;
-/** A path is cut (`…`) after the segments that fit in this many characters, unless the rest is needed. */
-const SHORT_PATH = 24;
+/** A path is cut (`…`) after the segments that fit in this many characters (numbers not counted), unless the rest is needed. */
+const SHORT_PATH = 16;
 
 interface Parsed {
   base: string;
@@ -84,10 +84,14 @@ function shorten(base: string): string {
   if (path.length <= SHORT_PATH + 2) return base;
   const segs = path.split('/').slice(1);
   let kept = '';
+  // Dates and numbers (`/2017/01/12`) do not use up the length: the word after them names the section.
+  let counted = 0;
   for (const seg of segs) {
-    if (kept && kept.length + 1 + seg.length > SHORT_PATH) return host + kept + '/…';
+    const numeric = /^\d+$/.test(seg);
+    if (kept && !numeric && counted + 1 + seg.length > SHORT_PATH) return host + kept + '/…';
     if (seg.length > SHORT_PATH) return host + kept + '/' + seg.slice(0, SHORT_PATH - 4) + '…';
     kept += '/' + seg;
+    if (!numeric) counted += 1 + seg.length;
   }
   return base;
 }
