@@ -218,6 +218,9 @@ function run(o: RunOptions): RunResult {
   let lastText = '';
   let count = 0;
   let hitTests = 0;
+  /** Elements in the viewport, hit-tested after the walk, and only if something could cover them. */
+  const toHitTest: Array<{ el: Element; r: DOMRect; it: ElementItem }> = [];
+  let mayOverlap = false;
   const itemState = newItemState();
   const sibCache: SiblingCache = new Map();
   /** Element behind each element item of this run, in order (a container learns which refs it holds). */
@@ -277,15 +280,12 @@ function run(o: RunOptions): RunResult {
       structOf.set(el, sw);
     }
     const fv = fullValue(target);
-    let cov = '';
-    if (inVp && hitTests < 2000 && r.width > 1 && r.height > 1) {
-      hitTests++;
-      const c = coveredBy(el, r, vw, vh);
-      if (c) cov = describeCoverer(c);
-    }
+    const hitTest = inVp && hitTests < 2000 && r.width > 1 && r.height > 1;
+    if (hitTest) hitTests++;
     flush();
-    const it: ElementItem = { id, role, name: cap(name, MAX_NAME), hint: hint || undefined, href: linkHref(el), st: states || undefined, cov: cov || undefined, vp: inVp ? 1 : 0, full: fv.length > VALUE_CUT ? fv : undefined };
+    const it: ElementItem = { id, role, name: cap(name, MAX_NAME), hint: hint || undefined, href: linkHref(el), st: states || undefined, vp: inVp ? 1 : 0, full: fv.length > VALUE_CUT ? fv : undefined };
     items.push(it);
+    if (hitTest) toHitTest.push({ el, r, it });
     const rest = nameOverflow(el, name);
     if (rest) {
       const t = { t: '…' + rest, vp: it.vp };
@@ -315,6 +315,7 @@ function run(o: RunOptions): RunResult {
     }
     const hidden = st.visibility !== 'visible';
     const cursor = st.cursor;
+    if (!mayOverlap) mayOverlap = drawnOver(st);
     const r = el.getBoundingClientRect();
     // Off-canvas (left:-9999px) and 1px screen-reader-only boxes are not on screen.
     const offCanvas = r.right + sx < 0 || r.bottom + sy < 0;
@@ -510,6 +511,14 @@ function run(o: RunOptions): RunResult {
     walk(root, pc, 0, false, false);
   }
   flush();
+  // Only a positioned element (a modal, a cookie banner, a sticky header) can cover a control: pages without
+  // one skip the hit tests, which cost most on big pages (elementFromPoint walks the whole layout).
+  if (mayOverlap) {
+    for (const { el, r, it } of toHitTest) {
+      const c = coveredBy(el, r, vw, vh);
+      if (c) it.cov = describeCoverer(c);
+    }
+  }
   clearLabelMap();
   let out = items;
   if (o.viewportOnly) out = items.filter((i) => !('vp' in i) || i.vp === 1);
@@ -540,6 +549,12 @@ function addClosedRoots(...roots: unknown[]): number {
     }
   }
   return added;
+}
+
+/** Whether an element with this style can be drawn over others: positioned out of flow, or stacked above them. */
+function drawnOver(st: CSSStyleDeclaration): boolean {
+  const p = st.position;
+  return p === 'fixed' || p === 'absolute' || p === 'sticky' || (p === 'relative' && st.zIndex !== 'auto') || st.transform !== 'none';
 }
 
 /** A cell of a table or grid, where a CSS-drawn mark carries meaning (a game board, a calendar). */
