@@ -48,6 +48,33 @@ function cpuOfTree(root: number): number {
   return sum;
 }
 
+/** CPU seconds of the main thread of each renderer process under `root` (the thread that runs the page's scripts). */
+function rendererMainThreads(root: number): Map<number, number> {
+  const out = new Map<number, number>();
+  for (const d of readdirSync('/proc')) {
+    if (!/^\d+$/.test(d)) continue;
+    try {
+      if (!readFileSync(`/proc/${d}/cmdline`, 'utf8').includes('--type=renderer')) continue;
+      if (!isDescendant(Number(d), root)) continue;
+      const stat = readFileSync(`/proc/${d}/task/${d}/stat`, 'utf8');
+      const f = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+      out.set(Number(d), (Number(f[11]) + Number(f[12])) / TICKS);
+    } catch {
+      // the process ended while we read
+    }
+  }
+  return out;
+}
+
+function isDescendant(pid: number, root: number): boolean {
+  for (let p = pid, i = 0; p > 1 && i < 20; i++) {
+    if (p === root) return true;
+    const stat = readFileSync(`/proc/${p}/stat`, 'utf8');
+    p = Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]);
+  }
+  return false;
+}
+
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor((xs.length - 1) / 2)];
 
 async function main() {
@@ -75,8 +102,10 @@ async function main() {
     const walls: number[] = [];
     const cpus: number[] = [];
     const serverCpus: number[] = [];
+    const pageCpus: number[] = [];
     let first = '';
     for (let i = 0; i < RUNS; i++) {
+      const r0 = rendererMainThreads(browser.pid!);
       const c0 = cpuNow();
       const t0 = performance.now();
       first = await call('browser_snapshot');
@@ -84,6 +113,8 @@ async function main() {
       const c1 = cpuNow();
       cpus.push(c1[0] - c0[0] + c1[1] - c0[1]);
       serverCpus.push(c1[1] - c0[1]);
+      const r1 = rendererMainThreads(browser.pid!);
+      pageCpus.push(Math.max(0, ...[...r1].map(([pid, c]) => c - (r0.get(pid) ?? 0))));
     }
     // The whole read: the first call and every continuation it names, as a model would read it.
     let tokensAll = countTokens(first);
@@ -95,8 +126,9 @@ async function main() {
     }
     console.log(
       `${String(n).padStart(6)} elements: browser_snapshot median ${median(walls).toFixed(0)} ms wall (min ${Math.min(...walls).toFixed(0)}), ` +
-        `CPU ${median(cpus).toFixed(2)} s (min ${Math.min(...cpus).toFixed(2)}; of it the server ${median(serverCpus).toFixed(2)} s); first call ${countTokens(first)} tokens; whole read ${tokensAll} tokens in ${parts} parts = ${(tokensAll / n).toFixed(1)} per element`,
+        `CPU ${median(cpus).toFixed(2)} s (min ${Math.min(...cpus).toFixed(2)}; of it the server ${median(serverCpus).toFixed(2)} s, the page's renderer thread ${median(pageCpus).toFixed(2)} s, min ${Math.min(...pageCpus).toFixed(2)}); first call ${countTokens(first)} tokens; whole read ${tokensAll} tokens in ${parts} parts = ${(tokensAll / n).toFixed(1)} per element`,
     );
+    console.log(`        each call: ${walls.map((w, i) => `${w.toFixed(0)} ms (renderer ${pageCpus[i].toFixed(2)} s, server ${serverCpus[i].toFixed(2)} s)`).join(', ')}`);
     if (PROFILE) await profile(browser, call);
   }
   await mcp.close().catch(() => {});
@@ -121,8 +153,25 @@ async function profile(browser: BrowserSession, call: (name: string) => Promise<
     const key = `${f.functionName || '(anonymous)'} ${f.url ? f.url.split('/').pop() : ''}:${f.lineNumber}`;
     self.set(key, (self.get(key) ?? 0) + (dt.get(node.id) ?? 0));
   }
-  const top = [...self].sort((a, b) => b[1] - a[1]).slice(0, 20);
-  for (const [k, ms] of top) console.log(`    ${ms.toFixed(0).padStart(6)} ms  ${k}`);
+  // Inclusive time: a function's own samples and those of everything it called (counted once per stack).
+  const byId = new Map<number, any>(p.nodes.map((n: any) => [n.id, n]));
+  const parent = new Map<number, number>();
+  for (const n of p.nodes) for (const c of n.children ?? []) parent.set(c, n.id);
+  const total = new Map<string, number>();
+  const keyOf = (n: any) => `${n.callFrame.functionName || '(anonymous)'} ${n.callFrame.url ? n.callFrame.url.split('/').pop() : ''}:${n.callFrame.lineNumber}`;
+  for (const [id, ms] of dt) {
+    const seen = new Set<string>();
+    for (let n: number | undefined = id; n !== undefined; n = parent.get(n)) {
+      const k = keyOf(byId.get(n));
+      if (seen.has(k)) continue;
+      seen.add(k);
+      total.set(k, (total.get(k) ?? 0) + ms);
+    }
+  }
+  const top = [...self].sort((a, b) => b[1] - a[1]).slice(0, 25);
+  for (const [k, ms] of top) console.log(`    self ${ms.toFixed(0).padStart(6)} ms  total ${(total.get(k) ?? 0).toFixed(0).padStart(6)} ms  ${k}`);
+  console.log('    by total:');
+  for (const [k, ms] of [...total].sort((a, b) => b[1] - a[1]).slice(0, 25)) console.log(`    total ${ms.toFixed(0).padStart(6)} ms  ${k}`);
 }
 
 main().then(

@@ -9,8 +9,8 @@
 const MAX_TARGET = 90;
 /** Longest query string shown (only where it tells same-named links apart). */
 const MAX_QUERY = 40;
-/** A path is cut (`…`) after the segments that fit in this many characters, unless the rest is needed. */
-const SHORT_PATH = 24;
+/** A path is cut (`…`) after the segments that fit in this many characters (numbers not counted), unless the rest is needed. */
+const SHORT_PATH = 16;
 
 interface Parsed {
   base: string;
@@ -20,10 +20,10 @@ interface Parsed {
   sameOrigin: boolean;
 }
 
-function parse(href: string, page: URL | undefined): Parsed | undefined {
+function parse(href: string, page: URL | undefined, against = page): Parsed | undefined {
   let u: URL;
   try {
-    u = new URL(href, page);
+    u = new URL(href.trim(), against);
   } catch {
     return undefined;
   }
@@ -84,26 +84,33 @@ function shorten(base: string): string {
   if (path.length <= SHORT_PATH + 2) return base;
   const segs = path.split('/').slice(1);
   let kept = '';
+  // Dates and numbers (`/2017/01/12`) do not use up the length: the word after them names the section.
+  let counted = 0;
   for (const seg of segs) {
-    if (kept && kept.length + 1 + seg.length > SHORT_PATH) return host + kept + '/…';
+    const numeric = /^\d+$/.test(seg);
+    if (kept && !numeric && counted + 1 + seg.length > SHORT_PATH) return host + kept + '/…';
     if (seg.length > SHORT_PATH) return host + kept + '/' + seg.slice(0, SHORT_PATH - 4) + '…';
     kept += '/' + seg;
+    if (!numeric) counted += 1 + seg.length;
   }
   return base;
 }
 
 /**
  * Display targets for the links of one document, in the order given (`undefined` when a link goes
- * nowhere: `javascript:`, a bare `#`). `pageUrl` is the document's URL.
+ * nowhere: `javascript:`, a bare `#`). `pageUrl` is the document's URL, `baseUrl` the one its links are
+ * resolved against (a `<base href>`; the page's URL without one).
  */
-export function linkTargets(links: Array<{ name: string; href: string }>, pageUrl: string): Array<string | undefined> {
+export function linkTargets(links: Array<{ name: string; href: string }>, pageUrl: string, baseUrl?: string): Array<string | undefined> {
   let page: URL | undefined;
+  let base: URL | undefined;
   try {
     page = new URL(pageUrl);
+    base = baseUrl ? new URL(baseUrl) : page;
   } catch {
     page = undefined;
   }
-  const parsed = links.map((l) => parse(l.href, page));
+  const parsed = links.map((l) => parse(l.href, page, base));
   const short = parsed.map((p, i) => (p ? shorten(dropSpelledSegments(p, links[i].name)) : ''));
   // Links with the same name and the same short target: the full path, then the query, tells them apart.
   const groups = new Map<string, number[]>();

@@ -58,13 +58,13 @@ export function landmarkOf(el: Element): string {
   return name ? `${kind} ${JSON.stringify(name.length > 60 ? name.slice(0, 59) + '…' : name)}` : kind;
 }
 
-/** The absolute target of a link element (a/area with href), or undefined. */
+/**
+ * The target of a link element (a/area with href) as written: the CDP side resolves it against the
+ * document's base URL (reading the resolved `href` property costs a URL parse per link in the page).
+ */
 export function linkHref(el: Element): string | undefined {
   if (el.localName !== 'a' && el.localName !== 'area') return undefined;
-  const raw = el.getAttribute('href');
-  if (raw === null) return undefined;
-  const href = (el as HTMLAnchorElement).href;
-  return typeof href === 'string' ? href : undefined;
+  return el.getAttribute('href') ?? undefined;
 }
 
 /**
