@@ -57,7 +57,9 @@ let models: ModelChoice[] = [];
 let running = false;
 let taskId: string | undefined;
 let streamingEl: HTMLElement | undefined;
+/** Card elements by task and call id: models reuse call ids across tasks (scripted and local ones do). */
 const cardEls = new Map<string, HTMLDetailsElement>();
+const cardKey = (task: string | undefined, id: string) => `${task ?? ''}\u0000${id}`;
 const saved = vscode.getState() ?? {};
 input.value = saved.draft ?? '';
 // The live view starts collapsed (the conversation needs the room) and remembers the person's choice.
@@ -107,8 +109,8 @@ function resultLine(card: Card): HTMLElement {
   return h('span', { class: 'result', title: [text, card.code].filter(Boolean).join('\n') }, text);
 }
 
-function renderCard(card: Card): HTMLDetailsElement {
-  const el = (cardEls.get(card.id) ?? h('details', { class: 'card' })) as HTMLDetailsElement;
+function renderCard(card: Card, task: string | undefined): HTMLDetailsElement {
+  const el = (cardEls.get(cardKey(task, card.id)) ?? h('details', { class: 'card' })) as HTMLDetailsElement;
   const wasOpen = el.open;
   el.replaceChildren();
   el.className = `card ${card.state}`;
@@ -135,15 +137,15 @@ function renderCard(card: Card): HTMLDetailsElement {
     card.reason ? h('div', { class: 'safety' }, `Why it was checked: ${card.reason}`) : undefined,
   ));
   el.open = wasOpen;
-  cardEls.set(card.id, el);
+  cardEls.set(cardKey(task, card.id), el);
   return el;
 }
 
-function renderEntry(e: Entry): HTMLElement {
+function renderEntry(e: Entry, task: string | undefined): HTMLElement {
   switch (e.kind) {
     case 'user': return h('div', { class: 'msg user' }, h('div', { class: 'who' }, icon('account'), ' You'), h('div', { class: 'text' }, e.text));
     case 'assistant': return h('div', { class: 'msg assistant' }, h('div', { class: 'text' }, unfence(e.text)));
-    case 'card': return renderCard(e.card);
+    case 'card': return renderCard(e.card, task);
     case 'notice': return h('div', { class: 'notice' }, e.text);
     case 'result': {
       const tone = outcomeTone(e.status);
@@ -157,7 +159,7 @@ function renderEntry(e: Entry): HTMLElement {
 }
 
 function taskBlock(rec: TaskRecord): HTMLElement {
-  return h('section', { class: 'task', 'data-task': rec.id }, ...rec.entries.map(renderEntry));
+  return h('section', { class: 'task', 'data-task': rec.id }, ...rec.entries.map((e) => renderEntry(e, rec.id)));
 }
 
 /** Shows a task; `earlier` conversations stay above it, separated, instead of being replaced. */
@@ -223,7 +225,7 @@ function handle(m: ToWebviewMessage) {
     case 'entry':
       if (m.taskId !== taskId) return;
       streamingEl = undefined;
-      (log.querySelector<HTMLElement>(`section.task[data-task="${m.taskId}"]`) ?? log).append(renderEntry(m.entry));
+      (log.querySelector<HTMLElement>(`section.task[data-task="${m.taskId}"]`) ?? log).append(renderEntry(m.entry, m.taskId));
       scrollDown();
       break;
     case 'delta':
@@ -240,8 +242,8 @@ function handle(m: ToWebviewMessage) {
     case 'card': {
       if (m.taskId !== taskId) return;
       streamingEl = undefined;
-      const fresh = !cardEls.has(m.card.id);
-      const el = renderCard(m.card);
+      const fresh = !cardEls.has(cardKey(m.taskId, m.card.id));
+      const el = renderCard(m.card, m.taskId);
       if (fresh) (log.querySelector<HTMLElement>(`section.task[data-task="${m.taskId}"]`) ?? log).append(el);
       scrollDown();
       break;

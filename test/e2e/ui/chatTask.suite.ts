@@ -174,6 +174,10 @@ describe('UI: a task in the chat panel', function () {
     assert.equal(await cardState('finish'), 'error', 'no green check on a finish that reports failure');
     // The first conversation is still there, above this one.
     assert.equal(await chat.locator('.msg.user', { hasText: 'greet Ada and mark the page with a script' }).count(), 2);
+    // …with its own cards: the scripted model reuses call ids across tasks, and a card never moves to a later task.
+    const firstTask = chat.locator('section.task').filter({ hasText: 'Ada and mark the page with a script' }).first();
+    assert.deepEqual(await firstTask.locator('.card[data-tool="browser_evaluate"] .badge.decision').allInnerTexts(), ['Allowed by you']);
+    assert.ok((await firstTask.locator('.card').count()) >= 5, 'the first conversation keeps its cards');
     await wb.screenshot('cancelled-done');
     // Both themes: the "Declined by you" badge stays readable (coloured text on the card, not white on pale red).
     const badge = card('browser_evaluate').locator('.badge.decision');
@@ -259,7 +263,6 @@ describe('UI: a task in the chat panel', function () {
 
   /** The Task History's newest replay row, expanded, and its step rows' text. */
   async function newestReplaySteps(): Promise<{ row: import('playwright-core').Locator; steps: string[] }> {
-    await wb.runCommand('Browser Agent: Refresh Task History');
     await wb.runCommand('Browser Agent: Show Task History');
     const row = wb.page.locator('.monaco-list-row[aria-level="1"]', { hasText: 'Replay: ' }).first();
     await row.waitFor({ state: 'visible', timeout: 30_000 });
