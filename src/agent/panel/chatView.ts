@@ -180,6 +180,8 @@ export class ChatViewProvider implements vscode.WebviewViewProvider, vscode.Disp
     // Only until they have been listed once: later, the partial list would flip the picker to another model.
     if (!this.listedModels) this.post({ type: 'init', ...(await this.initState(false)) });
     this.post({ type: 'init', ...(await this.initState()) });
+    // The webview leaves a recorded task on init (it shows the current conversation): so does the live badge.
+    this.viewingHistory = false;
     this.postSession();
     void this.followActiveTab();
   }

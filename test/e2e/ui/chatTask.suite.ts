@@ -247,6 +247,9 @@ describe('UI: a task in the chat panel', function () {
     await box.waitFor({ state: 'hidden', timeout: 10_000 });
     await wb.page.waitForTimeout(500);
     assert.ok((await chat.locator('.history-item').count()) >= 3, 'nothing was deleted');
+    // Back on the current conversation (no recorded-task notice): the badge is plain Live again, not "Live now".
+    assert.equal(await chat.locator('.notice.recorded').count(), 0);
+    await until('the plain Live badge', async () => (await chat.locator('#live-state').innerText()).trim() === 'Live');
   });
 
   /** F1 → Replay Task…, the task that succeeded picked by its words, the "Replay …?" modal answered Replay. */
