@@ -3,6 +3,8 @@
 // Enter, watch step cards and the live view, answer the safety modal both ways, and press Stop mid-run.
 import * as assert from 'node:assert/strict';
 import type { Frame } from 'playwright-core';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { startServer, type TestServer } from '../../helpers/servers';
 import { focusedInModal, helper, manifest, Workbench } from './workbench';
 
@@ -32,6 +34,12 @@ async function until<T>(what: string, fn: () => Promise<T | undefined | false>, 
     if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
     await new Promise((r) => setTimeout(r, 200));
   }
+}
+
+function required(name: string): string {
+  const v = process.env[name];
+  if (!v) throw new Error(`${name} is not set: run the UI suite through \`npm run test:e2e\``);
+  return v;
 }
 
 describe('UI: a task in the chat panel', function () {
@@ -310,6 +318,38 @@ describe('UI: a task in the chat panel', function () {
       await wb.screenshot('replay-failed-step-in-history');
     } finally {
       server.route('/greet', PAGE);
+    }
+  });
+
+  it('A task that cannot launch the browser: the card says why and how to fix it, and its Open Settings button opens the setting', async () => {
+    const settingsFile = join(required('BA_E2E_USER_DATA'), 'User', 'settings.json');
+    assert.ok(existsSync(settingsFile), settingsFile);
+    const saved = readFileSync(settingsFile, 'utf8');
+    await wb.runCommand('Browser Agent: Close Browser');
+    writeFileSync(settingsFile, JSON.stringify({ ...JSON.parse(saved), 'browserAgent.browser.executablePath': '/nonexistent/chrome' }, null, 2));
+    try {
+      await wb.page.waitForTimeout(2000); // VS Code re-reads the user settings file
+      await wb.runCommand('Browser Agent: Open Chat');
+      await chat.locator('#new-task').click();
+      await pickModel('Scripted (browser task)');
+      await sendTask(`Open ${url} with a browser that is not there`);
+      const failed = chat.locator('.card.error', { hasText: 'does not exist' }).first();
+      await failed.waitFor({ state: 'visible', timeout: 60_000 });
+      // The message and the fix-it hint are on the card, not only a code…
+      assert.match(await failed.innerText(), /The browser executable \/nonexistent\/chrome does not exist/);
+      assert.match(await failed.locator('.hint').innerText(), /browserAgent\.browser\.executablePath/);
+      // …with the buttons that help.
+      assert.deepEqual((await failed.locator('.fixes button').allInnerTexts()).map((t) => t.trim()), ['Open Settings', 'Show Log']);
+      await resultBox();
+      await wb.screenshot('launch-failed-card');
+      await failed.locator('.fixes button', { hasText: 'Open Settings' }).click();
+      const search = wb.page.locator('.settings-editor .suggest-input-container textarea, .settings-editor .search-container input, .settings-editor .monaco-editor textarea').first();
+      await wb.page.locator('.settings-editor').waitFor({ state: 'visible', timeout: 15_000 });
+      await until('the settings search to name the setting group', async () => /browserAgent\.browser/.test(await wb.page.locator('.settings-editor .search-container').innerText().catch(() => '') + (await search.inputValue().catch(() => ''))));
+      await wb.screenshot('launch-failed-open-settings');
+    } finally {
+      writeFileSync(settingsFile, saved);
+      await wb.page.waitForTimeout(1000);
     }
   });
 });
