@@ -1,21 +1,25 @@
 import * as vscode from 'vscode';
 import { discoverBrowsers } from '../session/endpoints';
 import type { SessionManager, SessionStatus } from '../session/manager';
-import { failureText } from './failureText';
+import { failureText, type FixAction } from './failureText';
 import { sessionMenu } from './sessionMenu';
 
 export const REPLACE = 'Replace';
 export const KEEP = 'Keep Current Browser';
+
+/** Runs a fix-it button: from a failure notification or a chat card. */
+export async function runFixAction(action: FixAction): Promise<void> {
+  if (action.label === 'Open Settings') await vscode.commands.executeCommand('workbench.action.openSettings', action.query);
+  else if (action.label === 'How to Attach') await vscode.commands.executeCommand('browserAgent.howToAttach');
+  else await vscode.commands.executeCommand('browserAgent.showLog');
+}
 
 /** Shows a failure where it is seen: the message, the fix-it hint, and buttons that help. */
 async function reportFailure(what: 'Launch' | 'Attach', e: unknown): Promise<void> {
   const { message, actions } = failureText(what, e);
   const choice = await vscode.window.showErrorMessage(message, ...actions.map((a) => a.label));
   const action = actions.find((a) => a.label === choice);
-  if (!action) return;
-  if (action.label === 'Open Settings') await vscode.commands.executeCommand('workbench.action.openSettings', action.query);
-  else if (action.label === 'How to Attach') await vscode.commands.executeCommand('browserAgent.howToAttach');
-  else await vscode.commands.executeCommand('browserAgent.showLog');
+  if (action) await runFixAction(action);
 }
 
 function describe(s: SessionStatus): string {

@@ -133,17 +133,31 @@ describe('audit: replay and Playwright export', function () {
     assert.equal(report.ok, true);
     assert.equal(submissions.length, before + 1);
     assert.deepEqual(Object.fromEntries(submissions.at(-1)!), { email: 'ann@example.com', pw: PASSWORD, key: '', account: SECRETS.ACCOUNT });
-    // Two fields with the same role and name: the text near each tells them apart; without it, replay refuses.
-    server.route('/twins', '<title>twins</title><p>Billing <label>City <input></label></p><p>Shipping <label>City <input></label></p>');
+    // Two fields with the same role and name: the text around each (not its label) tells them apart.
+    const TWINS = '<title>twins</title><p>Billing <label>City <input name="billing"></label></p><p>Shipping <label>City <input name="shipping"></label></p>';
+    server.route('/twins', TWINS);
     const tab = await s.activeTab();
-    await runTool(tools.browser_navigate, { url: `${server.url}twins` }, ctx, {});
-    const shipping = await relocate(tab, { role: 'textbox', name: 'City', near: 'Shipping' });
-    assert.ok(shipping.ok && shipping.element.via === 'role-name', !shipping.ok ? shipping.reason : shipping.element.via);
-    const around = await tab.session().then((ses) => ses.send('DOM.resolveNode', { backendNodeId: shipping.ok ? shipping.element.backendNodeId : 0 }))
-      .then(async ({ object }) => (await (await tab.session()).send('Runtime.callFunctionOn', { objectId: object.objectId!, functionDeclaration: 'function(){return this.closest("p").textContent}', returnByValue: true })).result.value);
-    assert.match(String(around), /^Shipping/);
+    const recorder = new AuditRecorder({ root });
+    const task = recorder.startTask('Type the shipping city', { source: 'chat' });
+    const hooks = createAuditHooks(recorder, { decide: decider(), task, knownSecrets: () => vault.known() });
+    await runTool(tools.browser_navigate, { url: `${server.url}twins` }, ctx, hooks);
+    const snap = textOf(await runTool(tools.browser_snapshot, {}, ctx, hooks));
+    const second = [...snap.matchAll(/\[(\w+)\] textbox "City"/g)][1][1];
+    await runTool(tools.browser_type, { ref: second, text: 'Lyon' }, ctx, hooks);
+    await task.end('success');
+    const twins = await loadTask(task.dir);
+    const typed = twins.steps.find((st) => st.tool === 'browser_type')!;
+    assert.equal(typed.target?.near, 'Shipping', 'the recorded nearby text is what tells the fields apart, not the label');
+    const bareTwins: LoadedTask = { ...twins, steps: twins.steps.map((st) => (st.target ? { ...st, target: { ...st.target, selector: undefined, xpath: undefined } } : st)) };
+    const again = await replayTask(bareTwins, { ctx, hooks: { decide: decider() }, findTool, binder });
+    assert.equal(again.reason, undefined);
+    const values = async () => (await (await tab.session()).send('Runtime.evaluate', { expression: '[...document.querySelectorAll("input")].map((i) => i.value).join("|")', returnByValue: true })).result.value;
+    assert.equal(await values(), '|Lyon', 'typed into the Shipping field, not Billing');
+    // Without the nearby text there is no telling them apart: refused, and the reason says why.
     const neither = await relocate(tab, { role: 'textbox', name: 'City' });
     assert.ok(!neither.ok && neither.code === 'TARGET_NOT_FOUND' && /2 elements are textbox "City"/.test(neither.reason), !neither.ok ? neither.reason : 'found');
+    const elsewhere = await relocate(tab, { role: 'textbox', name: 'City', near: 'Invoice' });
+    assert.ok(!elsewhere.ok && /cannot find textbox "City" again: .*2 elements are textbox "City", none near "Invoice"/.test(elsewhere.reason), !elsewhere.ok ? elsewhere.reason : 'found');
   });
 
   it('stops at the step whose target changed (same place, different name) and never clicks it', async () => {

@@ -1,4 +1,5 @@
 import { unfence, unfenceDeep } from '../../safety/unfence';
+import { fixActionsForCode } from '../../vscode/failureText';
 import type { AgentEvent } from '../events';
 import type { Card, Entry, TaskRecord, ToWebviewMessage } from './messages';
 
@@ -10,6 +11,11 @@ export function splitError(text: string | undefined, code?: string): { message?:
   const first = lines.find((l) => l.trim() && l !== hintLine) ?? '';
   const message = code && first.startsWith(`${code}: `) ? first.slice(code.length + 2) : first;
   return { message: message.trim() || undefined, hint: hintLine?.replace(/^Hint:\s*/, '').trim() || undefined };
+}
+
+function fixesFor(code: string | undefined): Card['fixes'] {
+  const labels = fixActionsForCode(code).map((a) => a.label);
+  return labels.length ? labels : undefined;
 }
 
 function decisionLabel(outcome?: string): string | undefined {
@@ -77,7 +83,7 @@ export class TaskTranscript {
           thumbnail: e.image ? `data:${e.image.mimeType};base64,${e.image.data}` : undefined,
           decision: decisionLabel(e.decision?.outcome),
           reason: e.decision?.rating.reason,
-          ...(e.ok ? { message: undefined, hint: undefined } : splitError(unfence(e.output || e.summary), e.code)),
+          ...(e.ok ? { message: undefined, hint: undefined, fixes: undefined } : { ...splitError(unfence(e.output || e.summary), e.code), fixes: fixesFor(e.code) }),
         } satisfies Partial<Card>);
         if (!this.cards.has(e.id)) this.record.entries.push({ kind: 'card', card });
         this.cards.set(e.id, card);

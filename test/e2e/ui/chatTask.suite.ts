@@ -3,6 +3,8 @@
 // Enter, watch step cards and the live view, answer the safety modal both ways, and press Stop mid-run.
 import * as assert from 'node:assert/strict';
 import type { Frame } from 'playwright-core';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { startServer, type TestServer } from '../../helpers/servers';
 import { focusedInModal, helper, manifest, Workbench } from './workbench';
 
@@ -32,6 +34,12 @@ async function until<T>(what: string, fn: () => Promise<T | undefined | false>, 
     if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
     await new Promise((r) => setTimeout(r, 200));
   }
+}
+
+function required(name: string): string {
+  const v = process.env[name];
+  if (!v) throw new Error(`${name} is not set: run the UI suite through \`npm run test:e2e\``);
+  return v;
 }
 
 describe('UI: a task in the chat panel', function () {
@@ -174,6 +182,10 @@ describe('UI: a task in the chat panel', function () {
     assert.equal(await cardState('finish'), 'error', 'no green check on a finish that reports failure');
     // The first conversation is still there, above this one.
     assert.equal(await chat.locator('.msg.user', { hasText: 'greet Ada and mark the page with a script' }).count(), 2);
+    // …with its own cards: the scripted model reuses call ids across tasks, and a card never moves to a later task.
+    const firstTask = chat.locator('section.task').filter({ hasText: 'Ada and mark the page with a script' }).first();
+    assert.deepEqual(await firstTask.locator('.card[data-tool="browser_evaluate"] .badge.decision').allInnerTexts(), ['Allowed by you']);
+    assert.ok((await firstTask.locator('.card').count()) >= 5, 'the first conversation keeps its cards');
     await wb.screenshot('cancelled-done');
     // Both themes: the "Declined by you" badge stays readable (coloured text on the card, not white on pale red).
     const badge = card('browser_evaluate').locator('.badge.decision');
@@ -243,6 +255,9 @@ describe('UI: a task in the chat panel', function () {
     await box.waitFor({ state: 'hidden', timeout: 10_000 });
     await wb.page.waitForTimeout(500);
     assert.ok((await chat.locator('.history-item').count()) >= 3, 'nothing was deleted');
+    // Back on the current conversation (no recorded-task notice): the badge is plain Live again, not "Live now".
+    assert.equal(await chat.locator('.notice.recorded').count(), 0);
+    await until('the plain Live badge', async () => (await chat.locator('#live-state').innerText()).trim() === 'Live');
   });
 
   /** F1 → Replay Task…, the task that succeeded picked by its words, the "Replay …?" modal answered Replay. */
@@ -259,7 +274,6 @@ describe('UI: a task in the chat panel', function () {
 
   /** The Task History's newest replay row, expanded, and its step rows' text. */
   async function newestReplaySteps(): Promise<{ row: import('playwright-core').Locator; steps: string[] }> {
-    await wb.runCommand('Browser Agent: Refresh Task History');
     await wb.runCommand('Browser Agent: Show Task History');
     const row = wb.page.locator('.monaco-list-row[aria-level="1"]', { hasText: 'Replay: ' }).first();
     await row.waitFor({ state: 'visible', timeout: 30_000 });
@@ -304,6 +318,38 @@ describe('UI: a task in the chat panel', function () {
       await wb.screenshot('replay-failed-step-in-history');
     } finally {
       server.route('/greet', PAGE);
+    }
+  });
+
+  it('A task that cannot launch the browser: the card says why and how to fix it, and its Open Settings button opens the setting', async () => {
+    const settingsFile = join(required('BA_E2E_USER_DATA'), 'User', 'settings.json');
+    assert.ok(existsSync(settingsFile), settingsFile);
+    const saved = readFileSync(settingsFile, 'utf8');
+    await wb.runCommand('Browser Agent: Close Browser');
+    writeFileSync(settingsFile, JSON.stringify({ ...JSON.parse(saved), 'browserAgent.browser.executablePath': '/nonexistent/chrome' }, null, 2));
+    try {
+      await wb.page.waitForTimeout(2000); // VS Code re-reads the user settings file
+      await wb.runCommand('Browser Agent: Open Chat');
+      await chat.locator('#new-task').click();
+      await pickModel('Scripted (browser task)');
+      await sendTask(`Open ${url} with a browser that is not there`);
+      const failed = chat.locator('.card.error', { hasText: 'does not exist' }).first();
+      await failed.waitFor({ state: 'visible', timeout: 60_000 });
+      // The message and the fix-it hint are on the card, not only a code…
+      assert.match(await failed.innerText(), /The browser executable \/nonexistent\/chrome does not exist/);
+      assert.match(await failed.locator('.hint').innerText(), /browserAgent\.browser\.executablePath/);
+      // …with the buttons that help.
+      assert.deepEqual((await failed.locator('.fixes button').allInnerTexts()).map((t) => t.trim()), ['Open Settings', 'Show Log']);
+      await resultBox();
+      await wb.screenshot('launch-failed-card');
+      await failed.locator('.fixes button', { hasText: 'Open Settings' }).click();
+      const search = wb.page.locator('.settings-editor .suggest-input-container textarea, .settings-editor .search-container input, .settings-editor .monaco-editor textarea').first();
+      await wb.page.locator('.settings-editor').waitFor({ state: 'visible', timeout: 15_000 });
+      await until('the settings search to name the setting group', async () => /browserAgent\.browser/.test(await wb.page.locator('.settings-editor .search-container').innerText().catch(() => '') + (await search.inputValue().catch(() => ''))));
+      await wb.screenshot('launch-failed-open-settings');
+    } finally {
+      writeFileSync(settingsFile, saved);
+      await wb.page.waitForTimeout(1000);
     }
   });
 });
