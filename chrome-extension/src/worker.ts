@@ -347,4 +347,4 @@ void connect();
  * For tests driving the worker over CDP (a toolbar click cannot be made in headless Chrome): the
  * same functions the toolbar button and the side panel call.
  */
-Object.assign(globalThis, { browserAgentRelay: { share, unshare, pair, state: panelState, connect } });
+Object.assign(globalThis, { browserAgentRelay: { share, unshare, pair, state: panelState, connect, stop: (session: string) => panelRequest({ t: 'stop', session }) } });
