@@ -26,7 +26,8 @@ const inpagePlugin = {
         format: 'iife',
         platform: 'browser',
         target: 'chrome110',
-        minify: true,
+        // BA_INPAGE_READABLE=1: keep function names, for profiling the extractor (npm run bench:bigpage).
+        minify: !process.env.BA_INPAGE_READABLE,
         legalComments: 'none',
       });
       return { contents: `export default ${JSON.stringify(out.outputFiles[0].text)};`, loader: 'js', watchFiles: [args.path] };
@@ -74,10 +75,12 @@ const builds = [
   { ...common, entryPoints: ['src/daemon/cli.ts'], outfile: 'dist/daemon.js', banner: { js: '#!/usr/bin/env node' } },
   // The snapshot benchmark (npm run bench:snapshot) runs the shipped extractor, so it is bundled like the tests.
   { ...common, entryPoints: ['bench/snapshot.ts'], outfile: 'out/bench/snapshot.js', packages: 'external' },
+  { ...common, entryPoints: ['bench/bigPage.ts'], outfile: 'out/bench/bigPage.js', packages: 'external' },
   { ...common, entryPoints: ['bench/skills/retrieval.ts'], outfile: 'out/bench/skills.js', packages: 'external' },
   { ...common, entryPoints: ['bench/act.ts'], outfile: 'out/bench/act.js', packages: 'external' },
   { ...common, entryPoints: ['bench/hop.ts'], outfile: 'out/bench/hop.js', packages: 'external' },
   { ...common, entryPoints: ['bench/relay.ts'], outfile: 'out/bench/relay.js', packages: 'external' },
+  { ...common, entryPoints: ['bench/interception.ts'], outfile: 'out/bench/interception.js', packages: 'external' },
   // The chat panel's webview script (runs in the webview, not in Node).
   { ...common, platform: 'browser', target: 'chrome120', format: 'iife', minify: true, entryPoints: ['media/chat.ts'], outfile: 'dist/media/chat.js' },
   {

@@ -3,6 +3,7 @@
 import './zodConfig';
 import { FromWebview, ToWebview, type Card, type Entry, type FromWebviewMessage, type ModelChoice, type TaskRecord, type ToWebviewMessage } from '../src/agent/panel/messages';
 import { outcomeLabel, outcomeTone } from '../src/audit/words';
+import { unfence } from '../src/safety/unfence';
 
 declare function acquireVsCodeApi(): { postMessage(m: unknown): void; getState(): any; setState(s: unknown): void };
 const vscode = acquireVsCodeApi();
@@ -100,6 +101,12 @@ function fmtMs(ms?: number) {
   return ms === undefined ? '' : ms < 1000 ? `${ms} ms` : `${(ms / 1000).toFixed(1)} s`;
 }
 
+/** The card's second line: what came back, or for a failure its message (the full text in the tooltip). */
+function resultLine(card: Card): HTMLElement {
+  const text = card.state === 'running' ? '' : card.state === 'error' ? card.message ?? card.summary ?? card.code ?? '' : card.summary ?? '';
+  return h('span', { class: 'result', title: [text, card.code].filter(Boolean).join('\n') }, text);
+}
+
 function renderCard(card: Card): HTMLDetailsElement {
   const el = (cardEls.get(card.id) ?? h('details', { class: 'card' })) as HTMLDetailsElement;
   const wasOpen = el.open;
@@ -110,8 +117,8 @@ function renderCard(card: Card): HTMLDetailsElement {
   const summary = h('summary', {},
     stateIcon,
     h('span', { class: 'tool' }, card.tool.replace(/^browser_/, '')),
-    card.target ? h('span', { class: 'target' }, card.target) : undefined,
-    h('span', { class: 'result', title: card.code ?? '' }, card.state === 'running' ? '' : card.state === 'error' ? card.message ?? card.summary ?? card.code ?? '' : card.summary ?? ''),
+    card.target ? h('span', { class: 'target', title: card.target }, card.target) : h('span', { class: 'spacer' }),
+    resultLine(card),
     card.decision ? h('span', { class: `badge decision ${/Declined|Blocked/i.test(card.decision) ? 'refused' : 'allowed'}`, title: card.reason ?? '' }, card.decision) : undefined,
     h('span', { class: 'duration' }, fmtMs(card.durationMs)),
     card.thumbnail ? h('img', { class: 'thumb', src: card.thumbnail, alt: `Screenshot from ${card.tool}` }) : undefined,
@@ -135,7 +142,7 @@ function renderCard(card: Card): HTMLDetailsElement {
 function renderEntry(e: Entry): HTMLElement {
   switch (e.kind) {
     case 'user': return h('div', { class: 'msg user' }, h('div', { class: 'who' }, icon('account'), ' You'), h('div', { class: 'text' }, e.text));
-    case 'assistant': return h('div', { class: 'msg assistant' }, h('div', { class: 'text' }, e.text));
+    case 'assistant': return h('div', { class: 'msg assistant' }, h('div', { class: 'text' }, unfence(e.text)));
     case 'card': return renderCard(e.card);
     case 'notice': return h('div', { class: 'notice' }, e.text);
     case 'result': {
@@ -225,7 +232,9 @@ function handle(m: ToWebviewMessage) {
         streamingEl = h('div', { class: 'text' });
         (log.querySelector<HTMLElement>(`section.task[data-task="${m.taskId}"]`) ?? log).append(h('div', { class: 'msg assistant' }, streamingEl));
       }
-      streamingEl.textContent += m.text;
+      // The whole text so far, so a fence split across deltas is still taken out.
+      streamingEl.dataset.raw = (streamingEl.dataset.raw ?? '') + m.text;
+      streamingEl.textContent = unfence(streamingEl.dataset.raw);
       scrollDown();
       break;
     case 'card': {

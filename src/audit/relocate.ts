@@ -200,5 +200,7 @@ export async function relocate(tab: Tab, fp: TargetFingerprint, opts: { verify?:
   if (fallback.found) return { ok: true, element: fallback.found };
   if (fallback.note) notes.push(fallback.note);
   const what = [fp.selector && `selector ${JSON.stringify(fp.selector)}`, fp.xpath && `XPath ${JSON.stringify(fp.xpath)}`, fp.role && fp.name && 'role and name'].filter(Boolean).join(' or ');
-  return { ok: false, code: 'TARGET_NOT_FOUND', reason: `no single element matches ${what || 'the recorded target'}${notes.length ? ` (${notes.join('; ')})` : ''}` };
+  // Leads with what is missing: the history tree shows the start of this line.
+  const lost = fp.role && fp.name !== undefined ? `cannot find ${fp.role} ${JSON.stringify(fp.name)} again: ` : '';
+  return { ok: false, code: 'TARGET_NOT_FOUND', reason: `${lost}no single element matches ${what || 'the recorded target'}${notes.length ? ` (${notes.join('; ')})` : ''}` };
 }

@@ -3,7 +3,7 @@
 import { parseArgs } from 'node:util';
 import { errorMessage } from '../errors';
 import { connectDaemon, daemonControl } from './client';
-import { daemonPaths } from './paths';
+import { daemonPaths, ensurePrivateSocket } from './paths';
 import { ensurePairing } from './relayPairing';
 import { DEFAULT_IDLE_MS, Daemon, socketAlive } from './server';
 
@@ -35,6 +35,8 @@ async function main(argv: string[]): Promise<number> {
     process.stdout.write(`${HELP}\n`);
     return 0;
   }
+  // Never talk to (or mistake for ours) a socket another user put in the folder.
+  ensurePrivateSocket(paths);
   switch (cmd) {
     case 'run': {
       const idle = Number(process.env.BROWSER_AGENT_DAEMON_IDLE_MS);

@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { BrowserAgentError } from '../errors';
 import { sleep } from '../session/launcher';
 import type { CdpTransport } from '../session/transport';
-import { daemonPaths, ensurePrivateDir, type DaemonPaths } from './paths';
+import { daemonPaths, ensurePrivateDir, ensurePrivateSocket, type DaemonPaths } from './paths';
 import { isControl, LineReader, PROTOCOL_VERSION, type BrowserSpec, type ClientMessage, type DaemonMessage, type DaemonStatus, type RelayStatus } from './protocol';
 
 export interface DaemonClientOptions {
@@ -55,6 +55,7 @@ export function spawnDaemon(paths: DaemonPaths, script = defaultDaemonScript()):
 /** A connected socket to the daemon, starting one when none answers. */
 export async function connectDaemon(opts: DaemonClientOptions = {}): Promise<Socket> {
   const paths = opts.paths ?? daemonPaths();
+  ensurePrivateSocket(paths);
   try {
     return await connectSocket(paths.socket);
   } catch (e) {

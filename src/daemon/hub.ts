@@ -56,6 +56,8 @@ export class BrowserHub {
   /** Every page target the browser has, as discovery reports it. */
   readonly targets = new Map<string, Protocol.Target.TargetInfo>();
   private readonly downloadOwner = new Map<string, HubClient>();
+  /** Tabs we closed whose targetDestroyed has not come yet: never listed or handed out again. */
+  private readonly closing = new Set<string>();
   private _closed = false;
   onclose?: () => void;
 
@@ -94,29 +96,28 @@ export class BrowserHub {
   /** Re-reads titles and URLs (discovery events do not always carry the final title). */
   async refresh(): Promise<void> {
     const { targetInfos } = await this.call('Target.getTargets', {}, undefined, 5000);
-    for (const t of targetInfos as Protocol.Target.TargetInfo[]) if (t.type === 'page') this.targets.set(t.targetId, t);
+    for (const t of targetInfos as Protocol.Target.TargetInfo[]) if (t.type === 'page' && !this.closing.has(t.targetId)) this.targets.set(t.targetId, t);
   }
 
   tabsOf(client: HubClient): Protocol.Target.TargetInfo[] {
     return [...this.targets.values()].filter((t) => this.targetOwner.get(t.targetId) === client);
   }
 
-  /**
-   * Gives a new client a page: in a launched browser the first tab nobody owns; attached with
-   * attachTab "existing", the page the user has open that no one else (not even another CDP
-   * client) is working in.
-   */
-  claimFreePage(client: HubClient, opts: { skipExternallyAttached: boolean }): string | undefined {
-    const free = [...this.targets.values()].find(
-      (t) => !this.targetOwner.has(t.targetId) && !t.url.startsWith('devtools://') && !(opts.skipExternallyAttached && t.attached),
-    );
+  /** Gives a new client of a launched browser the first tab nobody owns (and no DevTools window). */
+  claimFreePage(client: HubClient): string | undefined {
+    const free = [...this.targets.values()].find((t) => !this.targetOwner.has(t.targetId) && !t.url.startsWith('devtools://'));
     if (free) this.targetOwner.set(free.targetId, client);
     return free?.targetId;
   }
 
+  owner(targetId: string): HubClient | undefined {
+    return this.targetOwner.get(targetId);
+  }
+
   /** A tab a direct client opened (or worked in before the daemon restarted) is its own, unless another's. */
-  claim(client: HubClient, targetId: string): void {
+  claim(client: HubClient, targetId: string): boolean {
     if (!this.targetOwner.has(targetId)) this.targetOwner.set(targetId, client);
+    return this.targetOwner.get(targetId) === client;
   }
 
   /** A message from a client. */
@@ -251,7 +252,7 @@ export class BrowserHub {
       }
       case 'Target.targetInfoChanged': {
         const info = params.targetInfo as Protocol.Target.TargetInfo;
-        if (info.type !== 'page') return;
+        if (info.type !== 'page' || this.closing.has(info.targetId)) return;
         this.targets.set(info.targetId, info);
         return toOwner(info.targetId);
       }
@@ -259,6 +260,7 @@ export class BrowserHub {
       case 'Target.targetCrashed': {
         toOwner(params.targetId);
         if (method === 'Target.targetDestroyed') {
+          this.closing.delete(params.targetId);
           this.targets.delete(params.targetId);
           this.targetOwner.delete(params.targetId);
         }
@@ -308,14 +310,18 @@ export class BrowserHub {
     for (const s of sessions) this.sessionOwner.delete(s);
     for (const t of tabs) {
       this.targetOwner.delete(t);
-      // A tab being closed is never handed to the next client (its targetDestroyed comes later).
-      if (closeTabs) this.targets.delete(t);
+      // A tab being closed is never handed to the next client (its targetDestroyed comes later,
+      // and a targetInfoChanged may come before it).
+      if (closeTabs) {
+        this.targets.delete(t);
+        this.closing.add(t);
+      }
     }
     for (const [g, o] of this.downloadOwner) if (o === client) this.downloadOwner.delete(g);
     if (this._closed) return;
     await Promise.all([
       ...sessions.map((sessionId) => this.call('Target.detachFromTarget', { sessionId }, undefined, 5000).catch(() => {})),
-      ...(closeTabs ? tabs.map((targetId) => this.call('Target.closeTarget', { targetId }, undefined, 5000).catch(() => {})) : []),
+      ...(closeTabs ? tabs.map((targetId) => this.call('Target.closeTarget', { targetId }, undefined, 5000).catch(() => void this.closing.delete(targetId))) : []),
     ]);
   }
 

@@ -4,11 +4,13 @@ import { createConnection, createServer, type Server, type Socket } from 'node:n
 import { BrowserAgentError, errorMessage, isAgentError } from '../errors';
 import { resolveEndpoint } from '../session/endpoints';
 import { groupAlive, launchBrowser, sleep, type LaunchedBrowser } from '../session/launcher';
+import { TabClaims } from '../session/tabClaims';
 import { connectWebSocket } from '../session/transport';
 import { BrowserHub } from './hub';
-import { ensurePrivateDir, type DaemonPaths } from './paths';
+import { ensurePrivateSocket, type DaemonPaths } from './paths';
 import { isControl, LineReader, PROTOCOL_VERSION, type BrowserSpec, type ClientMessage, type DaemonMessage, type DaemonStatus } from './protocol';
 import { DaemonSession } from './session';
+import { claimUserPage } from './userPage';
 import { RelayTransport } from '../session/relayTransport';
 import { readPairing } from './relayPairing';
 import { RelayServer } from './relayServer';
@@ -39,6 +41,9 @@ interface Browser {
   headless: boolean;
   hub: BrowserHub;
   launched?: Launched;
+  /** Attached: the handshake headers (remote fleets) and the tab claims shared with --no-daemon servers. */
+  headers?: Record<string, string>;
+  claims?: TabClaims;
 }
 
 /** What browsers.json keeps of each launched browser, so a successor can adopt or close it. */
@@ -171,7 +176,7 @@ export class Daemon {
   /** Binds the socket, or fails with `already running` when another daemon answers on it. */
   async listen(): Promise<void> {
     const { paths } = this.opts;
-    ensurePrivateDir(paths.dir);
+    ensurePrivateSocket(paths);
     await withStartLock(paths.startLock, async () => {
       if (await socketAlive(paths.socket)) throw new BrowserAgentError('LAUNCH_FAILED', `A session daemon is already running on ${paths.socket}.`);
       if (process.platform !== 'win32') rmSync(paths.socket, { force: true }); // stale: nobody answers
@@ -258,7 +263,9 @@ export class Daemon {
     if (msg.rejoin?.tabs?.length) {
       for (const t of msg.rejoin.tabs) browser.hub.claim(s, t);
     } else if (browser.kind === 'launched' || msg.browser!.mode === 'relay' || (msg.browser!.mode === 'attach' && (msg.browser!.attachTab ?? 'existing') === 'existing')) {
-      browser.hub.claimFreePage(s, { skipExternallyAttached: browser.kind === 'attached' });
+      // Launched: the first tab nobody owns; relay: the first shared tab nobody owns; attached: the page the user has open.
+      if (browser.kind === 'launched' || msg.browser!.mode === 'relay') browser.hub.claimFreePage(s);
+      else await claimUserPage(browser, s);
     }
     s.attach(socket);
     s.send({ t: 'welcome', v: PROTOCOL_VERSION, daemonPid: process.pid, session: s.id, kind: browser.kind, endpoint: browser.endpoint, headless: browser.headless, tabs: browser.hub.tabsOf(s).map((t) => t.targetId) });
@@ -387,6 +394,8 @@ export class Daemon {
     clearTimeout(s.graceTimer);
     this.sessions.delete(s.id);
     this.log(`Session ${s.id} (${s.client}) ended: ${reason}`);
+    const claims = [...this.browsers.values()].find((b) => b.hub === s.hub)?.claims;
+    for (const t of s.hub.tabsOf(s)) claims?.release(t.targetId);
     await s.hub.release(s, s.kind === 'launched');
     s.send({ t: 'gone', reason });
     s.socket?.end();
@@ -444,7 +453,7 @@ export class Daemon {
         hub.close();
         throw e;
       }
-      browser = { key, kind: 'attached', endpoint: ws, headless: false, hub };
+      browser = { key, kind: 'attached', endpoint: ws, headless: false, hub, headers: spec.headers, claims: new TabClaims(ws) };
     }
     browser.hub.onclose = () => void this.browserGone(browser);
     this.browsers.set(key, browser);
@@ -546,6 +555,7 @@ export class Daemon {
           await b.launched.kill();
           this.recordLaunched(b.launched, false);
         } else {
+          b.claims?.releaseAll();
           b.hub.close(); // never close a browser we only attached to
         }
       }

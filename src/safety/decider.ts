@@ -41,6 +41,10 @@ export class SiteAllowances {
   clear(): void {
     this.allowed.clear();
   }
+  /** How many answers are remembered (the Forget command says what it did). */
+  get size(): number {
+    return this.allowed.size;
+  }
 }
 
 export interface DeciderOptions {

@@ -1,6 +1,7 @@
 import { EventEmitter } from 'node:events';
 import type { Protocol } from 'devtools-protocol';
 import type { CdpConnection } from './cdp';
+import { fenceInline } from '../safety/untrusted';
 import { socketBarrierSource } from './socketBarrier';
 
 /** Why a request may not go out: the rule id and plain words. */
@@ -297,6 +298,10 @@ export class RequestGuard extends EventEmitter {
 
 /** One line for the model per blocked request: what, where, which rule. */
 export function describeBlocked(b: BlockedRequest): string {
-  const what = b.navigation ? 'navigation' : `${b.resourceType.toLowerCase()} request`;
-  return `BLOCKED_BY_POLICY: a ${what} to ${b.url} was stopped before it was sent (rule ${b.rule}: ${b.reason}).`;
+  const what = b.navigation ? 'navigation' : `${RESOURCE_WORDS[b.resourceType] ?? b.resourceType.toLowerCase()} request`;
+  // The URL is the page's (a script can put any words into a path): fenced like other page text.
+  return `BLOCKED_BY_POLICY: ${/^([aeiou]|XHR)/i.test(what) ? 'an' : 'a'} ${what} to ${fenceInline(b.url)} was stopped before it was sent (rule ${b.rule}: ${b.reason}).`;
 }
+
+/** CDP resource types as a reader says them. */
+const RESOURCE_WORDS: Record<string, string> = { XHR: 'XHR', Fetch: 'fetch', Ping: 'beacon', EventSource: 'EventSource', WebSocket: 'WebSocket', CSPViolationReport: 'report', Other: 'other' };

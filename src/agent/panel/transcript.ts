@@ -1,3 +1,4 @@
+import { unfence, unfenceDeep } from '../../safety/unfence';
 import type { AgentEvent } from '../events';
 import type { Card, Entry, TaskRecord, ToWebviewMessage } from './messages';
 
@@ -57,7 +58,7 @@ export class TaskTranscript {
         return [{ type: 'tokens', taskId: id, estimate: e.estimate, inputTokens: e.inputTokens }];
       case 'step-start': {
         this.streaming = undefined;
-        const card: Card = { id: e.id, tool: e.tool, target: e.target, input: e.input, state: 'running' };
+        const card: Card = { id: e.id, tool: e.tool, target: unfence(e.target), input: unfenceDeep(e.input), state: 'running' };
         this.cards.set(e.id, card);
         this.record.entries.push({ kind: 'card', card });
         return [{ type: 'card', taskId: id, card }];
@@ -66,16 +67,17 @@ export class TaskTranscript {
         const card = this.cards.get(e.id) ?? { id: e.id, tool: e.tool, input: e.input, state: 'running' as const };
         Object.assign(card, {
           state: e.ok ? 'ok' : 'error',
-          target: e.target ?? card.target,
-          input: e.input,
-          summary: e.summary,
-          output: e.output,
+          target: unfence(e.target) ?? card.target,
+          input: unfenceDeep(e.input),
+          // Fences are for the model: a person reads the page's text without them.
+          summary: unfence(e.summary),
+          output: unfence(e.output),
           code: e.code,
           durationMs: e.durationMs,
           thumbnail: e.image ? `data:${e.image.mimeType};base64,${e.image.data}` : undefined,
           decision: decisionLabel(e.decision?.outcome),
           reason: e.decision?.rating.reason,
-          ...(e.ok ? { message: undefined, hint: undefined } : splitError(e.output || e.summary, e.code)),
+          ...(e.ok ? { message: undefined, hint: undefined } : splitError(unfence(e.output || e.summary), e.code)),
         } satisfies Partial<Card>);
         if (!this.cards.has(e.id)) this.record.entries.push({ kind: 'card', card });
         this.cards.set(e.id, card);
@@ -86,7 +88,7 @@ export class TaskTranscript {
         this.record.status = e.outcome.status;
         this.record.endedAt = Date.now();
         this.record.tokens = e.outcome.tokens;
-        const entry: Entry = { kind: 'result', status: e.outcome.status, summary: e.outcome.summary, data: e.outcome.data };
+        const entry: Entry = { kind: 'result', status: e.outcome.status, summary: unfence(e.outcome.summary), data: e.outcome.data };
         this.record.entries.push(entry);
         return [{ type: 'entry', taskId: id, entry }];
       }

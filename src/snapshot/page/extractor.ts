@@ -9,7 +9,7 @@ import { isIconButton, isListLike, markItems, newItemState, ownText, ownerOf, vi
 import { structureWords, type SiblingCache } from './structure';
 import { describeShape, drawnMark, svgHasTargets, svgText } from './drawn';
 import { cssPath, xPath } from './selectors';
-import { MAX_NAME, attributeName, imageText, keyboardReachable, landmarkOf, linkHref } from './reading';
+import { MAX_NAME, attributeName, nameOverflow, imageText, keyboardReachable, landmarkOf, linkHref } from './reading';
 import { expandOptionsOf } from './options';
 import { changeCount } from './changes';
 
@@ -225,6 +225,8 @@ function run(o: RunOptions): RunResult {
   /** The item of each element in `emitted`, and the structure words it got. */
   const emittedItems: ElementItem[] = [];
   const structOf = new Map<Element, string>();
+  /** The text line that carries the rest of a name cut at MAX_NAME (reading.ts). */
+  const restOf = new Map<ElementItem, PageItem>();
 
   const flush = () => {
     const t = clean(buf);
@@ -284,6 +286,12 @@ function run(o: RunOptions): RunResult {
     flush();
     const it: ElementItem = { id, role, name: cap(name, MAX_NAME), hint: hint || undefined, href: linkHref(el), st: states || undefined, cov: cov || undefined, vp: inVp ? 1 : 0, full: fv.length > VALUE_CUT ? fv : undefined };
     items.push(it);
+    const rest = nameOverflow(el, name);
+    if (rest) {
+      const t = { t: '…' + rest, vp: it.vp };
+      items.push(t);
+      restOf.set(it, t);
+    }
     emitted.push(el);
     emittedItems.push(it);
     if (name) lastText = name.slice(-40);
@@ -459,6 +467,8 @@ function run(o: RunOptions): RunResult {
     const own = ownText(el, new Set(kids));
     const named = el.hasAttribute('aria-label') || el.hasAttribute('aria-labelledby');
     const it = emittedItems[mine];
+    const rest = restOf.get(it);
+    if (rest && !named) items.splice(items.indexOf(rest), 1);
     if (!own && !named && (role === 'clickable' || role === 'focusable' || isWeakRole(role))) {
       const at = items.lastIndexOf(it);
       if (at >= 0) items.splice(at, 1);
