@@ -134,6 +134,8 @@ describe('relay: the companion Chrome extension in real Chromium, the real daemo
     const running = mcp.call('browser_evaluate', { script: 'await new Promise((r) => setTimeout(r, 20000)); "finished"' });
     type View = { sessions: { id: string; client: string; tabs: number[]; step?: string }[] };
     let view: View | undefined;
+    // Short calls of the same method come first (the tool's own checks): let the long one be the one waited on.
+    await new Promise((r) => setTimeout(r, 1500));
     await until(async () => {
       view = await chrome.worker<View>('browserAgentRelay.state()');
       return !!view.sessions.find((s) => s.step === 'Runtime.evaluate');
