@@ -1,7 +1,6 @@
 // The service worker: relays CDP between the tabs the user shares (chrome.debugger) and the Browser
 // Agent session daemon (a WebSocket on 127.0.0.1). Chrome may stop this worker at any time: what
-// must survive is in chrome.storage (pairing in .local; shared tabs and the request journal in
-// .session), listeners are registered at the top level so any event wakes it, and it reconnects
+// must survive is in chrome.storage (pairing in .local; shared tabs in .session), listeners are registered at the top level so any event wakes it, and it reconnects
 // with backoff. The debugger stays attached while the worker is stopped.
 import { parsePairingCode, RELAY_PROTOCOL, RELAY_TOKEN_PREFIX, type DaemonRelayMessage, type ExtensionMessage, type RelayRequest, type RelaySessionView, type SharedTab } from '../../src/session/relayProtocol';
 import { Journal, type Answer } from './journal';
@@ -33,7 +32,6 @@ let backoff = 500;
 let retryTimer: ReturnType<typeof setTimeout> | undefined;
 let keepalive: ReturnType<typeof setInterval> | undefined;
 let sessions: RelaySessionView[] = [];
-let welcomed: Promise<void> = Promise.resolve();
 const queued: string[] = [];
 const panels = new Set<chrome.runtime.Port>();
 
@@ -50,7 +48,6 @@ function persistShared(): Promise<void> {
 
 /** After a wake-up: the tabs shared before, where the debugger is still attached. */
 const restored = (async () => {
-  await journal.restore();
   const { shared: list } = await chrome.storage.session.get('shared');
   const attached = new Set((await chrome.debugger.getTargets()).filter((t) => t.attached && t.tabId !== undefined).map((t) => t.tabId));
   for (const t of (list as SharedTab[] | undefined) ?? []) if (attached.has(t.tabId)) shared.set(t.tabId, t);
@@ -121,14 +118,12 @@ function retry(error: string) {
 async function onMessage(msg: DaemonRelayMessage) {
   switch (msg.t) {
     case 'welcome':
-      welcomed = journal.setEpoch(msg.epoch);
-      return;
+      return journal.setEpoch(msg.epoch);
     case 'sessions':
       sessions = msg.sessions;
       return void notifyPanels();
     case 'req': {
-      await welcomed;
-      const answer = await journal.run(msg.rid, !!msg.retry, () => execute(msg));
+      const answer = await journal.run(msg.rid, () => execute(msg));
       send({ t: 'result', rid: msg.rid, ...answer });
       return;
     }
@@ -347,4 +342,4 @@ void connect();
  * For tests driving the worker over CDP (a toolbar click cannot be made in headless Chrome): the
  * same functions the toolbar button and the side panel call.
  */
-Object.assign(globalThis, { browserAgentRelay: { share, unshare, pair, state: panelState, connect } });
+Object.assign(globalThis, { browserAgentRelay: { share, unshare, pair, state: panelState, connect, stop: (session: string) => panelRequest({ t: 'stop', session }) } });

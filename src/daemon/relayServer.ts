@@ -2,7 +2,7 @@ import { randomUUID, timingSafeEqual } from 'node:crypto';
 import type { IncomingMessage } from 'node:http';
 import { WebSocketServer, type WebSocket } from 'ws';
 import { BrowserAgentError } from '../errors';
-import { EXTENSION_ORIGIN, RELAY_PROTOCOL, RELAY_TOKEN_PREFIX, type DaemonRelayMessage, type ExtensionMessage, type RelayRequest, type RelaySessionView, type SharedTab } from '../session/relayProtocol';
+import { EXTENSION_ORIGIN, RELAY_INTERRUPTED, RELAY_PROTOCOL, RELAY_TOKEN_PREFIX, type DaemonRelayMessage, type ExtensionMessage, type RelayRequest, type RelaySessionView, type SharedTab } from '../session/relayProtocol';
 import type { RelayLink } from '../session/relayTransport';
 import type { RelayPairing } from './relayPairing';
 
@@ -16,6 +16,13 @@ interface Pending {
   timer: NodeJS.Timeout;
   /** Sent on a connection that is gone: the next one gets it as a retry. */
   sent: boolean;
+}
+
+/** Calls that only read: safe to send again after a reconnect. */
+const READ_ONLY = /^(DOM\.(getBoxModel|getContentQuads|describeNode|getDocument|querySelector|querySelectorAll|resolveNode|getNodeForLocation|getFrameOwner|getOuterHTML)|Accessibility\.(getFullAXTree|getPartialAXTree|queryAXTree|getChildAXNodes)|DOMSnapshot\.captureSnapshot|Page\.(getFrameTree|getLayoutMetrics|captureScreenshot|getNavigationHistory)|Runtime\.getProperties|Network\.getResponseBody|Target\.getTargetInfo)$/;
+
+function readOnly(req: RelayRequest): boolean {
+  return req.op === 'activate' || (req.op === 'cdp' && READ_ONLY.test(req.method));
 }
 
 function sameToken(given: string, want: string): boolean {
@@ -155,8 +162,18 @@ export class RelayServer implements RelayLink {
     this.log(`Relay: extension connected (${tabs.length} shared tab(s))`);
     this.write({ t: 'welcome', v: 1, daemonPid: process.pid, epoch: this.epoch });
     this.setTabs(tabs);
-    // What the previous connection never answered: the extension answers each from its journal.
-    for (const [rid, p] of this.pending) this.write({ t: 'req', rid, ...(p.sent ? { retry: true } : {}), ...p.req });
+    // What the previous connection never answered. A call that only reads is sent again; any other
+    // may already have taken effect (the worker that ran it was stopped before it answered), so it
+    // fails rather than run twice: a reconnect never repeats a click.
+    for (const [rid, p] of this.pending) {
+      if (!p.sent) this.write({ t: 'req', rid, ...p.req });
+      else if (readOnly(p.req)) this.write({ t: 'req', rid, retry: true, ...p.req });
+      else {
+        this.pending.delete(rid);
+        clearTimeout(p.timer);
+        p.reject(Object.assign(new Error(`${RELAY_INTERRUPTED}: the Chrome extension's service worker was stopped while this call ran; it was not run again (it may or may not have taken effect).`), { cdpCode: -32000 }));
+      }
+    }
     for (const p of this.pending.values()) p.sent = true;
     this.onconnect?.();
     for (const w of this.waiters.splice(0)) w();

@@ -46,9 +46,9 @@ export type RelayRequest =
 /** daemon → extension */
 export type DaemonRelayMessage =
   /**
-   * `retry`: sent again after a reconnect because no answer came. The extension answers it from its
-   * journal: a request it already started is never run again (its answer may be lost with the
-   * service worker that ran it; then it answers RELAY_INTERRUPTED).
+   * `retry`: sent again after a reconnect because no answer came (only calls that just read are;
+   * any other fails with RELAY_INTERRUPTED rather than run twice). The extension answers a request
+   * id once: from its answer, or the call still running.
    */
   | ({ t: 'req'; rid: number; retry?: boolean } & RelayRequest)
   /** For the side panel: sessions, their tabs and current step. */

@@ -57,9 +57,9 @@ export async function chromeWithExtension(): Promise<ChromeWithExtension> {
   let page: CdpSession | undefined;
   const pageSession = async () => {
     if (page) return page;
-    const { targetInfos } = await conn.send('Target.getTargets');
-    const p = targetInfos.find((t) => t.type === 'page')!;
-    page = conn.session((await conn.send('Target.attachToTarget', { targetId: p.targetId, flatten: true })).sessionId);
+    // A tab of the test's own (never one the extension shares): the ServiceWorker domain lives on a page.
+    const { targetId } = await conn.send('Target.createTarget', { url: 'about:blank', background: true });
+    page = conn.session((await conn.send('Target.attachToTarget', { targetId, flatten: true })).sessionId);
     await page.send('ServiceWorker.enable');
     return page;
   };
@@ -104,6 +104,9 @@ export async function chromeWithExtension(): Promise<ChromeWithExtension> {
       await browser.kill();
     },
   };
+  // Opened now, before any tab is shared: Chrome records the active tab as the opener of a tab
+  // created later, and the extension shares tabs opened from shared ones.
+  await pageSession();
   return api;
 }
 

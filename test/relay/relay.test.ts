@@ -128,4 +128,36 @@ describe('relay: the companion Chrome extension in real Chromium, the real daemo
     assert.match(runs.text, /\b1\b/);
     assert.doesNotMatch(runs.text, /\b2\b/);
   });
+
+  it('the side panel lists the session, its tab and current step, and Stop ends the current call', async () => {
+    await mcp.call('browser_navigate', { url: `${srv.origin}/shared` });
+    const running = mcp.call('browser_evaluate', { script: 'await new Promise((r) => setTimeout(r, 20000)); "finished"' });
+    type View = { sessions: { id: string; client: string; tabs: number[]; step?: string }[] };
+    let view: View | undefined;
+    // Short calls of the same method come first (the tool's own checks): let the long one be the one waited on.
+    await new Promise((r) => setTimeout(r, 1500));
+    await until(async () => {
+      view = await chrome.worker<View>('browserAgentRelay.state()');
+      return !!view.sessions.find((s) => s.step === 'Runtime.evaluate');
+    }, 10_000, 'the side panel to show the running step');
+    const session = view!.sessions.find((s) => s.step === 'Runtime.evaluate')!;
+    assert.equal(session.client, 'MCP: relay-test');
+    assert.deepEqual(session.tabs, [shared.tabId]);
+    const t0 = Date.now();
+    await chrome.worker(`browserAgentRelay.stop(${JSON.stringify(session.id)})`);
+    const r = await running;
+    assert.equal(r.isError, true, r.text);
+    assert.match(r.text, /Stopped by the user/);
+    assert.ok(Date.now() - t0 < 10_000, 'Stop ended the call long before it would have finished');
+    // The session goes on.
+    assert.match((await mcp.call('browser_snapshot')).text, /Shared page/);
+  });
+
+  it('unsharing detaches at once: the tab is gone for the agent', async () => {
+    await chrome.worker(`browserAgentRelay.unshare(${shared.tabId})`);
+    const attached = await chrome.worker<boolean>(`chrome.debugger.getTargets().then((ts) => ts.find((t) => t.tabId === ${shared.tabId}).attached)`);
+    assert.equal(attached, false);
+    const list = (await mcp.call('browser_tabs', { action: 'list' })).text;
+    assert.doesNotMatch(list, /Shared page/, list);
+  });
 });
