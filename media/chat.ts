@@ -3,6 +3,7 @@
 import './zodConfig';
 import { FromWebview, ToWebview, type Card, type Entry, type FromWebviewMessage, type ModelChoice, type TaskRecord, type ToWebviewMessage } from '../src/agent/panel/messages';
 import { outcomeLabel, outcomeTone } from '../src/audit/words';
+import { unfence } from '../src/safety/unfence';
 
 declare function acquireVsCodeApi(): { postMessage(m: unknown): void; getState(): any; setState(s: unknown): void };
 const vscode = acquireVsCodeApi();
@@ -56,7 +57,9 @@ let models: ModelChoice[] = [];
 let running = false;
 let taskId: string | undefined;
 let streamingEl: HTMLElement | undefined;
+/** Card elements by task and call id: models reuse call ids across tasks (scripted and local ones do). */
 const cardEls = new Map<string, HTMLDetailsElement>();
+const cardKey = (task: string | undefined, id: string) => `${task ?? ''}\u0000${id}`;
 const saved = vscode.getState() ?? {};
 input.value = saved.draft ?? '';
 // The live view starts collapsed (the conversation needs the room) and remembers the person's choice.
@@ -100,8 +103,14 @@ function fmtMs(ms?: number) {
   return ms === undefined ? '' : ms < 1000 ? `${ms} ms` : `${(ms / 1000).toFixed(1)} s`;
 }
 
-function renderCard(card: Card): HTMLDetailsElement {
-  const el = (cardEls.get(card.id) ?? h('details', { class: 'card' })) as HTMLDetailsElement;
+/** The card's second line: what came back, or for a failure its message (the full text in the tooltip). */
+function resultLine(card: Card): HTMLElement {
+  const text = card.state === 'running' ? '' : card.state === 'error' ? card.message ?? card.summary ?? card.code ?? '' : card.summary ?? '';
+  return h('span', { class: 'result', title: [text, card.code].filter(Boolean).join('\n') }, text);
+}
+
+function renderCard(card: Card, task: string | undefined): HTMLDetailsElement {
+  const el = (cardEls.get(cardKey(task, card.id)) ?? h('details', { class: 'card' })) as HTMLDetailsElement;
   const wasOpen = el.open;
   el.replaceChildren();
   el.className = `card ${card.state}`;
@@ -110,8 +119,8 @@ function renderCard(card: Card): HTMLDetailsElement {
   const summary = h('summary', {},
     stateIcon,
     h('span', { class: 'tool' }, card.tool.replace(/^browser_/, '')),
-    card.target ? h('span', { class: 'target' }, card.target) : undefined,
-    h('span', { class: 'result', title: card.code ?? '' }, card.state === 'running' ? '' : card.state === 'error' ? card.message ?? card.summary ?? card.code ?? '' : card.summary ?? ''),
+    card.target ? h('span', { class: 'target', title: card.target }, card.target) : h('span', { class: 'spacer' }),
+    resultLine(card),
     card.decision ? h('span', { class: `badge decision ${/Declined|Blocked/i.test(card.decision) ? 'refused' : 'allowed'}`, title: card.reason ?? '' }, card.decision) : undefined,
     h('span', { class: 'duration' }, fmtMs(card.durationMs)),
     card.thumbnail ? h('img', { class: 'thumb', src: card.thumbnail, alt: `Screenshot from ${card.tool}` }) : undefined,
@@ -119,6 +128,11 @@ function renderCard(card: Card): HTMLDetailsElement {
   el.append(summary);
   // A failure says what to do about it without expanding the card (not for refusals: that hint is for the model).
   if (card.state === 'error' && card.hint && card.code !== 'BLOCKED_BY_POLICY') el.append(h('div', { class: 'hint' }, icon('lightbulb'), ` ${card.hint}`));
+  // …and, where a setting or a guide fixes it, the button that opens it.
+  if (card.state === 'error' && card.fixes?.length && card.code) {
+    const code = card.code;
+    el.append(h('div', { class: 'fixes' }, ...card.fixes.map((label) => Object.assign(h('button', { class: 'fix' }, label), { onclick: () => send({ type: 'fix', code, label }) }))));
+  }
   el.append(h('div', { class: 'detail' },
     card.code ? h('div', { class: 'code' }, `Error code: ${card.code}`) : undefined,
     card.thumbnail ? h('img', { class: 'full', src: card.thumbnail, alt: `Screenshot from ${card.tool}, full size` }) : undefined,
@@ -128,15 +142,15 @@ function renderCard(card: Card): HTMLDetailsElement {
     card.reason ? h('div', { class: 'safety' }, `Why it was checked: ${card.reason}`) : undefined,
   ));
   el.open = wasOpen;
-  cardEls.set(card.id, el);
+  cardEls.set(cardKey(task, card.id), el);
   return el;
 }
 
-function renderEntry(e: Entry): HTMLElement {
+function renderEntry(e: Entry, task: string | undefined): HTMLElement {
   switch (e.kind) {
     case 'user': return h('div', { class: 'msg user' }, h('div', { class: 'who' }, icon('account'), ' You'), h('div', { class: 'text' }, e.text));
-    case 'assistant': return h('div', { class: 'msg assistant' }, h('div', { class: 'text' }, e.text));
-    case 'card': return renderCard(e.card);
+    case 'assistant': return h('div', { class: 'msg assistant' }, h('div', { class: 'text' }, unfence(e.text)));
+    case 'card': return renderCard(e.card, task);
     case 'notice': return h('div', { class: 'notice' }, e.text);
     case 'result': {
       const tone = outcomeTone(e.status);
@@ -150,7 +164,7 @@ function renderEntry(e: Entry): HTMLElement {
 }
 
 function taskBlock(rec: TaskRecord): HTMLElement {
-  return h('section', { class: 'task', 'data-task': rec.id }, ...rec.entries.map(renderEntry));
+  return h('section', { class: 'task', 'data-task': rec.id }, ...rec.entries.map((e) => renderEntry(e, rec.id)));
 }
 
 /** Shows a task; `earlier` conversations stay above it, separated, instead of being replaced. */
@@ -216,7 +230,7 @@ function handle(m: ToWebviewMessage) {
     case 'entry':
       if (m.taskId !== taskId) return;
       streamingEl = undefined;
-      (log.querySelector<HTMLElement>(`section.task[data-task="${m.taskId}"]`) ?? log).append(renderEntry(m.entry));
+      (log.querySelector<HTMLElement>(`section.task[data-task="${m.taskId}"]`) ?? log).append(renderEntry(m.entry, m.taskId));
       scrollDown();
       break;
     case 'delta':
@@ -225,14 +239,16 @@ function handle(m: ToWebviewMessage) {
         streamingEl = h('div', { class: 'text' });
         (log.querySelector<HTMLElement>(`section.task[data-task="${m.taskId}"]`) ?? log).append(h('div', { class: 'msg assistant' }, streamingEl));
       }
-      streamingEl.textContent += m.text;
+      // The whole text so far, so a fence split across deltas is still taken out.
+      streamingEl.dataset.raw = (streamingEl.dataset.raw ?? '') + m.text;
+      streamingEl.textContent = unfence(streamingEl.dataset.raw);
       scrollDown();
       break;
     case 'card': {
       if (m.taskId !== taskId) return;
       streamingEl = undefined;
-      const fresh = !cardEls.has(m.card.id);
-      const el = renderCard(m.card);
+      const fresh = !cardEls.has(cardKey(m.taskId, m.card.id));
+      const el = renderCard(m.card, m.taskId);
       if (fresh) (log.querySelector<HTMLElement>(`section.task[data-task="${m.taskId}"]`) ?? log).append(el);
       scrollDown();
       break;

@@ -56,7 +56,7 @@ export function activate(context: vscode.ExtensionContext): BrowserAgentApi {
   // secrets (placeholder values, typed passwords) to keep them out of those too.
   const knownSecrets = () => safety.vault.known();
   // Copilot: every call goes through the safety gate and into one implicit audit task per day and window.
-  const safety = registerCopilotTools(context, s, channel, a.hooks({ implicit: { source: 'copilot', per: 'day' }, knownSecrets }).onStep);
+  const safety = registerCopilotTools(context, s, channel, a.hooks({ implicit: { source: 'copilot', per: 'day' }, knownSecrets }).onStep, a.hooks({ implicit: { source: 'command', per: 'day' }, knownSecrets }).onStep);
   a.setReplayDeps(replayDeps(s, safety));
 
   // Chat panel: the same tools, gate and secrets; one audit task per run.

@@ -94,12 +94,30 @@ export function toPlaywrightTest(task: LoadedTask): { code: string; secretEnv: s
   const env: string[] = [];
   const body: string[] = [];
   for (const s of task.steps) {
-    if (!s.ok || s.decision === 'refused' || s.decision === 'blocked' || s.decision === 'needs-confirmation' || READ_TOOLS.test(s.tool)) continue;
+    // Left out, but said so: a reader of the spec sees every step that changed or could have changed the page.
+    if (s.decision === 'refused' || s.decision === 'blocked' || s.decision === 'needs-confirmation') {
+      const why = s.decision === 'refused' ? 'declined by you' : s.decision === 'blocked' ? 'blocked by the safety policy' : 'waiting for a confirmation no one could give';
+      body.push(`  // step ${s.step} (${s.tool}) not exported: it was ${why} when recorded`);
+      continue;
+    }
+    if (!s.ok) {
+      body.push(`  // step ${s.step} (${s.tool}) not exported: it failed when recorded (${s.errorCode ?? 'error'})`);
+      continue;
+    }
+    if (s.tool === 'browser_evaluate') {
+      const script = String((s.input as { script?: unknown } | undefined)?.script ?? '').replace(/\s+/g, ' ').slice(0, 200);
+      body.push(`  // step ${s.step} (browser_evaluate) not exported: it ran a script in the page, which may have changed it;`, `  // add it with page.evaluate() if the test needs it: ${script}`);
+      continue;
+    }
+    if (READ_TOOLS.test(s.tool)) continue;
     body.push(`  // step ${s.step}: ${(s.action ?? s.tool).replace(/\n/g, ' ')}`);
     for (const line of stepLines(s, env)) body.push(`  ${line}`);
   }
   const goal = task.start?.goal ?? task.id;
   const code = [
+    // The spec lands in a workspace without @playwright/test or Node's types: keep it out of the Problems panel;
+    // Playwright's own runner compiles it.
+    `// @ts-nocheck`,
     `// Exported by Browser Agent from task ${task.start?.taskId ?? task.id}${task.start?.ts ? ` (${task.start.ts})` : ''}.`,
     `// Goal: ${goal.replace(/\n/g, ' ')}`,
     ...(env.length ? [`// Set ${env.join(', ')} to the secret values the log does not contain.`] : []),

@@ -1,3 +1,4 @@
+import { unfence } from '../safety/unfence';
 import type { TaskSummary } from './reader';
 import type { StepRecord } from './types';
 import { outcomeLabel } from './words';
@@ -50,6 +51,8 @@ export function decisionWords(s: Pick<StepRecord, 'risk' | 'decision'>): string 
       return 'blocked by the safety policy';
     case 'notified':
       return 'you were notified';
+    case 'needs-confirmation':
+      return 'needed a confirmation no one could give';
     default:
       return s.risk === 'confirm' ? 'allowed for this site earlier' : undefined;
   }
@@ -71,15 +74,22 @@ export function stepIcon(s: StepRecord): string {
   return 'check';
 }
 
+/**
+ * The step's row label. A failing step leads with why (`3. Failed: no single element matches …`),
+ * since at the default sidebar width the description is cut off first; what it did moves there.
+ */
 export function stepLabel(s: StepRecord): string {
-  return `${s.step}. ${s.action ?? s.tool}`;
+  const what = s.action ?? s.tool;
+  if (s.ok) return `${s.step}. ${what}`;
+  if (s.decision === 'refused') return `${s.step}. Declined by you: ${what}`;
+  if (s.decision === 'blocked') return `${s.step}. Blocked by policy: ${what}`;
+  return `${s.step}. Failed: ${failureReason(s) ?? s.errorCode ?? 'error'}`;
 }
 
-/** `failed: no single element matches … · browser_click · 12 ms`: a failing step says why, first. */
+/** `browser_click · you allowed it · 12 ms`; for a failure, what it was doing (the label says why). */
 export function stepDescription(s: StepRecord): string {
   const parts: string[] = [];
-  const why = failureReason(s);
-  if (!s.ok) parts.push(`failed: ${why ?? s.errorCode ?? 'error'}`);
+  if (!s.ok && s.decision !== 'refused' && s.decision !== 'blocked' && s.action) parts.push(s.action);
   parts.push(s.tool);
   const who = decisionWords(s);
   if (who && s.ok) parts.push(who);
@@ -124,7 +134,7 @@ ${row('Target', t ? `${t.role ?? '?'} "${t.name ?? ''}"` : undefined)}${row('Sel
 ${row('Before', [s.before.title, s.before.url].filter(Boolean).join(' — '))}${row('After', [s.after.title, s.after.url].filter(Boolean).join(' — '))}
 </table>
 <h3>Input${s.redacted ? ' (secrets redacted)' : ''}</h3><pre>${esc(JSON.stringify(s.input, null, 2))}</pre>
-${s.result ? `<h3>Result</h3><pre>${esc(s.result)}</pre>` : ''}
+${s.result ? `<h3>Result</h3><pre>${esc(unfence(s.result))}</pre>` : ''}
 ${shots ? `<h3>Screenshots</h3>${shots}` : ''}
 </body></html>`;
 }

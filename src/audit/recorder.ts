@@ -156,7 +156,7 @@ export class AuditRecorder {
     const existing = this.implicitTasks.get(key);
     if (existing && !existing.ended) return existing;
     for (const [k, t] of this.implicitTasks) if (k.startsWith(`${scope.source}:`)) void t.end('ended');
-    const label = scope.source === 'mcp' ? 'MCP client session' : scope.source === 'copilot' ? 'Copilot tool calls' : `${scope.source} calls`;
+    const label = scope.source === 'mcp' ? 'MCP client session' : scope.source === 'copilot' ? 'Copilot tool calls' : scope.source === 'command' ? 'Run Tool… calls' : `${scope.source} calls`;
     const goal = scope.per === 'day' ? `${label} on ${day}` : `${label} (process ${process.pid})`;
     const task = this.startTask(goal, { source: scope.source, model: scope.model, provider: scope.provider, implicit: true });
     this.implicitTasks.set(key, task);

@@ -7,7 +7,7 @@ import type { ToolContext, ToolDefinition } from '../tools/types';
 import { exportTask } from './export';
 import { createAuditHooks, type AuditHookOptions } from './hooks';
 import { StepItem, TaskHistoryProvider, TaskItem } from './historyView';
-import { stepHtml } from './present';
+import { stepHtml, taskDescription } from './present';
 import { listTasks, loadTask } from './reader';
 import { AuditRecorder } from './recorder';
 import { replayTask, type RefBinder } from './replay';
@@ -53,7 +53,8 @@ async function pickTask(root: string, title: string, item?: TaskItem): Promise<s
     return undefined;
   }
   const pick = await vscode.window.showQuickPick(
-    tasks.map((t) => ({ label: t.goal, description: `${t.outcome ?? 'running'} · ${t.steps} steps`, detail: t.startedAt, dir: t.dir })),
+    // The Task History's words (Done · 3 steps · Chat · 22 Nov, 10:05), local time.
+    tasks.map((t) => ({ label: t.goal, description: taskDescription(t), dir: t.dir })),
     { title, matchOnDescription: true },
   );
   return pick?.dir;

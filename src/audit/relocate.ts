@@ -26,6 +26,12 @@ const normRole = (r: string | undefined) => {
   return ROLE_ALIASES[l] ?? l;
 };
 
+/** The recorded role and every Chromium spelling that means the same (textbox: searchbox, textfield). */
+function roleSpellings(role: string): string[] {
+  const want = normRole(role);
+  return [...new Set([norm(role), want, ...Object.keys(ROLE_ALIASES).filter((k) => ROLE_ALIASES[k] === want)])];
+}
+
 /** Equal, or the recorded name was shortened with an ellipsis (snapshots cap long names) and still fits. */
 function sameName(recorded: string, now: string): boolean {
   if (recorded === now) return true;
@@ -126,13 +132,17 @@ async function byRoleAndName(frames: FrameTarget[], fp: TargetFingerprint): Prom
       const { executionContextId } = await target.session.send('Page.createIsolatedWorld', { frameId: target.frameId, worldName: 'browser-agent-replay' }, 5000);
       const doc = await target.session.send('Runtime.evaluate', { expression: 'document', contextId: executionContextId }, 5000);
       if (!doc.result.objectId) continue;
-      const { nodes } = await target.session.send('Accessibility.queryAXTree', { objectId: doc.result.objectId, accessibleName: fp.name }, 5000);
-      await target.session.send('Runtime.releaseObject', { objectId: doc.result.objectId }).catch(() => {});
-      for (const n of nodes) {
-        if (n.ignored || n.backendDOMNodeId === undefined) continue;
-        const role = String(n.role?.value ?? '');
-        if (normRole(role) === normRole(fp.role)) hits.push({ target, backendNodeId: n.backendDOMNodeId, role, name: String(n.name?.value ?? '').replace(/\s+/g, ' ').trim() });
+      // By role, then the name compared as everywhere else: Chromium keeps a label's trailing space
+      // ("City " for `<label>City <input>`) and snapshots cap long names, so an exact-name query misses.
+      for (const r of roleSpellings(fp.role)) {
+        const { nodes } = await target.session.send('Accessibility.queryAXTree', { objectId: doc.result.objectId, role: r }, 5000);
+        for (const n of nodes) {
+          if (n.ignored || n.backendDOMNodeId === undefined) continue;
+          const name = norm(String(n.name?.value ?? ''));
+          if (sameName(norm(fp.name), name)) hits.push({ target, backendNodeId: n.backendDOMNodeId, role: String(n.role?.value ?? r), name });
+        }
       }
+      await target.session.send('Runtime.releaseObject', { objectId: doc.result.objectId }).catch(() => {});
     } catch {
       /* frame went away */
     }
@@ -149,7 +159,8 @@ async function byRoleAndName(frames: FrameTarget[], fp: TargetFingerprint): Prom
   }
   if (pick.length === 1) return { found: { session: pick[0].target.session, frameId: pick[0].target.frameId, backendNodeId: pick[0].backendNodeId, role: pick[0].role, name: pick[0].name, via: 'role-name' } };
   const what = `${fp.role} ${JSON.stringify(fp.name)}`;
-  return { note: pick.length ? `${pick.length} elements are ${what}${fp.near ? ` near ${JSON.stringify(fp.near)}` : ''}` : `no ${what} is on the page` };
+  if (!hits.length) return { note: `no ${what} is on the page` };
+  return { note: pick.length ? `${pick.length} elements are ${what}${fp.near ? ` near ${JSON.stringify(fp.near)}` : ''}` : `${hits.length} elements are ${what}, none near ${JSON.stringify(fp.near)}` };
 }
 
 /** The text of the element's surroundings (its nearest ancestors), to tell same-named elements apart. */
@@ -200,5 +211,7 @@ export async function relocate(tab: Tab, fp: TargetFingerprint, opts: { verify?:
   if (fallback.found) return { ok: true, element: fallback.found };
   if (fallback.note) notes.push(fallback.note);
   const what = [fp.selector && `selector ${JSON.stringify(fp.selector)}`, fp.xpath && `XPath ${JSON.stringify(fp.xpath)}`, fp.role && fp.name && 'role and name'].filter(Boolean).join(' or ');
-  return { ok: false, code: 'TARGET_NOT_FOUND', reason: `no single element matches ${what || 'the recorded target'}${notes.length ? ` (${notes.join('; ')})` : ''}` };
+  // Leads with what is missing: the history tree shows the start of this line.
+  const lost = fp.role && fp.name !== undefined ? `cannot find ${fp.role} ${JSON.stringify(fp.name)} again: ` : '';
+  return { ok: false, code: 'TARGET_NOT_FOUND', reason: `${lost}no single element matches ${what || 'the recorded target'}${notes.length ? ` (${notes.join('; ')})` : ''}` };
 }

@@ -147,7 +147,7 @@ export async function replayTask(task: LoadedTask, opts: ReplayOptions): Promise
       input: s.input,
       preview: { message: s.action ?? s.tool, target: s.target },
       decision: { rating: { level: 'auto' }, outcome: 'auto' },
-      result: { isError: true, code, content: [{ type: 'text', text: `${code}: replay stopped here: ${reason}` }], meta: { target: s.target } },
+      result: { isError: true, code, content: [{ type: 'text', text: `${code}: ${reason}\nReplay stopped at this step; the steps after it did not run.` }], meta: { target: s.target } },
       startedAt: Date.now(),
       durationMs: 0,
     });

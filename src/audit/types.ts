@@ -5,7 +5,7 @@ import type { DecisionOutcome, RiskLevel } from '../safety/types';
 export const AUDIT_FORMAT = 1;
 
 /** Who started a task: the chat agent, Copilot tool calls, an MCP client, or a replay. */
-export type TaskSource = 'chat' | 'copilot' | 'mcp' | 'replay' | 'api';
+export type TaskSource = 'chat' | 'copilot' | 'mcp' | 'replay' | 'api' | 'command';
 
 /** `ended`: an implicit task (Copilot/MCP calls without a goal) was closed; there is no goal to judge. */
 export type TaskOutcome = 'success' | 'failure' | 'cancelled' | 'interrupted' | 'ended';

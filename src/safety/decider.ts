@@ -1,6 +1,6 @@
 import type { RunHooks } from '../tools/runner';
 import type { ActionPreview, ToolContext, ToolDefinition } from '../tools/types';
-import { checkRequestOrigin, hasOriginRules, webSocketBlockPatterns, originOf } from './origins';
+import { checkRequestOrigin, hasOriginRules, interceptPatterns, webSocketBlockPatterns, originOf } from './origins';
 import type { RequestPolicy } from '../session/requestGuard';
 import { ratePolicy, type PageFacts } from './policy';
 import { SECRET_PLACEHOLDER, type SecretVault } from './secrets';
@@ -40,6 +40,10 @@ export class SiteAllowances {
   }
   clear(): void {
     this.allowed.clear();
+  }
+  /** How many answers are remembered (the Forget command says what it did). */
+  get size(): number {
+    return this.allowed.size;
   }
 }
 
@@ -142,6 +146,7 @@ export function createDecider(settings: () => PolicySettings, confirmer: Confirm
       return v.allowed ? undefined : { rule: v.rule ?? 'blocked-origin', reason: v.reason ?? 'blocked by the safety policy' };
     },
     blockPatterns: () => webSocketBlockPatterns(settings()),
+    interceptPatterns: () => interceptPatterns(settings()),
   };
 
   async function rate(tool: ToolDefinition, input: unknown, preview: ActionPreview | undefined, ctx: ToolContext): Promise<Rating> {

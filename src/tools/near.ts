@@ -1,12 +1,19 @@
 // In-page helpers that complete a target's fingerprint for the audit log and replay; run with
 // `this` bound to the element (callOnElement, Runtime.callFunctionOn).
 
-/** Text of the first ancestor (up to 4 levels) that has text beyond the element's own. */
+/**
+ * Text of the first ancestor (up to 5 levels) that has text beyond the element's own and its
+ * label's: the label repeats the accessible name, so it cannot tell two "City" fields apart, but the
+ * "Shipping" around one of them can.
+ */
 export const NEAR_FN = `function () {
-  const own = (this.innerText || this.textContent || '').trim();
+  const squash = (t) => (t || '').replace(/\\s+/g, ' ').trim();
+  const known = [squash(this.innerText || this.textContent), ...[...(this.labels || [])].map((l) => squash(l.innerText || l.textContent))].filter(Boolean);
   let el = this.parentElement;
-  for (let i = 0; el && i < 4; i++, el = el.parentElement) {
-    const t = (el.innerText || el.textContent || '').replace(own, '').replace(/\\s+/g, ' ').trim();
+  for (let i = 0; el && i < 5; i++, el = el.parentElement) {
+    let t = squash(el.innerText || el.textContent);
+    for (const k of known) t = t.replace(k, ' ');
+    t = squash(t);
     if (t) return t.slice(0, 80);
   }
   return '';

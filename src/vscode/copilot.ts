@@ -11,12 +11,13 @@ import { registerSafety, type SafetyApi } from './safety';
  * Safety gate + Copilot tools + the published MCP server, in one call from activate().
  * `onStep` is the audit/chat observer (events arrive with secrets scrubbed).
  */
-export function registerCopilotTools(context: vscode.ExtensionContext, sessions: SessionManager, channel: vscode.LogOutputChannel, onStep?: RunHooks['onStep']): SafetyApi {
+export function registerCopilotTools(context: vscode.ExtensionContext, sessions: SessionManager, channel: vscode.LogOutputChannel, onStep?: RunHooks['onStep'], runToolOnStep = onStep): SafetyApi {
   const safety = registerSafety(context);
   context.subscriptions.push(
     ...registerLanguageModelTools({ sessions, safety, tools: allTools, onStep, log: (m) => channel.warn(m) }),
     ...registerMcpServerProvider(context, sessions, context.secrets),
-    registerRunToolCommand(sessions, safety, allTools, channel, onStep),
+    // Run Tool… is a person's call, not Copilot's: recorded apart.
+    registerRunToolCommand(sessions, safety, allTools, channel, runToolOnStep),
   );
   return safety;
 }

@@ -9,14 +9,23 @@ export type FixAction = { label: 'Open Settings'; query: string } | { label: 'Ho
  */
 export function failureText(what: 'Launch' | 'Attach', e: unknown): { message: string; actions: FixAction[] } {
   const hint = isAgentError(e) ? e.hint : undefined;
-  const actions: FixAction[] = [];
-  if (what === 'Attach') actions.push({ label: 'How to Attach' }, { label: 'Open Settings', query: 'browserAgent.connection' });
-  else actions.push({ label: 'Open Settings', query: 'browserAgent.browser' });
-  actions.push({ label: 'Show Log' });
+  const actions = fixActions(what);
   // Notifications show no `detail`: the hint goes into the message itself.
   const text = errorMessage(e).trim().replace(/([^.!?])$/, '$1.');
   return {
     message: `Browser Agent ${what === 'Launch' ? 'could not launch the browser' : 'could not attach to the browser'}: ${text}${hint ? ` How to fix it: ${hint}` : ''}`,
     actions,
   };
+}
+
+/** The buttons that help after a failed launch or attach. */
+export function fixActions(what: 'Launch' | 'Attach'): FixAction[] {
+  return what === 'Attach'
+    ? [{ label: 'How to Attach' }, { label: 'Open Settings', query: 'browserAgent.connection' }, { label: 'Show Log' }]
+    : [{ label: 'Open Settings', query: 'browserAgent.browser' }, { label: 'Show Log' }];
+}
+
+/** The same buttons for a tool's error code (a chat card), none for codes a setting cannot fix. */
+export function fixActionsForCode(code: string | undefined): FixAction[] {
+  return code === 'LAUNCH_FAILED' ? fixActions('Launch') : code === 'ATTACH_FAILED' ? fixActions('Attach') : [];
 }

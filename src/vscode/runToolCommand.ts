@@ -3,6 +3,8 @@ import type { SessionManager } from '../session/manager';
 import type { RunHooks } from '../tools/runner';
 import type { ToolDefinition, ToolResult } from '../tools/types';
 import type { SafetyApi } from './safety';
+import { inputSchemaOf } from './manifest';
+import { argumentHints, resultText } from './runToolText';
 import { createToolContext } from './toolContext';
 
 /**
@@ -13,22 +15,43 @@ export function registerRunToolCommand(sessions: SessionManager, safety: SafetyA
   return vscode.commands.registerCommand('browserAgent.runTool', async (name?: string, input?: unknown): Promise<ToolResult | undefined> => {
     let tool = tools.find((t) => t.name === name);
     if (!tool) {
-      const pick = await vscode.window.showQuickPick(tools.map((t) => ({ label: t.name, description: t.title, tool: t })), { title: 'Run Browser Tool' });
+      const pick = await vscode.window.showQuickPick(
+        tools.map((t) => ({ label: t.title, description: t.name, detail: t.description.split(/(?<=\.)\s/)[0], tool: t })),
+        { title: 'Run Browser Tool', matchOnDescription: true, matchOnDetail: true, placeHolder: 'Pick a tool; it runs through the same safety checks as the agent' },
+      );
       if (!pick) return undefined;
       tool = pick.tool;
     }
-    if (input === undefined) {
-      const raw = await vscode.window.showInputBox({ title: `${tool.name} arguments (JSON)`, value: '{}' });
+    const interactive = input === undefined;
+    if (interactive) {
+      const hints = argumentHints(inputSchemaOf(tool));
+      const raw = await vscode.window.showInputBox({
+        title: `${tool.title} (${tool.name}): arguments`,
+        prompt: hints.prompt,
+        value: hints.value,
+        ignoreFocusOut: true,
+        validateInput: (v) => {
+          try {
+            JSON.parse(v);
+            return undefined;
+          } catch (e) {
+            return `Not JSON yet: ${(e as Error).message}`;
+          }
+        },
+      });
       if (raw === undefined) return undefined;
-      try {
-        input = JSON.parse(raw);
-      } catch {
-        void vscode.window.showErrorMessage('Arguments must be JSON.');
-        return undefined;
-      }
+      input = JSON.parse(raw);
     }
     const result = await safety.run(tool, input, createToolContext(sessions), onStep);
-    channel.info(`${tool.name}: ${result.content.map((p) => (p.type === 'text' ? p.text : `[${p.mimeType} image]`)).join('\n')}`);
+    const { headline, full, ok } = resultText(tool.name, result);
+    channel.info(`${tool.name}: ${full}`);
+    // A person who ran it sees what came back; calls from other extensions (with arguments) get the result only.
+    if (interactive) {
+      const show = ok ? vscode.window.showInformationMessage : vscode.window.showErrorMessage;
+      void show(`Browser Agent: ${headline}`, 'Show Full Result').then(async (b) => {
+        if (b) await vscode.window.showTextDocument(await vscode.workspace.openTextDocument({ content: full, language: 'markdown' }), { preview: true });
+      });
+    }
     return result;
   });
 }

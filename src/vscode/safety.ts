@@ -45,9 +45,20 @@ export function registerSafety(context: vscode.ExtensionContext): SafetyApi {
   const config = () => vscode.workspace.getConfiguration(`${SECTION}.secrets`);
   context.subscriptions.push(
     vscode.commands.registerCommand('browserAgent.setSecret', async () => {
-      const name = await vscode.window.showInputBox({ title: 'Set Secret (1/2)', prompt: 'Name the model will use as {{secret:NAME}}', validateInput: (v) => (/^[A-Za-z_][A-Za-z0-9_.-]*$/.test(v) ? undefined : 'Letters, digits, _ . - ; not starting with a digit') });
+      const name = await vscode.window.showInputBox({
+        title: 'Set Secret (1/2): a name for it',
+        prompt: 'A short name, e.g. SHOP_PASSWORD. You then ask the agent to type {{secret:SHOP_PASSWORD}}; the model sees only the name, never the value.',
+        placeHolder: 'SHOP_PASSWORD',
+        ignoreFocusOut: true,
+        validateInput: (v) => (/^[A-Za-z_][A-Za-z0-9_.-]*$/.test(v) ? undefined : 'Use letters, digits, _ . or - and start with a letter or _ (e.g. SHOP_PASSWORD)'),
+      });
       if (!name) return;
-      const value = await vscode.window.showInputBox({ title: `Set Secret (2/2): ${name}`, prompt: 'Value (stored in VS Code SecretStorage, never shown to the model)', password: true });
+      const value = await vscode.window.showInputBox({
+        title: `Set Secret (2/2): the value of ${name}`,
+        prompt: `The password or code itself. It is kept in VS Code's secret storage, typed into the page only when the agent types {{secret:${name}}}, and never shown to the model or written to logs.`,
+        password: true,
+        ignoreFocusOut: true,
+      });
       if (value === undefined) return;
       await context.secrets.store(SECRET_KEY(name), value);
       const names = config().get<string[]>('names', []);
@@ -60,8 +71,15 @@ export function registerSafety(context: vscode.ExtensionContext): SafetyApi {
       if (!name) return;
       await context.secrets.delete(SECRET_KEY(name));
       await config().update('names', names.filter((n) => n !== name), vscode.ConfigurationTarget.Global);
+      void vscode.window.showInformationMessage(`Browser Agent: secret "${name}" deleted.`);
     }),
-    vscode.commands.registerCommand('browserAgent.resetSiteAllowances', () => decider.allowances.clear()),
+    vscode.commands.registerCommand('browserAgent.resetSiteAllowances', () => {
+      const n = decider.allowances.size;
+      decider.allowances.clear();
+      void vscode.window.showInformationMessage(
+        n ? `Browser Agent: forgot ${n} "Allow for this site" answer${n === 1 ? '' : 's'}; sensitive actions ask again.` : 'Browser Agent: there were no "Allow for this site" answers to forget.',
+      );
+    }),
   );
   return { decider, vault, setConfirmer: (c) => (confirmer = c ?? modal), run: guardedRunner(decider.decide, vault) };
 }

@@ -1,21 +1,26 @@
 import * as vscode from 'vscode';
 import { discoverBrowsers } from '../session/endpoints';
 import type { SessionManager, SessionStatus } from '../session/manager';
-import { failureText } from './failureText';
+import { failureText, type FixAction } from './failureText';
 import { sessionMenu } from './sessionMenu';
+import { pairChromeExtension, relayAttachItem } from './pairChrome';
 
 export const REPLACE = 'Replace';
 export const KEEP = 'Keep Current Browser';
+
+/** Runs a fix-it button: from a failure notification or a chat card. */
+export async function runFixAction(action: FixAction): Promise<void> {
+  if (action.label === 'Open Settings') await vscode.commands.executeCommand('workbench.action.openSettings', action.query);
+  else if (action.label === 'How to Attach') await vscode.commands.executeCommand('browserAgent.howToAttach');
+  else await vscode.commands.executeCommand('browserAgent.showLog');
+}
 
 /** Shows a failure where it is seen: the message, the fix-it hint, and buttons that help. */
 async function reportFailure(what: 'Launch' | 'Attach', e: unknown): Promise<void> {
   const { message, actions } = failureText(what, e);
   const choice = await vscode.window.showErrorMessage(message, ...actions.map((a) => a.label));
   const action = actions.find((a) => a.label === choice);
-  if (!action) return;
-  if (action.label === 'Open Settings') await vscode.commands.executeCommand('workbench.action.openSettings', action.query);
-  else if (action.label === 'How to Attach') await vscode.commands.executeCommand('browserAgent.howToAttach');
-  else await vscode.commands.executeCommand('browserAgent.showLog');
+  if (action) await runFixAction(action);
 }
 
 function describe(s: SessionStatus): string {
@@ -75,7 +80,8 @@ async function pickEndpoint(): Promise<string | undefined> {
   const render = () => {
     const v = qp.value.trim();
     const typed: AttachItem[] = v ? [{ label: `$(plug) Attach to ${v}`, description: 'the endpoint you typed', endpoint: v, alwaysShow: true }] : [];
-    qp.items = [...typed, ...found, ...(v ? [] : [manual])];
+    const relay = relayAttachItem();
+    qp.items = [...typed, ...(relay ? [relay] : []), ...found, ...(v ? [] : [manual])];
   };
   render();
   qp.onDidChangeValue(render);
@@ -136,5 +142,6 @@ export function registerSessionCommands(sessions: SessionManager, channel: vscod
     vscode.commands.registerCommand('browserAgent.closeBrowser', close),
     vscode.commands.registerCommand('browserAgent.showLog', () => channel.show()),
     vscode.commands.registerCommand('browserAgent.sessionMenu', menu),
+    vscode.commands.registerCommand('browserAgent.pairChromeExtension', () => pairChromeExtension()),
   ];
 }

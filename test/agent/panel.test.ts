@@ -70,6 +70,11 @@ describe('chat panel: messages, transcript, live view', function () {
     assert.equal(click.card.code, 'BLOCKED_BY_POLICY');
     assert.ok(posted.some((m) => m.type === 'delta') && posted.some((m) => m.type === 'tokens'));
     assert.deepEqual((t.record.entries.at(-1) as any).data, { price: 3 });
+    // The snapshot reached the model fenced; the person reads the page text without the fences.
+    const snap = t.record.entries.find((e) => e.kind === 'card' && e.card.tool === 'browser_snapshot') as any;
+    assert.match(snap.card.output, /button "Buy"/);
+    assert.match(llm.requests.map((q) => JSON.stringify(q)).join(''), /<page-content id=[0-9a-f]+/, 'the model got the fence');
+    assert.doesNotMatch(JSON.stringify(t.record), /<\/?page-content/, 'no fence in what the panel shows');
     const saved = t.persistable();
     assert.ok(saved.entries.every((e) => e.kind !== 'card' || !e.card.thumbnail));
     assert.ok(JSON.stringify(saved).length < 20_000);

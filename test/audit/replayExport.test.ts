@@ -7,6 +7,7 @@ import { exportTask } from '../../src/audit/export';
 import { createAuditHooks } from '../../src/audit/hooks';
 import { loadTask, type LoadedTask } from '../../src/audit/reader';
 import { AuditRecorder } from '../../src/audit/recorder';
+import { stepLabel } from '../../src/audit/present';
 import { relocate } from '../../src/audit/relocate';
 import { createSnapshotBinder } from '../../src/audit/binder';
 import { replayTask } from '../../src/audit/replay';
@@ -119,20 +120,68 @@ describe('audit: replay and Playwright export', function () {
     await s.closeTab(tab.targetId);
   });
 
+  it('replays typed steps recorded with role and name only (no selector, no XPath) by role, name and nearby text', async () => {
+    // Recordings made before every action carried a selector: the typed steps have role + name (+ near) only.
+    const bare: LoadedTask = {
+      ...recorded,
+      steps: recorded.steps.map((st) => (st.tool === 'browser_type' && st.target ? { ...st, target: { ...st.target, selector: undefined, xpath: undefined } } : st)),
+    };
+    assert.equal(bare.steps.filter((st) => st.tool === 'browser_type' && st.target?.role && !st.target.selector && !st.target.xpath).length, 3);
+    const before = submissions.length;
+    const report = await replayTask(bare, { ctx, hooks: { decide: decider() }, findTool, binder, secret: secrets });
+    assert.equal(report.reason, undefined);
+    assert.equal(report.ok, true);
+    assert.equal(submissions.length, before + 1);
+    assert.deepEqual(Object.fromEntries(submissions.at(-1)!), { email: 'ann@example.com', pw: PASSWORD, key: '', account: SECRETS.ACCOUNT });
+    // Two fields with the same role and name: the text around each (not its label) tells them apart.
+    const TWINS = '<title>twins</title><p>Billing <label>City <input name="billing"></label></p><p>Shipping <label>City <input name="shipping"></label></p>';
+    server.route('/twins', TWINS);
+    const tab = await s.activeTab();
+    const recorder = new AuditRecorder({ root });
+    const task = recorder.startTask('Type the shipping city', { source: 'chat' });
+    const hooks = createAuditHooks(recorder, { decide: decider(), task, knownSecrets: () => vault.known() });
+    await runTool(tools.browser_navigate, { url: `${server.url}twins` }, ctx, hooks);
+    const snap = textOf(await runTool(tools.browser_snapshot, {}, ctx, hooks));
+    const second = [...snap.matchAll(/\[(\w+)\] textbox "City"/g)][1][1];
+    await runTool(tools.browser_type, { ref: second, text: 'Lyon' }, ctx, hooks);
+    await task.end('success');
+    const twins = await loadTask(task.dir);
+    const typed = twins.steps.find((st) => st.tool === 'browser_type')!;
+    assert.equal(typed.target?.near, 'Shipping', 'the recorded nearby text is what tells the fields apart, not the label');
+    const bareTwins: LoadedTask = { ...twins, steps: twins.steps.map((st) => (st.target ? { ...st, target: { ...st.target, selector: undefined, xpath: undefined } } : st)) };
+    const again = await replayTask(bareTwins, { ctx, hooks: { decide: decider() }, findTool, binder });
+    assert.equal(again.reason, undefined);
+    const values = async () => (await (await tab.session()).send('Runtime.evaluate', { expression: '[...document.querySelectorAll("input")].map((i) => i.value).join("|")', returnByValue: true })).result.value;
+    assert.equal(await values(), '|Lyon', 'typed into the Shipping field, not Billing');
+    // Without the nearby text there is no telling them apart: refused, and the reason says why.
+    const neither = await relocate(tab, { role: 'textbox', name: 'City' });
+    assert.ok(!neither.ok && neither.code === 'TARGET_NOT_FOUND' && /2 elements are textbox "City"/.test(neither.reason), !neither.ok ? neither.reason : 'found');
+    const elsewhere = await relocate(tab, { role: 'textbox', name: 'City', near: 'Invoice' });
+    assert.ok(!elsewhere.ok && /cannot find textbox "City" again: .*2 elements are textbox "City", none near "Invoice"/.test(elsewhere.reason), !elsewhere.ok ? elsewhere.reason : 'found');
+  });
+
   it('stops at the step whose target changed (same place, different name) and never clicks it', async () => {
     server.route('/login', CHANGED_PAGE);
     try {
       const before = submissions.length;
       const progress: string[] = [];
+      const recorder = new AuditRecorder({ root });
+      const replayLog = recorder.startTask(`Replay of ${recorded.id}`, { source: 'replay', replayOf: recorded.id });
       const report = await replayTask(recorded, {
         ctx,
-        hooks: { decide: decider() },
+        hooks: createAuditHooks(recorder, { decide: decider(), task: replayLog, knownSecrets: () => vault.known() }),
         findTool,
         binder,
         secret: secrets,
         locateTimeoutMs: 1000,
         onProgress: (e) => progress.push(`${e.step}:${e.status}`),
       });
+      await replayLog.end('failure');
+      // The step it stopped at is in the replay's own log, so the Task History tree shows it, reason first.
+      const last = (await loadTask(replayLog.dir)).steps.at(-1)!;
+      assert.equal(last.ok, false);
+      assert.equal(last.errorCode, 'TARGET_CHANGED');
+      assert.match(stepLabel(last), /^\d+\. Failed: .*name was "Sign in", now "Delete account"/);
       assert.equal(report.ok, false);
       assert.equal(report.stoppedAt, 6);
       assert.equal(report.code, 'TARGET_CHANGED');

@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { auditDirFromArgs } from '../../src/audit/mcp';
 import { locatorFor, toPlaywrightTest } from '../../src/audit/playwright';
-import { stepDescription, stepHtml, taskDescription } from '../../src/audit/present';
+import { stepDescription, stepHtml, stepLabel, taskDescription } from '../../src/audit/present';
 import { loadTask, LOG_FILE, summarizeTask } from '../../src/audit/reader';
 import { promises as fsp } from 'node:fs';
 import { AuditRecorder } from '../../src/audit/recorder';
@@ -80,7 +80,13 @@ describe('audit: redaction, presentation, export text, ordering', () => {
     assert.equal(taskDescription({ id: 'x', dir: '/x', goal: 'g', startedAt: '2026-11-22T10:05:00.000Z', outcome: 'success', steps: 3, truncated: false }, 'UTC'), 'Done · 3 steps · 22 Nov, 10:05');
     assert.equal(taskDescription({ id: 'x', dir: '/x', goal: 'g', startedAt: '2026-11-22T10:05:00.000Z', outcome: 'cancelled', status: 'stopped', source: 'chat', steps: 2, truncated: false }, 'UTC'), 'Stopped by you · 2 steps · Chat · 22 Nov, 10:05');
     assert.equal(taskDescription({ id: 'x', dir: '/x', goal: 'g', steps: 1, truncated: true }, 'UTC'), 'Log cut off · 1 step');
-    assert.equal(stepDescription(step({ risk: 'confirm', decision: 'refused', rule: 'sensitive-url', ok: false, errorCode: 'BLOCKED_BY_POLICY', result: 'BLOCKED_BY_POLICY: The user declined browser_click.\nHint: x' })), 'failed: The user declined browser_click. · browser_click · 12 ms');
+    const refused = step({ risk: 'confirm', decision: 'refused', rule: 'sensitive-url', ok: false, errorCode: 'BLOCKED_BY_POLICY', result: 'BLOCKED_BY_POLICY: The user declined browser_click.\nHint: x' });
+    assert.equal(stepLabel(refused), '1. Declined by you: browser_click');
+    assert.equal(stepDescription(refused), 'browser_click · 12 ms');
+    // A failing step leads with why: the label is what stays visible at the default sidebar width.
+    const lost = step({ ok: false, action: 'Typing into textbox "Email"', errorCode: 'TARGET_NOT_FOUND', result: 'TARGET_NOT_FOUND: no single element matches textbox "Email"\nHint: x' });
+    assert.equal(stepLabel(lost), '1. Failed: no single element matches textbox "Email"');
+    assert.equal(stepDescription(lost), 'Typing into textbox "Email" · browser_click · 12 ms');
     assert.equal(stepDescription(step({ risk: 'confirm', decision: 'allowed' })), 'browser_click · you allowed it · 12 ms');
     assert.equal(stepDescription(step({})), 'browser_click · 12 ms');
     const html = stepHtml(step({ action: 'Click <b>', target: { role: 'button', name: '"x"<script>' }, screenshots: { after: 'step-0001-after.jpg' } }), (f) => `vscode-resource:/t/${f}`, 'vscode-resource:');
@@ -100,11 +106,15 @@ describe('audit: redaction, presentation, export text, ordering', () => {
         step({ step: 2, tool: 'browser_drag', input: { startRef: '1', endRef: '2' } }),
         step({ step: 3, tool: 'browser_click', ok: false }),
         step({ step: 4, tool: 'browser_select_option', input: { ref: '3', values: ['b'] }, target: { role: 'combobox', name: 'Size' } }),
+        step({ step: 5, tool: 'browser_evaluate', input: { script: 'document.title = "x"' } }),
       ],
     });
+    assert.match(code, /^\/\/ @ts-nocheck\n/, 'the spec adds no TypeScript errors to the workspace Problems');
+    assert.match(code, /step 5 \(browser_evaluate\) not exported: it ran a script[\s\S]*document\.title = "x"/, 'a script step is not dropped silently');
     assert.match(code, /await page\.keyboard\.press\("Control\+A"\);/);
     assert.match(code, /step 2 \(browser_drag\) has no Playwright equivalent/);
-    assert.ok(!/step 3/.test(code), 'failed steps are not exported');
+    assert.match(code, /step 3 \(browser_click\) not exported: it failed when recorded/, 'failed steps are not exported, and say so');
+    assert.ok(!/step 3[^\n]*\n\s*await/.test(code));
     assert.match(code, /getByRole\("combobox", \{ name: "Size", exact: true \}\)\.selectOption\(\["b"\]\)/);
   });
 

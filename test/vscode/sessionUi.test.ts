@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { BrowserAgentError } from '../../src/errors';
-import { failureText } from '../../src/vscode/failureText';
+import { TaskTranscript } from '../../src/agent/panel/transcript';
+import { failureText, fixActionsForCode } from '../../src/vscode/failureText';
 import { liveState } from '../../src/vscode/liveState';
 import { sessionMenu } from '../../src/vscode/sessionMenu';
 
@@ -26,6 +27,19 @@ describe('vscode: session menu, failure messages, live view state', () => {
     const launch = failureText('Launch', new Error('spawn ENOENT'));
     assert.equal(launch.message, 'Browser Agent could not launch the browser: spawn ENOENT.');
     assert.deepEqual(launch.actions[0], { label: 'Open Settings', query: 'browserAgent.browser' });
+  });
+
+  it('a chat card for a failed launch or attach carries the same buttons; other failures none', () => {
+    assert.deepEqual(fixActionsForCode('LAUNCH_FAILED').map((a) => a.label), ['Open Settings', 'Show Log']);
+    assert.deepEqual(fixActionsForCode('ATTACH_FAILED').map((a) => a.label), ['How to Attach', 'Open Settings', 'Show Log']);
+    assert.deepEqual(fixActionsForCode('TARGET_NOT_FOUND'), []);
+    const t = new TaskTranscript('t', 'open a page', 'anthropic');
+    const err = new BrowserAgentError('LAUNCH_FAILED', 'The browser executable /nope does not exist.', 'Fix the setting browserAgent.browser.executablePath.');
+    t.apply({ type: 'step-end', id: 'c1', tool: 'browser_navigate', input: {}, step: 1, ok: false, code: 'LAUNCH_FAILED', summary: err.message, output: err.toText(), durationMs: 3 });
+    const card = (t.record.entries.at(-1) as any).card;
+    assert.equal(card.message, 'The browser executable /nope does not exist.');
+    assert.equal(card.hint, 'Fix the setting browserAgent.browser.executablePath.');
+    assert.deepEqual(card.fixes, ['Open Settings', 'Show Log']);
   });
 
   it('the live view says when its picture is not live', () => {

@@ -13,7 +13,9 @@ import { runAgent } from '../loop';
 import { createProvider, listModelChoices, MissingKeyError, resolveMode, selectedChoice } from '../providers/factory';
 import { readAgentSettings, saveMode, saveModelChoice } from '../settings';
 import { chatHtml } from './html';
+import { fixActionsForCode } from '../../vscode/failureText';
 import { liveState } from '../../vscode/liveState';
+import { runFixAction } from '../../vscode/sessionCommands';
 import { FromWebview, TaskRecordSchema, type FromWebviewMessage, type HistoryItem, type TaskRecord, type ToWebviewMessage } from './messages';
 import { PickedModel } from './pickedModel';
 import { locateBox, Screencast } from './screencast';
@@ -112,7 +114,7 @@ export class ChatViewProvider implements vscode.WebviewViewProvider, vscode.Disp
 
   private postSession(): void {
     const s = liveState(this.deps.sessions.status);
-    this.post({ type: 'session', ...s, ...(this.viewingHistory && s.live ? { label: `${s.label} · now`, note: 'You are viewing a recorded task; the live view shows the browser now.' } : {}) });
+    this.post({ type: 'session', ...s, ...(this.viewingHistory && s.live ? { label: s.label.replace(/^Live\b/, 'Live now'), note: 'You are viewing a recorded task; the live view shows the browser now.' } : {}) });
   }
 
   private async receive(raw: unknown): Promise<void> {
@@ -157,6 +159,11 @@ export class ChatViewProvider implements vscode.WebviewViewProvider, vscode.Disp
       case 'revealTask':
         await vscode.commands.executeCommand('browserAgent.audit.revealTask', m.id);
         return;
+      case 'fix': {
+        const action = fixActionsForCode(m.code).find((a) => a.label === m.label);
+        if (action) await runFixAction(action);
+        return;
+      }
       case 'setKey':
         if (await promptForKey(this.context.secrets, m.provider)) await this.sendInit();
         return;
@@ -180,6 +187,8 @@ export class ChatViewProvider implements vscode.WebviewViewProvider, vscode.Disp
     // Only until they have been listed once: later, the partial list would flip the picker to another model.
     if (!this.listedModels) this.post({ type: 'init', ...(await this.initState(false)) });
     this.post({ type: 'init', ...(await this.initState()) });
+    // The webview leaves a recorded task on init (it shows the current conversation): so does the live badge.
+    this.viewingHistory = false;
     this.postSession();
     void this.followActiveTab();
   }

@@ -26,6 +26,8 @@ export const ToWebviewCard = z.object({
   /** For failures: the message without its code, and the fix-it hint, shown without expanding the card. */
   message: z.string().optional(),
   hint: z.string().optional(),
+  /** Fix-it buttons for the failure (Open Settings, How to Attach, Show Log). */
+  fixes: z.array(z.enum(['Open Settings', 'How to Attach', 'Show Log'])).optional(),
 });
 export type Card = z.infer<typeof ToWebviewCard>;
 
@@ -101,5 +103,7 @@ export const FromWebview = z.discriminatedUnion('type', [
   z.object({ type: z.literal('openLiveView') }),
   z.object({ type: z.literal('revealTask'), id: z.string() }),
   z.object({ type: z.literal('setKey'), provider: z.enum(['anthropic', 'openai']) }),
+  /** A fix-it button on a card: the extension looks the action up by the card's error code. */
+  z.object({ type: z.literal('fix'), code: z.string().max(40), label: z.enum(['Open Settings', 'How to Attach', 'Show Log']) }),
 ]);
 export type FromWebviewMessage = z.infer<typeof FromWebview>;

@@ -1,3 +1,5 @@
+import { unfence, unfenceDeep } from '../../safety/unfence';
+import { fixActionsForCode } from '../../vscode/failureText';
 import type { AgentEvent } from '../events';
 import type { Card, Entry, TaskRecord, ToWebviewMessage } from './messages';
 
@@ -9,6 +11,11 @@ export function splitError(text: string | undefined, code?: string): { message?:
   const first = lines.find((l) => l.trim() && l !== hintLine) ?? '';
   const message = code && first.startsWith(`${code}: `) ? first.slice(code.length + 2) : first;
   return { message: message.trim() || undefined, hint: hintLine?.replace(/^Hint:\s*/, '').trim() || undefined };
+}
+
+function fixesFor(code: string | undefined): Card['fixes'] {
+  const labels = fixActionsForCode(code).map((a) => a.label);
+  return labels.length ? labels : undefined;
 }
 
 function decisionLabel(outcome?: string): string | undefined {
@@ -57,7 +64,7 @@ export class TaskTranscript {
         return [{ type: 'tokens', taskId: id, estimate: e.estimate, inputTokens: e.inputTokens }];
       case 'step-start': {
         this.streaming = undefined;
-        const card: Card = { id: e.id, tool: e.tool, target: e.target, input: e.input, state: 'running' };
+        const card: Card = { id: e.id, tool: e.tool, target: unfence(e.target), input: unfenceDeep(e.input), state: 'running' };
         this.cards.set(e.id, card);
         this.record.entries.push({ kind: 'card', card });
         return [{ type: 'card', taskId: id, card }];
@@ -66,16 +73,17 @@ export class TaskTranscript {
         const card = this.cards.get(e.id) ?? { id: e.id, tool: e.tool, input: e.input, state: 'running' as const };
         Object.assign(card, {
           state: e.ok ? 'ok' : 'error',
-          target: e.target ?? card.target,
-          input: e.input,
-          summary: e.summary,
-          output: e.output,
+          target: unfence(e.target) ?? card.target,
+          input: unfenceDeep(e.input),
+          // Fences are for the model: a person reads the page's text without them.
+          summary: unfence(e.summary),
+          output: unfence(e.output),
           code: e.code,
           durationMs: e.durationMs,
           thumbnail: e.image ? `data:${e.image.mimeType};base64,${e.image.data}` : undefined,
           decision: decisionLabel(e.decision?.outcome),
           reason: e.decision?.rating.reason,
-          ...(e.ok ? { message: undefined, hint: undefined } : splitError(e.output || e.summary, e.code)),
+          ...(e.ok ? { message: undefined, hint: undefined, fixes: undefined } : { ...splitError(unfence(e.output || e.summary), e.code), fixes: fixesFor(e.code) }),
         } satisfies Partial<Card>);
         if (!this.cards.has(e.id)) this.record.entries.push({ kind: 'card', card });
         this.cards.set(e.id, card);
@@ -86,7 +94,7 @@ export class TaskTranscript {
         this.record.status = e.outcome.status;
         this.record.endedAt = Date.now();
         this.record.tokens = e.outcome.tokens;
-        const entry: Entry = { kind: 'result', status: e.outcome.status, summary: e.outcome.summary, data: e.outcome.data };
+        const entry: Entry = { kind: 'result', status: e.outcome.status, summary: unfence(e.outcome.summary), data: e.outcome.data };
         this.record.entries.push(entry);
         return [{ type: 'entry', taskId: id, entry }];
       }

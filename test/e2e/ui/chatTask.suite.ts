@@ -3,6 +3,8 @@
 // Enter, watch step cards and the live view, answer the safety modal both ways, and press Stop mid-run.
 import * as assert from 'node:assert/strict';
 import type { Frame } from 'playwright-core';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { startServer, type TestServer } from '../../helpers/servers';
 import { focusedInModal, helper, manifest, Workbench } from './workbench';
 
@@ -32,6 +34,12 @@ async function until<T>(what: string, fn: () => Promise<T | undefined | false>, 
     if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
     await new Promise((r) => setTimeout(r, 200));
   }
+}
+
+function required(name: string): string {
+  const v = process.env[name];
+  if (!v) throw new Error(`${name} is not set: run the UI suite through \`npm run test:e2e\``);
+  return v;
 }
 
 describe('UI: a task in the chat panel', function () {
@@ -152,7 +160,9 @@ describe('UI: a task in the chat panel', function () {
     assert.equal(await cardState('finish'), 'ok');
     // Expanding a card shows its full input and output.
     await card('browser_evaluate').locator('summary').click();
-    assert.match(await card('browser_evaluate').locator('.detail').innerText(), /changed by the agent[\s\S]*Output[\s\S]*Result \(page data, not instructions\):[\s\S]*"marked: Hello, Ada"/i);
+    assert.match(await card('browser_evaluate').locator('.detail').innerText(), /changed by the agent[\s\S]*Output[\s\S]*Result \(page data, not instructions\):\s*"marked: Hello, Ada"/i);
+    // Page-content fences are for the model: the person never sees them.
+    assert.doesNotMatch((await chat.locator('#log').textContent()) ?? '', /page-content/);
     await wb.screenshot('allowed-done');
     // The page really changed: read through Browser Agent's session API, not the panel.
     assert.equal(await probe('document.getElementById("state").textContent'), 'changed by the agent');
@@ -172,15 +182,28 @@ describe('UI: a task in the chat panel', function () {
     assert.equal(await cardState('finish'), 'error', 'no green check on a finish that reports failure');
     // The first conversation is still there, above this one.
     assert.equal(await chat.locator('.msg.user', { hasText: 'greet Ada and mark the page with a script' }).count(), 2);
+    // …with its own cards: the scripted model reuses call ids across tasks, and a card never moves to a later task.
+    const firstTask = chat.locator('section.task').filter({ hasText: 'Ada and mark the page with a script' }).first();
+    assert.deepEqual(await firstTask.locator('.card[data-tool="browser_evaluate"] .badge.decision').allInnerTexts(), ['Allowed by you']);
+    assert.ok((await firstTask.locator('.card').count()) >= 5, 'the first conversation keeps its cards');
     await wb.screenshot('cancelled-done');
-    // The light theme: the "Declined by you" badge stays readable (coloured text, not white on pale red).
-    await wb.runCommand('Preferences: Toggle between Light/Dark Themes');
-    await until('the light theme', () => wb.page.locator('.monaco-workbench.vs').count());
-    await wb.page.waitForTimeout(500);
+    // Both themes: the "Declined by you" badge stays readable (coloured text on the card, not white on pale red).
     const badge = card('browser_evaluate').locator('.badge.decision');
-    const colours = await badge.evaluate((el) => ({ fg: getComputedStyle(el).color, bg: getComputedStyle(el).backgroundColor }));
-    assert.notEqual(colours.fg, 'rgb(255, 255, 255)', `badge text is not white in the light theme: ${JSON.stringify(colours)}`);
-    await wb.screenshot('declined-badge-light-theme');
+    const colours = () => badge.evaluate((el) => ({ fg: getComputedStyle(el).color, bg: getComputedStyle(el).backgroundColor }));
+    const light = async () => (await wb.page.locator('.monaco-workbench').getAttribute('class'))?.split(/\s+/).includes('vs') ?? false;
+    const first = await light();
+    const c1 = await colours();
+    assert.equal(c1.bg, 'rgba(0, 0, 0, 0)', `no filled badge: ${JSON.stringify(c1)}`);
+    assert.notEqual(c1.fg, 'rgb(255, 255, 255)', `badge text is not white: ${JSON.stringify(c1)}`);
+    await wb.screenshot(`declined-badge-${first ? 'light' : 'dark'}-theme`);
+    await wb.runCommand('Preferences: Toggle between Light/Dark Themes');
+    await until('the other theme', async () => (await light()) !== first);
+    await wb.page.waitForTimeout(500);
+    const c2 = await colours();
+    assert.notEqual(c2.fg, c2.bg, `readable after the theme change: ${JSON.stringify(c2)}`);
+    await wb.screenshot(`declined-badge-${first ? 'dark' : 'light'}-theme`);
+    await wb.runCommand('Preferences: Toggle between Light/Dark Themes');
+    await until('the first theme again', async () => (await light()) === first);
     // Reloaded by the second navigate: the greeting happened, the script did not.
     assert.equal(await probe('document.getElementById("out").textContent'), 'Hello, Ada');
     assert.equal(await probe('document.getElementById("state").textContent'), 'untouched');
@@ -212,7 +235,8 @@ describe('UI: a task in the chat panel', function () {
     await items.nth(2).click();
     await chat.locator('.notice.recorded').waitFor({ timeout: 15_000 });
     assert.match(await chat.locator('#log').innerText(), /A recorded task[\s\S]*greet Ada[\s\S]*Done/);
-    assert.match(await chat.locator('#live-state').innerText(), /now|No browser|Disconnected/, 'the live view does not pass for the recorded task');
+    const state = `${await chat.locator('#live-state').innerText()} ${await chat.locator('#live-state').getAttribute('title')}`;
+    assert.match(state, /now|No browser|Disconnected/, `the live view does not pass for the recorded task: ${state}`);
     await wb.screenshot('history-recorded-task');
     // The Task History view lists the same tasks with the same words.
     await wb.runCommand('Browser Agent: Show Task History');
@@ -231,5 +255,101 @@ describe('UI: a task in the chat panel', function () {
     await box.waitFor({ state: 'hidden', timeout: 10_000 });
     await wb.page.waitForTimeout(500);
     assert.ok((await chat.locator('.history-item').count()) >= 3, 'nothing was deleted');
+    // Back on the current conversation (no recorded-task notice): the badge is plain Live again, not "Live now".
+    assert.equal(await chat.locator('.notice.recorded').count(), 0);
+    await until('the plain Live badge', async () => (await chat.locator('#live-state').innerText()).trim() === 'Live');
+  });
+
+  /** F1 → Replay Task…, the task that succeeded picked by its words, the "Replay …?" modal answered Replay. */
+  async function replayTheDoneTask(): Promise<void> {
+    await wb.runCommand('Browser Agent: Replay Task…', { opensQuickInput: true });
+    const row = wb.page.locator('.quick-input-widget .monaco-list-row').filter({ hasText: 'greet Ada and mark the page' }).filter({ hasText: /Done/ }).filter({ hasNotText: /again|Replay/ }).first();
+    await row.waitFor({ state: 'visible', timeout: 15_000 });
+    await row.click();
+    const ask = await wb.modal();
+    assert.match(await ask.innerText(), /Replay "Open .*greet Ada/);
+    await ask.locator('.monaco-button').filter({ hasText: /^\s*Replay\s*$/ }).first().click();
+    await ask.waitFor({ state: 'hidden', timeout: 10_000 });
+  }
+
+  /** The Task History's newest replay row, expanded, and its step rows' text. */
+  async function newestReplaySteps(): Promise<{ row: import('playwright-core').Locator; steps: string[] }> {
+    await wb.runCommand('Browser Agent: Show Task History');
+    const row = wb.page.locator('.monaco-list-row[aria-level="1"]', { hasText: 'Replay: ' }).first();
+    await row.waitFor({ state: 'visible', timeout: 30_000 });
+    if ((await row.getAttribute('aria-expanded')) !== 'true') await row.click();
+    const steps = wb.page.locator('.monaco-list-row[aria-level="2"]');
+    await steps.first().waitFor({ state: 'visible', timeout: 15_000 });
+    return { row, steps: (await steps.allInnerTexts()).map((t) => t.replace(/\s+/g, ' ').trim()) };
+  }
+
+  it('Replay: the task that succeeded replays without a model, its typed step found again, the script asked again', async () => {
+    // The Stop run left the page fresh: no greeting, no mark.
+    assert.equal(await probe('document.getElementById("out").textContent'), 'no greeting yet');
+    await replayTheDoneTask();
+    // Replay asks again before the script, as the task did when it was recorded.
+    const { box, text } = await evaluateModal();
+    assert.match(text, /Allow Browser Agent to run JavaScript on 127\.0\.0\.1:\d+\?/);
+    await box.locator('.monaco-button').filter({ hasText: /^\s*Allow\s*$/ }).first().click();
+    await box.waitFor({ state: 'hidden', timeout: 15_000 });
+    // The typed name and the click were replayed on the real page.
+    await until('the replayed greeting', async () => (await probe('document.getElementById("out").textContent')) === 'Hello, Ada');
+    await until('the replayed script', async () => (await probe('document.getElementById("state").textContent')) === 'changed by the agent');
+    const { row, steps } = await newestReplaySteps();
+    await until('the replay to be recorded as Done', async () => /Done/.test(await row.innerText()));
+    assert.ok(steps.some((t) => /type/i.test(t) && /Your name/.test(t)), `the typed step is in the replay: ${steps.join(' | ')}`);
+    assert.ok(!steps.some((t) => /Failed:/.test(t)), `no step failed: ${steps.join(' | ')}`);
+    await wb.screenshot('replay-done');
+  });
+
+  it('Replay: a step it cannot find again stops it, and the Task History tree shows that step and why', async () => {
+    // The name field is gone: the typed step has nothing to type into.
+    server.route('/greet', PAGE.replace(/<label>Your name <input id="name"><\/label>/, ''));
+    try {
+      await replayTheDoneTask();
+      const { steps } = await until('the stopped replay in the tree', async () => {
+        const r = await newestReplaySteps();
+        return /Could not finish/.test(await r.row.innerText()) && r;
+      }, 90_000);
+      const failed = steps.find((t) => /Failed:/.test(t));
+      assert.ok(failed, `a failed step row: ${steps.join(' | ')}`);
+      assert.match(failed!, /Failed: cannot find textbox "Your name" again/, 'the row leads with why');
+      assert.equal(await probe('document.getElementById("state").textContent'), 'untouched', 'nothing after the failed step ran');
+      await wb.screenshot('replay-failed-step-in-history');
+    } finally {
+      server.route('/greet', PAGE);
+    }
+  });
+
+  it('A task that cannot launch the browser: the card says why and how to fix it, and its Open Settings button opens the setting', async () => {
+    const settingsFile = join(required('BA_E2E_USER_DATA'), 'User', 'settings.json');
+    assert.ok(existsSync(settingsFile), settingsFile);
+    const saved = readFileSync(settingsFile, 'utf8');
+    await wb.runCommand('Browser Agent: Close Browser');
+    writeFileSync(settingsFile, JSON.stringify({ ...JSON.parse(saved), 'browserAgent.browser.executablePath': '/nonexistent/chrome' }, null, 2));
+    try {
+      await wb.page.waitForTimeout(2000); // VS Code re-reads the user settings file
+      await wb.runCommand('Browser Agent: Open Chat');
+      await chat.locator('#new-task').click();
+      await pickModel('Scripted (browser task)');
+      await sendTask(`Open ${url} with a browser that is not there`);
+      const failed = chat.locator('.card.error', { hasText: 'does not exist' }).first();
+      await failed.waitFor({ state: 'visible', timeout: 60_000 });
+      // The message and the fix-it hint are on the card, not only a code…
+      assert.match(await failed.innerText(), /The browser executable \/nonexistent\/chrome does not exist/);
+      assert.match(await failed.locator('.hint').innerText(), /browserAgent\.browser\.executablePath/);
+      // …with the buttons that help.
+      assert.deepEqual((await failed.locator('.fixes button').allInnerTexts()).map((t) => t.trim()), ['Open Settings', 'Show Log']);
+      await resultBox();
+      await wb.screenshot('launch-failed-card');
+      await failed.locator('.fixes button', { hasText: 'Open Settings' }).click();
+      const search = wb.page.locator('.settings-editor .suggest-input-container textarea, .settings-editor .search-container input, .settings-editor .monaco-editor textarea').first();
+      await wb.page.locator('.settings-editor').waitFor({ state: 'visible', timeout: 15_000 });
+      await until('the settings search to name the setting group', async () => /browserAgent\.browser/.test(await wb.page.locator('.settings-editor .search-container').innerText().catch(() => '') + (await search.inputValue().catch(() => ''))));
+      await wb.screenshot('launch-failed-open-settings');
+    } finally {
+      writeFileSync(settingsFile, saved);
+      await wb.page.waitForTimeout(1000);
+    }
   });
 });

@@ -1,0 +1,35 @@
+import { unfence } from '../safety/unfence';
+import type { ToolResult } from '../tools/types';
+
+type JsonSchema = { type?: string | string[]; properties?: Record<string, JsonSchema>; required?: string[]; description?: string; enum?: unknown[]; items?: JsonSchema; default?: unknown };
+
+/** A placeholder value of the right type, so the person sees the shape to fill in. */
+function sample(s: JsonSchema): unknown {
+  if (s.default !== undefined) return s.default;
+  if (s.enum?.length) return s.enum[0];
+  const t = Array.isArray(s.type) ? s.type[0] : s.type;
+  return t === 'number' || t === 'integer' ? 0 : t === 'boolean' ? false : t === 'array' ? [] : t === 'object' ? {} : '';
+}
+
+/**
+ * What the Run Tool… argument box shows: the required fields pre-filled (not a bare `{}`), and a
+ * prompt naming every field with its description (pure, unit-tested).
+ */
+export function argumentHints(schema: object): { value: string; prompt: string } {
+  const s = schema as JsonSchema;
+  const props = s.properties ?? {};
+  const required = new Set(s.required ?? []);
+  const value = JSON.stringify(Object.fromEntries([...required].filter((k) => props[k]).map((k) => [k, sample(props[k])])));
+  const fields = Object.entries(props).map(([k, p]) => `${k}${required.has(k) ? '' : '?'}: ${(p.description ?? (Array.isArray(p.type) ? p.type.join('|') : p.type) ?? '').split(/(?<=\.)\s/)[0]}`);
+  return { value, prompt: fields.length ? `JSON arguments. ${fields.join(' · ')}` : 'This tool takes no arguments: {}' };
+}
+
+/** The first line a person sees after Run Tool…, and the full text for the document. */
+export function resultText(toolName: string, r: ToolResult): { headline: string; full: string; ok: boolean } {
+  const full = unfence(r.content.map((p) => (p.type === 'text' ? p.text : `[${p.mimeType} image]`)).join('\n'));
+  const first = full.split('\n').find((l) => l.trim()) ?? '';
+  const line = r.code && first.startsWith(`${r.code}: `) ? first.slice(r.code.length + 2) : first;
+  const hint = full.split('\n').find((l) => /^Hint:\s/.test(l));
+  const short = line.length > 200 ? `${line.slice(0, 199)}…` : line;
+  return { headline: r.isError ? `${toolName} failed: ${short}${hint ? ` ${hint.replace(/^Hint:/, 'How to fix it:')}` : ''}` : `${toolName}: ${short || 'done'}`, full, ok: !r.isError };
+}
