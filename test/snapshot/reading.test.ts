@@ -35,6 +35,14 @@ const READING = `<!doctype html><title>Reading</title>
 <aside aria-label="Related"><p>Side text</p></aside>
 <footer><p>Footer text</p></footer>`;
 
+/** A link wrapping a whole teaser (longer than a name shows), and one whose spans are drawn as blocks. */
+const TEASER_TEXT = 'Cannabis for pain and PTSD lacks high-quality evidence. ' + 'Systematic reviews of the scientific evidence suggest that it is of insufficient quality to support the use of cannabis. '.repeat(2) + 'The last word is xylophone.';
+const TEASER = `<!doctype html><title>Teasers</title>
+<style>.b { display: block; }</style>
+<p><a href="/story/cannabis-ptsd">${TEASER_TEXT}</a></p>
+<p><a href="/games/sparta"><span>Phenomenon of 2016</span><span class="b">Sparta Free Online Game</span></a></p>
+<p><a href="/orders">Orders</a> <a href="/wiki/Max_Born">Max Born</a></p>`;
+
 /** Reads a snapshot and every continuation it points to, as a model would. */
 async function readAll(tab: Tab, opts: { maxTokens?: number } = {}): Promise<string[]> {
   const parts = [await takeSnapshot(tab, opts)];
@@ -60,7 +68,7 @@ describe('snapshot: reading the whole page (real Chromium)', function () {
   let tab: Tab;
   let snap: string;
   before(async () => {
-    srv = await startServer({ '/': READING, '/big': bigPage(5000), '/huge': bigPage(20_000) });
+    srv = await startServer({ '/': READING, '/big': bigPage(5000), '/huge': bigPage(20_000), '/teaser': TEASER });
     s = await BrowserSession.launch(TEST_LAUNCH);
     tab = await s.activeTab();
     await load(tab, srv.url);
@@ -100,6 +108,26 @@ describe('snapshot: reading the whole page (real Chromium)', function () {
     // A word at the end of a long field value, beyond what its line shows.
     assert.doesNotMatch(snap, /quixotic/);
     assert.match(await findInPage(tab, 'quixotic'), /\[\d+\] textbox "Notes" multiline .* full value: "…[^"]*The last word is quixotic\."/);
+  });
+
+  it('a name longer than a line shows goes on as a text line; spans drawn as blocks are separate words', async () => {
+    // A tab of its own: the other tests keep the refs of the main page.
+    const other = await s.newTab();
+    await load(other, srv.url + 'teaser');
+    const t = await takeSnapshot(other);
+    await s.closeTab(other.targetId);
+    const lines = body(t);
+    const at = lines.findIndex((l) => l.startsWith('[') && l.includes('"Cannabis for pain'));
+    assert.ok(at >= 0, t);
+    assert.match(lines[at], /…" →\/story\/…$/, 'the name is cut visibly and the path only spelled its words');
+    assert.match(lines[at + 1], /^….*The last word is xylophone\.$/, 'the rest follows as text');
+    const words = (x: string) => x.replace(/[…"]/g, ' ').split(/\s+/).filter(Boolean);
+    const shown = words(lines[at].replace(/^\[\d+\] link "/, '').replace(/" →.*$/, '') + ' ' + lines[at + 1]);
+    assert.deepEqual(shown, words(TEASER_TEXT), 'every word once, in order');
+    assert.match(t, /link "Phenomenon of 2016 Sparta Free Online Game" →\/games\/…\n/);
+    assert.match(t, /\[\d+\] link "Orders"\n/, 'a path that only spells the name is not repeated');
+    assert.match(t, /\[\d+\] link "Max Born" →\/wiki\/…\n/);
+    assert.doesNotMatch(t, /covered-by/, 'nothing on the page can cover a control');
   });
 
   it('tells same-named links apart by where they go', () => {

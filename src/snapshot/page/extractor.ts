@@ -220,7 +220,8 @@ function run(o: RunOptions): RunResult {
   let hitTests = 0;
   /** Elements in the viewport, hit-tested after the walk, and only if something could cover them. */
   const toHitTest: Array<{ el: Element; r: DOMRect; it: ElementItem }> = [];
-  let mayOverlap = false;
+  // A subtree does not see the rest of the page, where an overlay may be: it always hit-tests.
+  let mayOverlap = o.root !== undefined;
   const itemState = newItemState();
   const sibCache: SiblingCache = new Map();
   /** Element behind each element item of this run, in order (a container learns which refs it holds). */
