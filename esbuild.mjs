@@ -3,6 +3,7 @@
 import * as esbuild from 'esbuild';
 import { readdirSync, statSync, chmodSync, mkdirSync, copyFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { buildChrome } from './scripts/build-chrome.mjs';
 
 const watch = process.argv.includes('--watch');
 // --production (npm run package, via vscode:prepublish): minified, no source maps, so no dangling
@@ -25,7 +26,8 @@ const inpagePlugin = {
         format: 'iife',
         platform: 'browser',
         target: 'chrome110',
-        minify: true,
+        // BA_INPAGE_READABLE=1: keep function names, for profiling the extractor (npm run bench:bigpage).
+        minify: !process.env.BA_INPAGE_READABLE,
         legalComments: 'none',
       });
       return { contents: `export default ${JSON.stringify(out.outputFiles[0].text)};`, loader: 'js', watchFiles: [args.path] };
@@ -73,9 +75,12 @@ const builds = [
   { ...common, entryPoints: ['src/daemon/cli.ts'], outfile: 'dist/daemon.js', banner: { js: '#!/usr/bin/env node' } },
   // The snapshot benchmark (npm run bench:snapshot) runs the shipped extractor, so it is bundled like the tests.
   { ...common, entryPoints: ['bench/snapshot.ts'], outfile: 'out/bench/snapshot.js', packages: 'external' },
+  { ...common, entryPoints: ['bench/bigPage.ts'], outfile: 'out/bench/bigPage.js', packages: 'external' },
   { ...common, entryPoints: ['bench/skills/retrieval.ts'], outfile: 'out/bench/skills.js', packages: 'external' },
   { ...common, entryPoints: ['bench/act.ts'], outfile: 'out/bench/act.js', packages: 'external' },
   { ...common, entryPoints: ['bench/hop.ts'], outfile: 'out/bench/hop.js', packages: 'external' },
+  { ...common, entryPoints: ['bench/relay.ts'], outfile: 'out/bench/relay.js', packages: 'external' },
+  { ...common, entryPoints: ['bench/interception.ts'], outfile: 'out/bench/interception.js', packages: 'external' },
   // The chat panel's webview script (runs in the webview, not in Node).
   { ...common, platform: 'browser', target: 'chrome120', format: 'iife', minify: true, entryPoints: ['media/chat.ts'], outfile: 'dist/media/chat.js' },
   {
@@ -98,6 +103,7 @@ for (const f of ['codicon.css', 'codicon.ttf']) copyFileSync(`node_modules/@vsco
 if (watch) {
   for (const b of builds) await (await esbuild.context(b)).watch();
 } else {
-  await Promise.all(builds.map((b) => esbuild.build(b)));
+  // The companion Chrome extension (dist/chrome-extension/; the relay tests load it into Chromium).
+  await Promise.all([...builds.map((b) => esbuild.build(b)), buildChrome({ production })]);
   for (const bin of ['dist/mcp.js', 'dist/daemon.js']) try { chmodSync(bin, 0o755); } catch {}
 }

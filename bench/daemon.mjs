@@ -1,7 +1,8 @@
 // npm run bench:daemon — what the session daemon's extra hop costs: median round trip of
 // browser_snapshot and browser_click through the daemon vs in-process (--no-daemon), both driven by a
 // real MCP client over stdio and attached to the same Chromium, on the same pages, calls interleaved
-// (in-process, daemon, in-process, …) so load on the machine hits both alike. Also the bare CDP round
+// (in-process, daemon, in-process, …) so load on the machine hits both alike; each works in a tab of its
+// own in a window of its own (--attach-tab new), so both drive the same kind of tab. Also the bare CDP round
 // trip (Runtime.evaluate "1") direct vs through the daemon: the per-message cost of the hop.
 import { spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, existsSync } from 'node:fs';
@@ -36,17 +37,18 @@ process.on('exit', () => { killChrome(); try { rmSync(profile, { recursive: true
 process.on('uncaughtException', (e) => { console.error(e); process.exit(1); });
 process.on('unhandledRejection', (e) => { console.error(e); process.exit(1); });
 let port;
-for (let i = 0; i < 500 && !port; i++) {
+for (let i = 0; i < 3000 && !port; i++) { // up to 60 s on a loaded machine
   const f = join(profile, 'DevToolsActivePort');
   if (existsSync(f)) port = readFileSync(f, 'utf8').split('\n')[0];
   else await new Promise((r) => setTimeout(r, 20));
 }
+if (!port) throw new Error('Chromium did not write DevToolsActivePort within 60 s');
 const cdp = `http://127.0.0.1:${port}`;
 const env = { ...process.env, BROWSER_AGENT_DAEMON_DIR: daemonDir, BROWSER_AGENT_DAEMON_IDLE_MS: '2000' };
 
 async function connect(args) {
   const client = new Client({ name: 'bench', version: '1' });
-  await client.connect(new StdioClientTransport({ command: process.execPath, args: [join(root, 'dist', 'mcp.js'), '--cdp-url', cdp, '--audit-dir', 'off', ...args], stderr: 'ignore', env }));
+  await client.connect(new StdioClientTransport({ command: process.execPath, args: [join(root, 'dist', 'mcp.js'), '--cdp-url', cdp, '--audit-dir', 'off', '--attach-tab', 'new', ...args], stderr: 'ignore', env }));
   return client;
 }
 const text = (r) => r.content.filter((c) => c.type === 'text').map((c) => c.text).join('\n');

@@ -18,7 +18,12 @@ export function blockedNavigation(scope: Scope, mark: number): BlockedRequest | 
 /** Leaves the error page a stopped navigation left (for about:blank) and gives the error naming the rule. */
 export async function leaveBlocked(scope: Scope, b: BlockedRequest): Promise<BrowserAgentError> {
   await scope.page.send('Page.navigate', { url: 'about:blank' }).catch(() => undefined);
-  return new BrowserAgentError('BLOCKED_BY_POLICY', describeBlocked(b).replace(/^BLOCKED_BY_POLICY: /, ''), HINT);
+  return blockedError(b);
+}
+
+/** The error naming what was stopped and the rule; `then` says what became of the tab. */
+export function blockedError(b: BlockedRequest, then?: string): BrowserAgentError {
+  return new BrowserAgentError('BLOCKED_BY_POLICY', `${describeBlocked(b).replace(/^BLOCKED_BY_POLICY: /, '')}${then ? ` ${then}` : ''}`, HINT);
 }
 
 /**

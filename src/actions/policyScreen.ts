@@ -1,5 +1,6 @@
 import { rmSync } from 'node:fs';
 import { blockedReason, confirmDownload, hasGuard } from '../safety/guard';
+import { fenceInline } from '../safety/untrusted';
 import type { Tab } from '../session/tab';
 import type { Scope } from './scope';
 
@@ -39,6 +40,11 @@ export async function screenOpenedTabs(scope: Scope): Promise<string[]> {
   if (!hasGuard(scope.ctx)) return [];
   const lines: string[] = [];
   for (const tab of scope.browserObs.peekOpenedTabs()) {
+    // Closed already (by the tool that opened it, or the page): nothing left to screen.
+    if (tab.closed) {
+      scope.browserObs.dropOpenedTab(tab);
+      continue;
+    }
     const blocked = await blockedUrlOf(scope, tab);
     if (!blocked) continue;
     scope.browserObs.dropOpenedTab(tab);
@@ -47,7 +53,7 @@ export async function screenOpenedTabs(scope: Scope): Promise<string[]> {
     } catch {
       await (await tab.session()).send('Page.navigate', { url: 'about:blank' }).catch(() => undefined);
     }
-    lines.push(`BLOCKED_BY_POLICY: the action opened a new tab on ${blocked.url}, which the safety policy blocks (${blocked.reason}); the tab was closed. Do not retry; stay on allowed sites.`);
+    lines.push(`BLOCKED_BY_POLICY: the action opened a new tab on ${fenceInline(blocked.url)}, which the safety policy blocks (${blocked.reason}); the tab was closed. Do not retry; stay on allowed sites.`);
   }
   return lines;
 }

@@ -15,8 +15,9 @@ import { AUDIT_OUTCOME } from './words';
 export const CHAT_FILE = 'chat.json';
 
 export async function saveTranscript(dir: string, record: TaskRecord): Promise<void> {
-  await fs.mkdir(dir, { recursive: true });
-  await fs.writeFile(join(dir, CHAT_FILE), JSON.stringify(record));
+  // Like the audit log beside it: only the user may read a conversation (0700 folder, 0600 file).
+  await fs.mkdir(dir, { recursive: true, mode: 0o700 });
+  await fs.writeFile(join(dir, CHAT_FILE), JSON.stringify(record), { mode: 0o600 });
 }
 
 export async function listHistory(root: string, max = 200): Promise<HistoryItem[]> {
@@ -106,8 +107,8 @@ export async function importLegacyChats(root: string, records: readonly TaskReco
       { type: 'task_start', v: AUDIT_FORMAT, taskId: id, ts: ts.toISOString(), goal: r.task, source: 'chat', provider: r.provider },
       { type: 'task_end', ts: new Date(r.endedAt ?? r.startedAt).toISOString(), outcome, summary, steps, ...(status !== outcome ? { status } : {}) },
     ];
-    await fs.mkdir(dir, { recursive: true });
-    await fs.writeFile(join(dir, LOG_FILE), lines.map((l) => JSON.stringify(l)).join('\n') + '\n');
+    await fs.mkdir(dir, { recursive: true, mode: 0o700 });
+    await fs.writeFile(join(dir, LOG_FILE), lines.map((l) => JSON.stringify(l)).join('\n') + '\n', { mode: 0o600 });
     await saveTranscript(dir, { ...r, id, status });
     n++;
   }

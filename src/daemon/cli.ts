@@ -3,7 +3,8 @@
 import { parseArgs } from 'node:util';
 import { errorMessage } from '../errors';
 import { connectDaemon, daemonControl } from './client';
-import { daemonPaths } from './paths';
+import { daemonPaths, ensurePrivateSocket } from './paths';
+import { ensurePairing } from './relayPairing';
 import { DEFAULT_IDLE_MS, Daemon, socketAlive } from './server';
 
 const HELP = `browser-agent-daemon — one browser for every Browser Agent client, a tab per client
@@ -13,6 +14,8 @@ Usage: browser-agent-daemon <command> [--json]
   start    start the daemon in the background unless one is running
   stop     end every session, close the browsers it launched, and exit
   run      serve in the foreground (what "start" runs)
+  pair     print the pairing code for the Browser Agent Chrome extension and turn relay mode on
+           (--renew: a new token; the extension must then be paired again)
 
 Environment:
   BROWSER_AGENT_DAEMON_DIR      folder of the socket and log (default $XDG_RUNTIME_DIR/browser-agent,
@@ -25,13 +28,15 @@ function ago(ms: number): string {
 }
 
 async function main(argv: string[]): Promise<number> {
-  const { positionals, values } = parseArgs({ args: argv, allowPositionals: true, options: { json: { type: 'boolean' }, help: { type: 'boolean', short: 'h' } } });
+  const { positionals, values } = parseArgs({ args: argv, allowPositionals: true, options: { json: { type: 'boolean' }, renew: { type: 'boolean' }, help: { type: 'boolean', short: 'h' } } });
   const cmd = positionals[0] ?? 'status';
   const paths = daemonPaths();
   if (values.help || cmd === 'help') {
     process.stdout.write(`${HELP}\n`);
     return 0;
   }
+  // Never talk to (or mistake for ours) a socket another user put in the folder.
+  ensurePrivateSocket(paths);
   switch (cmd) {
     case 'run': {
       const idle = Number(process.env.BROWSER_AGENT_DAEMON_IDLE_MS);
@@ -66,6 +71,13 @@ async function main(argv: string[]): Promise<number> {
       await daemonControl('shutdown');
       for (let i = 0; i < 100 && (await socketAlive(paths.socket)); i++) await new Promise((r) => setTimeout(r, 100));
       process.stdout.write(`stopped (pid ${pid})\n`);
+      return 0;
+    }
+    case 'pair': {
+      const pairing = ensurePairing({ renew: values.renew });
+      // A running daemon keeps the token it read: a renewed pairing needs a restart (stop; the next client starts it).
+      const relay = await daemonControl('relay', {}, { spawn: true });
+      process.stdout.write(values.json ? `${JSON.stringify({ code: pairing.code, ...relay })}\n` : `Pairing code (paste it into the extension's side panel):\n${pairing.code}\nRelay endpoint 127.0.0.1:${relay.port}, extension ${relay.connected ? 'connected' : 'not connected'}\n`);
       return 0;
     }
     case 'status': {

@@ -5,8 +5,8 @@ import { join } from 'node:path';
 import { BrowserAgentError } from '../errors';
 import { sleep } from '../session/launcher';
 import type { CdpTransport } from '../session/transport';
-import { daemonPaths, ensurePrivateDir, type DaemonPaths } from './paths';
-import { isControl, LineReader, PROTOCOL_VERSION, type BrowserSpec, type ClientMessage, type DaemonMessage, type DaemonStatus } from './protocol';
+import { daemonPaths, ensurePrivateDir, ensurePrivateSocket, type DaemonPaths } from './paths';
+import { isControl, LineReader, PROTOCOL_VERSION, type BrowserSpec, type ClientMessage, type DaemonMessage, type DaemonStatus, type RelayStatus } from './protocol';
 
 export interface DaemonClientOptions {
   paths?: DaemonPaths;
@@ -55,6 +55,7 @@ export function spawnDaemon(paths: DaemonPaths, script = defaultDaemonScript()):
 /** A connected socket to the daemon, starting one when none answers. */
 export async function connectDaemon(opts: DaemonClientOptions = {}): Promise<Socket> {
   const paths = opts.paths ?? daemonPaths();
+  ensurePrivateSocket(paths);
   try {
     return await connectSocket(paths.socket);
   } catch (e) {
@@ -226,12 +227,12 @@ export class DaemonTransport implements CdpTransport {
 }
 
 /** A control connection for status, ending and focusing sessions, and stopping the daemon. */
-export async function daemonControl<T extends 'status' | 'endSession' | 'focus' | 'shutdown'>(
+export async function daemonControl<T extends 'status' | 'endSession' | 'focus' | 'shutdown' | 'relay'>(
   t: T,
   args: T extends 'endSession' | 'focus' ? { session: string } : object = {} as never,
   opts: DaemonClientOptions = {},
-): Promise<T extends 'status' ? DaemonStatus : boolean> {
-  const socket = await connectDaemon({ ...opts, spawn: false });
+): Promise<T extends 'status' ? DaemonStatus : T extends 'relay' ? RelayStatus : boolean> {
+  const socket = await connectDaemon({ spawn: false, ...opts });
   try {
     const { reader } = await handshake(socket, { t: 'hello', v: PROTOCOL_VERSION, client: 'control', pid: process.pid }, 5000);
     return await new Promise((resolve, reject) => {
@@ -243,7 +244,7 @@ export async function daemonControl<T extends 'status' | 'endSession' | 'focus' 
           reject(new BrowserAgentError((msg.code as never) ?? 'CDP_ERROR', msg.message));
         } else if (msg.t === 'result' && msg.rid === 1) {
           clearTimeout(timer);
-          resolve((t === 'status' ? msg.status : !!msg.ok) as never);
+          resolve((t === 'status' ? msg.status : t === 'relay' ? msg.relay : !!msg.ok) as never);
         }
       });
       socket.write(`${JSON.stringify({ t, rid: 1, ...args })}\n`);

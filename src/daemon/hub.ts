@@ -55,9 +55,9 @@ export class BrowserHub {
   private readonly targetOwner = new Map<string, HubClient>();
   /** Every page target the browser has, as discovery reports it. */
   readonly targets = new Map<string, Protocol.Target.TargetInfo>();
-  /** Tabs closed for a client that is gone, until their targetDestroyed: never listed or handed out again. */
-  private readonly closing = new Set<string>();
   private readonly downloadOwner = new Map<string, HubClient>();
+  /** Tabs we closed whose targetDestroyed has not come yet: never listed or handed out again. */
+  private readonly closing = new Set<string>();
   private _closed = false;
   onclose?: () => void;
 
@@ -103,22 +103,21 @@ export class BrowserHub {
     return [...this.targets.values()].filter((t) => this.targetOwner.get(t.targetId) === client);
   }
 
-  /**
-   * Gives a new client a page: in a launched browser the first tab nobody owns; attached with
-   * attachTab "existing", the page the user has open that no one else (not even another CDP
-   * client) is working in.
-   */
-  claimFreePage(client: HubClient, opts: { skipExternallyAttached: boolean }): string | undefined {
-    const free = [...this.targets.values()].find(
-      (t) => !this.targetOwner.has(t.targetId) && !t.url.startsWith('devtools://') && !(opts.skipExternallyAttached && t.attached),
-    );
+  /** Gives a new client of a launched browser the first tab nobody owns (and no DevTools window). */
+  claimFreePage(client: HubClient): string | undefined {
+    const free = [...this.targets.values()].find((t) => !this.targetOwner.has(t.targetId) && !t.url.startsWith('devtools://'));
     if (free) this.targetOwner.set(free.targetId, client);
     return free?.targetId;
   }
 
+  owner(targetId: string): HubClient | undefined {
+    return this.targetOwner.get(targetId);
+  }
+
   /** A tab a direct client opened (or worked in before the daemon restarted) is its own, unless another's. */
-  claim(client: HubClient, targetId: string): void {
+  claim(client: HubClient, targetId: string): boolean {
     if (!this.targetOwner.has(targetId)) this.targetOwner.set(targetId, client);
+    return this.targetOwner.get(targetId) === client;
   }
 
   /** A message from a client. */
@@ -311,8 +310,8 @@ export class BrowserHub {
     for (const s of sessions) this.sessionOwner.delete(s);
     for (const t of tabs) {
       this.targetOwner.delete(t);
-      // A tab being closed is never handed to the next client: its targetDestroyed comes later, and
-      // targetInfoChanged events may still arrive for it meanwhile.
+      // A tab being closed is never handed to the next client (its targetDestroyed comes later,
+      // and a targetInfoChanged may come before it).
       if (closeTabs) {
         this.targets.delete(t);
         this.closing.add(t);
@@ -324,6 +323,22 @@ export class BrowserHub {
       ...sessions.map((sessionId) => this.call('Target.detachFromTarget', { sessionId }, undefined, 5000).catch(() => {})),
       ...(closeTabs ? tabs.map((targetId) => this.call('Target.closeTarget', { targetId }, undefined, 5000).catch(() => void this.closing.delete(targetId))) : []),
     ]);
+  }
+
+  /** The CDP method a client waits on (its current step), if any. */
+  currentStep(client: HubClient): string | undefined {
+    let step: string | undefined;
+    for (const p of this.pending.values()) if (p.client === client) step = p.method;
+    return step;
+  }
+
+  /** Fails every call the client is waiting on (the Stop button); their late answers are dropped. */
+  interrupt(client: HubClient, message: string): void {
+    for (const [id, p] of this.pending) {
+      if (p.client !== client) continue;
+      this.pending.delete(id);
+      client.deliver(cdpError(p.clientId!, message));
+    }
   }
 
   close(): void {

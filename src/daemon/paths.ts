@@ -1,4 +1,4 @@
-import { chmodSync, lstatSync, mkdirSync } from 'node:fs';
+import { chmodSync, lstatSync, mkdirSync, unlinkSync } from 'node:fs';
 import { tmpdir, userInfo } from 'node:os';
 import { join } from 'node:path';
 import { BrowserAgentError } from '../errors';
@@ -32,4 +32,22 @@ export function ensurePrivateDir(dir: string): void {
   if (!st.isDirectory()) throw new BrowserAgentError('LAUNCH_FAILED', `${dir} is not a folder.`);
   if (st.uid !== process.getuid?.()) throw new BrowserAgentError('LAUNCH_FAILED', `The session daemon folder ${dir} belongs to another user.`, 'Set BROWSER_AGENT_DAEMON_DIR to a folder of your own.');
   if ((st.mode & 0o077) !== 0) chmodSync(dir, 0o700);
+}
+
+/**
+ * Makes the folder private and removes a socket file that is not ours (planted by another user
+ * while the folder was open to others, or not a socket at all) before anyone connects or binds:
+ * whoever answers on that path would be handed every page and every typed secret.
+ */
+export function ensurePrivateSocket(paths: DaemonPaths): void {
+  ensurePrivateDir(paths.dir);
+  if (process.platform === 'win32') return;
+  let st;
+  try {
+    st = lstatSync(paths.socket);
+  } catch {
+    return; // none yet
+  }
+  if (st.isSocket() && st.uid === process.getuid?.()) return;
+  unlinkSync(paths.socket); // our folder: we may remove what is in it
 }

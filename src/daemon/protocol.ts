@@ -10,7 +10,9 @@ export const PROTOCOL_VERSION = 1;
 /** Which browser a session wants. Sessions that ask for the same one share it. */
 export type BrowserSpec =
   | { mode: 'launch'; launch: LaunchOptions }
-  | { mode: 'attach'; endpoint: string; headers?: Record<string, string>; attachTab?: 'existing' | 'new' };
+  | { mode: 'attach'; endpoint: string; headers?: Record<string, string>; attachTab?: 'existing' | 'new' }
+  /** The tabs the user shared through the companion Chrome extension (proxy transport only). */
+  | { mode: 'relay' };
 
 /** client → daemon */
 export type ClientMessage =
@@ -39,7 +41,15 @@ export type ClientMessage =
   | { t: 'status'; rid: number }
   | { t: 'endSession'; rid: number; session: string }
   | { t: 'focus'; rid: number; session: string }
-  | { t: 'shutdown'; rid: number };
+  | { t: 'shutdown'; rid: number }
+  /** Turns relay mode on (the endpoint for the Chrome extension) and reports its state. */
+  | { t: 'relay'; rid: number };
+
+export interface RelayStatus {
+  port: number;
+  connected: boolean;
+  sharedTabs: number;
+}
 
 export interface SessionInfo {
   id: string;
@@ -63,6 +73,8 @@ export interface DaemonStatus {
   idleExitMs: number;
   browsers: { key: string; kind: 'launched' | 'attached'; endpoint: string; pid?: number; headless: boolean; sessions: number }[];
   sessions: SessionInfo[];
+  /** Present while relay mode is on. */
+  relay?: RelayStatus;
 }
 
 /** daemon → client */
@@ -80,32 +92,47 @@ export type DaemonMessage =
       tabs?: string[];
     }
   | { t: 'error'; code: string; message: string; hint?: string; rid?: number }
-  | { t: 'result'; rid: number; status?: DaemonStatus; ok?: boolean }
+  | { t: 'result'; rid: number; status?: DaemonStatus; ok?: boolean; relay?: RelayStatus }
   /** The session is over (ended from elsewhere, browser gone, daemon exiting); the socket closes next. */
   | { t: 'gone'; reason: string };
 
-/** Splits a byte stream into lines without copying more than needed. */
+/**
+ * Splits a byte stream into lines without copying more than needed. A line longer than `maxLine`
+ * characters is never held whole: it is skipped up to its newline and `onOversized` gets its start
+ * (enough to find a request id and answer it), so one bad message costs neither memory nor the
+ * connection.
+ */
 export class LineReader {
   private rest = '';
-  constructor(private readonly onLine: (line: string) => void) {}
+  private skipping = false;
+  constructor(
+    private readonly onLine: (line: string) => void,
+    private readonly maxLine = Infinity,
+    private readonly onOversized?: (head: string) => void,
+  ) {}
 
   push(chunk: string): void {
     let start = 0;
     let nl = chunk.indexOf('\n');
-    if (nl < 0) {
-      this.rest += chunk;
-      return;
-    }
-    let first = true;
     while (nl >= 0) {
       const piece = chunk.slice(start, nl);
-      const line = first ? this.rest + piece : piece;
-      first = false;
-      if (line) this.onLine(line);
+      if (this.skipping) this.skipping = false;
+      else {
+        const line = this.rest ? this.rest + piece : piece;
+        if (line.length > this.maxLine) this.onOversized?.(line.slice(0, 256));
+        else if (line) this.onLine(line);
+      }
+      this.rest = '';
       start = nl + 1;
       nl = chunk.indexOf('\n', start);
     }
-    this.rest = chunk.slice(start);
+    if (this.skipping) return;
+    this.rest += chunk.slice(start);
+    if (this.rest.length > this.maxLine) {
+      this.onOversized?.(this.rest.slice(0, 256));
+      this.rest = '';
+      this.skipping = true;
+    }
   }
 }
 

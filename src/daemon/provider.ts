@@ -1,6 +1,7 @@
 import { CdpConnection } from '../session/cdp';
 import type { BrowserHandle, BrowserProvider } from '../session/provider';
 import { TabScope } from '../session/tabScope';
+import { RELAY_ENDPOINT } from '../session/relayProtocol';
 import { DaemonLink, DaemonTransport, type DaemonClientOptions } from './client';
 import type { BrowserSpec } from './protocol';
 
@@ -27,7 +28,8 @@ export function daemonProvider(opts: DaemonProviderOptions): BrowserProvider {
   const mode = (): DaemonTransportMode => (process.env.BROWSER_AGENT_DAEMON_TRANSPORT === 'proxy' ? 'proxy' : process.env.BROWSER_AGENT_DAEMON_TRANSPORT === 'direct' ? 'direct' : (opts.transport ?? 'direct'));
   const open = async (browser: BrowserSpec, cdpTimeoutMs?: number): Promise<BrowserHandle> => {
     const client = typeof opts.client === 'function' ? opts.client() : opts.client;
-    if (mode() === 'proxy') {
+    // The extension relay is reachable only through the daemon: every CDP message goes through it.
+    if (mode() === 'proxy' || browser.mode === 'relay') {
       const transport = await DaemonTransport.open({ ...opts, client, browser, cdpTimeoutMs });
       const connection = new CdpConnection(transport, transport.info.endpoint, { timeoutMs: cdpTimeoutMs });
       return { connection, kind: transport.info.kind, endpoint: transport.info.endpoint, headless: transport.info.headless, sessionId: transport.info.session, close: () => transport.end() };
@@ -72,6 +74,6 @@ export function daemonProvider(opts: DaemonProviderOptions): BrowserProvider {
   return {
     name: 'daemon',
     launch: (launch, s) => open({ mode: 'launch', launch }, s.cdpTimeoutMs),
-    attach: (endpoint, s) => open({ mode: 'attach', endpoint, headers: s.headers, attachTab: s.attachTab }, s.cdpTimeoutMs),
+    attach: (endpoint, s) => open(endpoint === RELAY_ENDPOINT ? { mode: 'relay' } : { mode: 'attach', endpoint, headers: s.headers, attachTab: s.attachTab }, s.cdpTimeoutMs),
   };
 }

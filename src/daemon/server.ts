@@ -4,13 +4,25 @@ import { createConnection, createServer, type Server, type Socket } from 'node:n
 import { BrowserAgentError, errorMessage, isAgentError } from '../errors';
 import { resolveEndpoint } from '../session/endpoints';
 import { groupAlive, launchBrowser, sleep, type LaunchedBrowser } from '../session/launcher';
+import { TabClaims } from '../session/tabClaims';
 import { connectWebSocket } from '../session/transport';
 import { BrowserHub } from './hub';
-import { ensurePrivateDir, type DaemonPaths } from './paths';
+import { ensurePrivateSocket, type DaemonPaths } from './paths';
 import { isControl, LineReader, PROTOCOL_VERSION, type BrowserSpec, type ClientMessage, type DaemonMessage, type DaemonStatus } from './protocol';
 import { DaemonSession } from './session';
+import { claimUserPage } from './userPage';
+import { RelayTransport } from '../session/relayTransport';
+import { readPairing } from './relayPairing';
+import { RelayServer } from './relayServer';
+
+/** How long a client asking for the relay waits for the Chrome extension to connect. */
+const RELAY_CONNECT_MS = Number(process.env.BROWSER_AGENT_RELAY_CONNECT_MS) || 15_000;
+/** Relay mode on, the extension not (yet) connected: how long the daemon waits for it when idle. */
+const RELAY_IDLE_MS = 10 * 60_000;
 
 export const DEFAULT_IDLE_MS = 60_000;
+/** Longest line a client may send (a CDP command carries at most the MCP server's 4 MB input). */
+export const MAX_CLIENT_LINE = 32 * 1024 * 1024;
 /** How long a session whose socket dropped waits for its client to resume it. */
 const RESUME_GRACE_MS = 10_000;
 
@@ -31,6 +43,9 @@ interface Browser {
   headless: boolean;
   hub: BrowserHub;
   launched?: Launched;
+  /** Attached: the handshake headers (remote fleets) and the tab claims shared with --no-daemon servers. */
+  headers?: Record<string, string>;
+  claims?: TabClaims;
 }
 
 /** What browsers.json keeps of each launched browser, so a successor can adopt or close it. */
@@ -71,6 +86,7 @@ function adopted(r: LaunchRecord): Launched {
  * persistent profile's logins only reach clients that name that profile), or the same endpoint.
  */
 export function browserKey(spec: BrowserSpec): string {
+  if (spec.mode === 'relay') return 'relay';
   if (spec.mode === 'attach') return `attach ${spec.endpoint}`;
   const l = spec.launch;
   return `launch ${l.headless ? 'headless' : 'headed'}${l.userDataDir ? ` profile=${l.userDataDir}` : ''}${l.executablePath ? ` exe=${l.executablePath}` : ''}`;
@@ -143,6 +159,9 @@ export class Daemon {
   private readonly starting = new Map<string, Promise<Browser>>();
   private idleTimer?: NodeJS.Timeout;
   private stopping?: Promise<void>;
+  private relay?: Promise<RelayServer>;
+  private relayViewTimer?: NodeJS.Timeout;
+  private relayConnected = false;
   readonly startedAt = Date.now();
   readonly idleMs: number;
   private readonly log: (line: string) => void;
@@ -159,7 +178,7 @@ export class Daemon {
   /** Binds the socket, or fails with `already running` when another daemon answers on it. */
   async listen(): Promise<void> {
     const { paths } = this.opts;
-    ensurePrivateDir(paths.dir);
+    ensurePrivateSocket(paths);
     await withStartLock(paths.startLock, async () => {
       if (await socketAlive(paths.socket)) throw new BrowserAgentError('LAUNCH_FAILED', `A session daemon is already running on ${paths.socket}.`);
       if (process.platform !== 'win32') rmSync(paths.socket, { force: true }); // stale: nobody answers
@@ -219,6 +238,12 @@ export class Daemon {
         return;
       }
       void this.control(msg, session, send);
+    }, MAX_CLIENT_LINE, (head) => {
+      // Far larger than any CDP command a client sends: answered with an error, never held whole.
+      const id = /^\{"id":(\d+)/.exec(head)?.[1];
+      const message = `A message of more than ${MAX_CLIENT_LINE} characters was refused by the session daemon.`;
+      if (session && id && !session.direct) session.deliver(JSON.stringify({ id: Number(id), error: { code: -32600, message } }));
+      else send({ t: 'error', code: 'INVALID_INPUT', message });
     });
     socket.on('data', (d: string) => reader.push(d));
     socket.on('error', () => {});
@@ -241,12 +266,14 @@ export class Daemon {
       return s;
     }
     const browser = await this.browser(msg.browser!, msg.cdpTimeoutMs);
-    const s = new DaemonSession(randomUUID(), String(msg.client).slice(0, 200), Number(msg.pid) || 0, browser.hub, browser.key, browser.kind, msg.transport !== 'proxy');
+    const s = new DaemonSession(randomUUID(), String(msg.client).slice(0, 200), Number(msg.pid) || 0, browser.hub, browser.key, browser.kind, msg.transport !== 'proxy' && msg.browser!.mode !== 'relay');
     this.sessions.set(s.id, s);
     if (msg.rejoin?.tabs?.length) {
       for (const t of msg.rejoin.tabs) browser.hub.claim(s, t);
-    } else if (browser.kind === 'launched' || (msg.browser!.mode === 'attach' && (msg.browser!.attachTab ?? 'existing') === 'existing')) {
-      browser.hub.claimFreePage(s, { skipExternallyAttached: browser.kind === 'attached' });
+    } else if (browser.kind === 'launched' || msg.browser!.mode === 'relay' || (msg.browser!.mode === 'attach' && (msg.browser!.attachTab ?? 'existing') === 'existing')) {
+      // Launched: the first tab nobody owns; relay: the first shared tab nobody owns; attached: the page the user has open.
+      if (browser.kind === 'launched' || msg.browser!.mode === 'relay') browser.hub.claimFreePage(s);
+      else await claimUserPage(browser, s);
     }
     s.attach(socket);
     s.send({ t: 'welcome', v: PROTOCOL_VERSION, daemonPid: process.pid, session: s.id, kind: browser.kind, endpoint: browser.endpoint, headless: browser.headless, tabs: browser.hub.tabsOf(s).map((t) => t.targetId) });
@@ -292,6 +319,10 @@ export class Daemon {
           await s.hub.call('Target.activateTarget', { targetId: target }, undefined, 5000);
           return send({ t: 'result', rid: msg.rid, ok: true });
         }
+        case 'relay': {
+          const relay = await this.relayOn();
+          return send({ t: 'result', rid: msg.rid, ok: true, relay: { port: relay.port, connected: relay.connected, sharedTabs: relay.tabs.length } });
+        }
         case 'shutdown':
           send({ t: 'result', rid: msg.rid, ok: true });
           return void this.stop('asked to stop');
@@ -302,6 +333,7 @@ export class Daemon {
   }
 
   async status(): Promise<DaemonStatus> {
+    const relay = await this.relay?.catch(() => undefined);
     await Promise.all([...this.browsers.values()].map((b) => b.hub.refresh().catch(() => {})));
     const counts = new Map<string, number>();
     for (const s of this.sessions.values()) counts.set(s.browserKey, (counts.get(s.browserKey) ?? 0) + 1);
@@ -313,7 +345,54 @@ export class Daemon {
       idleExitMs: this.idleMs,
       browsers: [...this.browsers.values()].map((b) => ({ key: b.key, kind: b.kind, endpoint: b.endpoint, pid: b.launched?.pid, headless: b.headless, sessions: counts.get(b.key) ?? 0 })),
       sessions: [...this.sessions.values()].map((s) => s.info()),
+      relay: relay ? { port: relay.port, connected: relay.connected, sharedTabs: relay.tabs.length } : undefined,
     };
+  }
+
+  /**
+   * Relay mode: the endpoint for the companion Chrome extension, on 127.0.0.1 only, opened when a
+   * client asks for it (a relay session, "Pair Chrome Extension") and only once paired.
+   */
+  relayOn(): Promise<RelayServer> {
+    this.relay ??= (async () => {
+      const pairing = readPairing();
+      if (!pairing) throw new BrowserAgentError('ATTACH_FAILED', 'The Chrome extension is not paired.', 'Run "Browser Agent: Pair Chrome Extension" in VS Code (or `browser-agent-daemon pair`) and paste the code into the extension.');
+      // The token is read at each connection: `pair --renew` takes effect without a restart.
+      const relay = new RelayServer({ port: pairing.port, get token() { return readPairing()?.token ?? ''; } }, this.log);
+      await relay.listen();
+      relay.onstop = (id) => {
+        const s = this.sessions.get(id);
+        if (s) s.hub.interrupt(s, 'Stopped by the user from the Browser Agent Chrome extension.');
+      };
+      queueMicrotask(() => this.checkIdle());
+      relay.onconnect = () => {
+        this.relayConnected = true;
+        clearTimeout(this.idleTimer);
+        void this.pushRelayView();
+      };
+      relay.ondisconnect = () => {
+        this.relayConnected = false;
+        this.checkIdle();
+      };
+      this.relayViewTimer = setInterval(() => this.pushRelayView(), 1000);
+      this.relayViewTimer.unref?.();
+      return relay;
+    })();
+    this.relay.catch(() => (this.relay = undefined));
+    return this.relay;
+  }
+
+  /** The side panel's view: sessions on the relay, their tabs and current step. */
+  private async pushRelayView() {
+    const relay = await this.relay?.catch(() => undefined);
+    if (!relay?.connected) return;
+    const b = this.browsers.get('relay');
+    const tabIds = new Map(relay.tabs.map((t) => [t.targetId, t.tabId]));
+    relay.sessions(
+      [...this.sessions.values()]
+        .filter((s) => b && s.hub === b.hub)
+        .map((s) => ({ id: s.id, client: s.client, tabs: s.hub.tabsOf(s).map((t) => tabIds.get(t.targetId)).filter((x): x is number => x !== undefined), step: s.hub.currentStep(s) })),
+    );
   }
 
   /** Ends a session: tabs closed in a launched browser, left open in an attached one. */
@@ -323,6 +402,8 @@ export class Daemon {
     clearTimeout(s.graceTimer);
     this.sessions.delete(s.id);
     this.log(`Session ${s.id} (${s.client}) ended: ${reason}`);
+    const claims = [...this.browsers.values()].find((b) => b.hub === s.hub)?.claims;
+    for (const t of s.hub.tabsOf(s)) claims?.release(t.targetId);
     await s.hub.release(s, s.kind === 'launched');
     s.send({ t: 'gone', reason });
     s.socket?.end();
@@ -359,6 +440,17 @@ export class Daemon {
         this.recordLaunched(launched, false);
         throw e;
       }
+    } else if (spec.mode === 'relay') {
+      const relay = await this.relayOn();
+      await relay.waitConnected(RELAY_CONNECT_MS);
+      const hub = new BrowserHub(new RelayTransport(relay, cdpTimeoutMs), cdpTimeoutMs);
+      try {
+        await hub.init();
+      } catch (e) {
+        hub.close();
+        throw e;
+      }
+      browser = { key, kind: 'attached', endpoint: `relay://127.0.0.1:${relay.port}`, headless: false, hub };
     } else {
       this.log(`Attaching to ${spec.endpoint}`);
       const ws = await resolveEndpoint(spec.endpoint, spec.headers);
@@ -369,7 +461,7 @@ export class Daemon {
         hub.close();
         throw e;
       }
-      browser = { key, kind: 'attached', endpoint: ws, headless: false, hub };
+      browser = { key, kind: 'attached', endpoint: ws, headless: false, hub, headers: spec.headers, claims: new TabClaims(ws) };
     }
     browser.hub.onclose = () => void this.browserGone(browser);
     this.browsers.set(key, browser);
@@ -440,7 +532,11 @@ export class Daemon {
   private checkIdle() {
     clearTimeout(this.idleTimer);
     if (this.sessions.size > 0 || this.starting.size > 0 || this.stopping) return;
-    this.idleTimer = setTimeout(() => void this.stop(`idle for ${this.idleMs} ms`), this.idleMs);
+    // Relay mode with the Chrome extension connected: the user's Chrome waits for an agent.
+    if (this.relayConnected) return;
+    // Relay mode just turned on: give the user time to paste the pairing code into the extension.
+    const ms = this.relay ? Math.max(this.idleMs, RELAY_IDLE_MS) : this.idleMs;
+    this.idleTimer = setTimeout(() => void this.stop(`idle for ${ms} ms`), ms);
     this.idleTimer.unref?.();
   }
 
@@ -467,6 +563,7 @@ export class Daemon {
           await b.launched.kill();
           this.recordLaunched(b.launched, false);
         } else {
+          b.claims?.releaseAll();
           b.hub.close(); // never close a browser we only attached to
         }
       }
@@ -478,6 +575,8 @@ export class Daemon {
         }
       }
       rmSync(this.opts.paths.browsers, { force: true });
+      clearInterval(this.relayViewTimer);
+      await (await this.relay?.catch(() => undefined))?.close();
       this.resolveStopped();
     })();
     return this.stopping;

@@ -10,6 +10,7 @@ import { auditDirFromArgs, createMcpAudit } from '../audit/mcp';
 import { createMcpSafety } from '../safety/mcp';
 import { secureTool } from '../safety/secureTool';
 import { createMcpServer, SERVER_VERSION } from './server';
+import { RELAY_ENDPOINT } from '../session/relayProtocol';
 import { DEFAULT_MAX_INPUT_BYTES, LimitedStdioTransport } from './stdioTransport';
 
 const HELP = `browser-agent-mcp — Browser Agent's MCP server (stdio)
@@ -18,6 +19,9 @@ Options:
   --cdp-url <url>          attach to a running Chrome (http://host:port or ws://…); works in the page
                            the user has open and focused, even when DevTools or another tool is
                            attached to it (its own tab when another Browser Agent works there)
+  --extension              drive the Chrome you use every day through the companion Chrome extension:
+                           only the tabs you share there (needs the session daemon; pair first with
+                           "Browser Agent: Pair Chrome Extension" or \`browser-agent-daemon pair\`)
   --attach-tab <mode>      with --cdp-url: "focused" (default) or "new" (always a tab of its own)
   --headless               run the launched browser headless
   --user-data-dir <dir>    persistent profile for the launched browser
@@ -52,6 +56,7 @@ export function parseCli(argv: string[]): McpOptions & { help?: boolean; version
     args: argv,
     options: {
       'cdp-url': { type: 'string' },
+      extension: { type: 'boolean' },
       'attach-tab': { type: 'string' },
       headless: { type: 'boolean' },
       'user-data-dir': { type: 'string' },
@@ -76,12 +81,14 @@ export function parseCli(argv: string[]): McpOptions & { help?: boolean; version
   });
   const attachTab = values['attach-tab'];
   if (attachTab !== undefined && attachTab !== 'focused' && attachTab !== 'new') throw new Error(`--attach-tab must be "focused" or "new" (got "${attachTab}")`);
+  if (values.extension && values['no-daemon']) throw new Error('--extension needs the session daemon (it owns the relay to the Chrome extension): drop --no-daemon');
+  if (values.extension && values['cdp-url']) throw new Error('--extension and --cdp-url are two different browsers: give one');
   const maxWait = values['max-wait-ms'] ? Number(values['max-wait-ms']) : undefined;
   if (maxWait !== undefined && !(maxWait >= 1000)) throw new Error('--max-wait-ms must be a number ≥ 1000');
   const maxInput = values['max-input-bytes'] ? Number(values['max-input-bytes']) : undefined;
   if (maxInput !== undefined && !(Number.isInteger(maxInput) && maxInput >= 65_536)) throw new Error('--max-input-bytes must be a whole number ≥ 65536');
   return {
-    cdpUrl: values['cdp-url'],
+    cdpUrl: values.extension ? RELAY_ENDPOINT : values['cdp-url'],
     attachTab,
     headless: values.headless,
     userDataDir: values['user-data-dir'],

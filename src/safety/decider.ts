@@ -1,6 +1,6 @@
 import type { RunHooks } from '../tools/runner';
 import type { ActionPreview, ToolContext, ToolDefinition } from '../tools/types';
-import { checkRequestOrigin, hasOriginRules, webSocketBlockPatterns, originOf } from './origins';
+import { checkRequestOrigin, hasOriginRules, interceptPatterns, webSocketBlockPatterns, originOf } from './origins';
 import type { RequestPolicy } from '../session/requestGuard';
 import { ratePolicy, type PageFacts } from './policy';
 import { SECRET_PLACEHOLDER, type SecretVault } from './secrets';
@@ -146,6 +146,7 @@ export function createDecider(settings: () => PolicySettings, confirmer: Confirm
       return v.allowed ? undefined : { rule: v.rule ?? 'blocked-origin', reason: v.reason ?? 'blocked by the safety policy' };
     },
     blockPatterns: () => webSocketBlockPatterns(settings()),
+    interceptPatterns: () => interceptPatterns(settings()),
   };
 
   async function rate(tool: ToolDefinition, input: unknown, preview: ActionPreview | undefined, ctx: ToolContext): Promise<Rating> {

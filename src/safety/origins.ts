@@ -128,3 +128,27 @@ export function webSocketBlockPatterns(settings: Pick<PolicySettings, 'allowedOr
   }
   return out;
 }
+
+/**
+ * `Fetch.enable` URL patterns that pause every request the origin rules could refuse, and as few
+ * others as possible (each pause is a round trip through the extension). With an allow list every
+ * request may be refused: all are paused. With a block list only, a request is paused when its URL
+ * contains a blocked host anywhere (`*host*`): a superset — the guard still checks each paused
+ * request exactly — that relies on Chrome handing the patterns canonical URLs (lower case,
+ * punycode, dotted-decimal IPv4), as `webSocketBlockPatterns` does.
+ */
+export function interceptPatterns(settings: Pick<PolicySettings, 'allowedOrigins' | 'blockedOrigins'>): string[] {
+  if (settings.allowedOrigins.length) return ['*'];
+  const out = new Set<string>();
+  for (const glob of settings.blockedOrigins) {
+    let g = glob.trim().toLowerCase();
+    if (/^[0-9a-f]*:[0-9a-f]*:[0-9a-f:.]*$/.test(g)) g = `[${g}]`;
+    const m = /^(?:([a-z*][a-z0-9+.*-]*):\/\/)?(?:[^@/]*@)?(\[[^\]]*\]|[^/:]+)(?::([0-9*]+))?\/?$/.exec(g);
+    const host = m && canonicalHostGlob(m[2]);
+    // Anything we cannot narrow safely: pause everything.
+    if (!host || host === '*' || host.replace(/[*.]/g, '') === '') return ['*'];
+    const core = host.replace(/^(\*\.)+/, '');
+    out.add(`*${(core.includes(':') ? `[${core}]` : core).replace(/[\\?]/g, (c) => `\\${c}`)}*`);
+  }
+  return [...out];
+}

@@ -1,7 +1,9 @@
 /**
  * The one redactor: every form in which a secret value can reappear in text — raw, URL-encoded
- * (`%40`, and `+` for spaces in form bodies), HTML-escaped (`&amp;`, `&lt;`, `&#39;`…) and
- * JSON-escaped — is replaced by its label. Results, errors, audit fields, log lines and
+ * (encodeURIComponent, and the browser's own encodings of a path, query, fragment, userinfo and
+ * form body, `+` for spaces, upper- or lower-case escapes), HTML-escaped (`&amp;`, `&lt;`, `&#39;`…,
+ * and the DOM's own serialisation) and JSON-escaped — is replaced by its label. Other encodings a
+ * page could apply (base64, reversed, split) are not recognised. Results, errors, audit fields, log lines and
  * confirmation texts all pass through `redactText`.
  */
 
@@ -10,8 +12,41 @@ export const MIN_REDACT_LENGTH = 3;
 
 const htmlEscapes = (v: string): string[] => {
   const named = v.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;').replace(/'/g, '&#39;');
-  return [named, named.replace(/&#39;/g, '&#x27;'), named.replace(/&quot;/g, '&#34;'), v.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`)];
+  return [
+    named,
+    named.replace(/&#39;/g, '&#x27;'),
+    named.replace(/&quot;/g, '&#34;'),
+    v.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`),
+    // How the browser serialises the DOM (innerHTML, outerHTML): text escapes & < > (and nbsp), attributes & and ".
+    v.replace(/&/g, '&amp;').replace(/\u00a0/g, '&nbsp;').replace(/</g, '&lt;').replace(/>/g, '&gt;'),
+    v.replace(/&/g, '&amp;').replace(/\u00a0/g, '&nbsp;').replace(/"/g, '&quot;'),
+  ];
 };
+
+/**
+ * The WHATWG URL percent-encode sets (what the browser itself writes into a URL it parsed): a value
+ * a page puts into a path, query, fragment or form body comes back in one of these spellings.
+ */
+const C0 = (c: number) => c < 0x20 || c > 0x7e;
+const FRAGMENT = (c: number) => C0(c) || ' "<>`'.includes(String.fromCharCode(c));
+const QUERY = (c: number) => C0(c) || ' "#<>'.includes(String.fromCharCode(c));
+const SPECIAL_QUERY = (c: number) => QUERY(c) || c === 0x27;
+const PATH = (c: number) => QUERY(c) || '?^`{}'.includes(String.fromCharCode(c));
+const PATH_OLD = (c: number) => QUERY(c) || '?`{}'.includes(String.fromCharCode(c));
+const USERINFO = (c: number) => PATH(c) || '/:;=@[\\]|'.includes(String.fromCharCode(c));
+const COMPONENT = (c: number) => USERINFO(c) || '$%&+,'.includes(String.fromCharCode(c));
+const FORM = (c: number) => !/[A-Za-z0-9*\-._]/.test(String.fromCharCode(c));
+
+function percentEncode(value: string, set: (c: number) => boolean, spaceAsPlus = false): string {
+  let out = '';
+  for (const ch of value) {
+    const c = ch.codePointAt(0)!;
+    if (spaceAsPlus && c === 0x20) out += '+';
+    else if (set(c)) for (const b of Buffer.from(ch, 'utf8')) out += `%${b.toString(16).toUpperCase().padStart(2, '0')}`;
+    else out += ch;
+  }
+  return out;
+}
 
 /** Every spelling of one value to look for, longest first. */
 export function spellings(value: string): string[] {
@@ -21,10 +56,15 @@ export function spellings(value: string): string[] {
   out.add(enc.replace(/%20/g, '+'));
   out.add(encodeURI(value));
   out.add(escape(value));
+  for (const set of [FRAGMENT, QUERY, SPECIAL_QUERY, PATH, PATH_OLD, USERINFO, COMPONENT]) out.add(percentEncode(value, set));
+  // In the path of an http(s) URL a backslash is a slash.
+  if (value.includes('\\')) for (const set of [PATH, PATH_OLD]) out.add(percentEncode(value.replace(/\\/g, '/'), set));
+  // application/x-www-form-urlencoded (a form GET's query, a POST body, URLSearchParams).
+  out.add(percentEncode(value, FORM, true));
   for (const h of htmlEscapes(value)) out.add(h);
   out.add(JSON.stringify(value).slice(1, -1));
   // Lower-case percent escapes (some servers and browsers write %2f).
-  out.add(enc.replace(/%[0-9A-F]{2}/g, (m) => m.toLowerCase()));
+  for (const s of [...out]) if (/%[0-9A-F]{2}/.test(s)) out.add(s.replace(/%[0-9A-F]{2}/g, (m) => m.toLowerCase()));
   return [...out].filter((s) => s.length >= MIN_REDACT_LENGTH).sort((a, b) => b.length - a.length);
 }
 

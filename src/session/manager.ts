@@ -100,7 +100,7 @@ export class SessionManager extends EventEmitter {
     const opts = { ...s.launch, ...overrides };
     return this.start('launched', async () => {
       const provider = s.provider ?? localProvider;
-      if (provider === localProvider) this.log.info(`Launching ${opts.executablePath ?? 'Chrome/Chromium'} (${opts.headless ? 'headless' : 'headed'}, ${opts.userDataDir ? `profile ${opts.userDataDir}` : 'temporary profile'})`);
+      if (provider.name === 'local') this.log.info(`Launching ${opts.executablePath ?? 'Chrome/Chromium'} (${opts.headless ? 'headless' : 'headed'}, ${opts.userDataDir ? `profile ${opts.userDataDir}` : 'temporary profile'})`);
       else this.log.info(`Opening a session in the shared browser (${provider.name})`);
       const session = await BrowserSession.open(await provider.launch(opts, { cdpTimeoutMs: s.cdpTimeoutMs }), 'existing', this.requestPolicy);
       this.lastMode = { mode: 'launch' };

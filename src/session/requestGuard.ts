@@ -1,6 +1,7 @@
 import { EventEmitter } from 'node:events';
 import type { Protocol } from 'devtools-protocol';
 import type { CdpConnection } from './cdp';
+import { fenceInline } from '../safety/untrusted';
 import { socketBarrierSource } from './socketBarrier';
 
 /** Why a request may not go out: the rule id and plain words. */
@@ -18,6 +19,11 @@ export interface RequestPolicy {
   check(url: string): RequestVerdict | undefined;
   /** URLPattern rules for what `Fetch` never sees (WebSocket handshakes); see socketBarrier.ts. */
   blockPatterns?(): { urlPattern: string; block: boolean }[];
+  /**
+   * `Fetch` URL patterns covering every URL `check` could refuse (default `*`, every request):
+   * requests outside them are never paused, which saves a round trip each.
+   */
+  interceptPatterns?(): string[];
 }
 
 export interface BlockedRequest extends RequestVerdict {
@@ -37,7 +43,8 @@ interface GuardedTarget {
   sessionId: string;
   targetId: string;
   type: string;
-  fetch: boolean;
+  /** The Fetch patterns installed (JSON), or '' when interception is off. */
+  fetch: string;
   /** The WebSocket rules last installed (JSON), to reinstall only on change. */
   patterns: string;
   /** The barrier script added for new documents (pages and frames). */
@@ -98,7 +105,7 @@ export class RequestGuard extends EventEmitter {
     if (!this.active && !this.started) return Promise.resolve();
     const run = async () => {
       await this.start();
-      const want = this.active;
+      const want = this.fetchPatterns();
       const patterns = this.patterns();
       await Promise.all(
         [...this.targets.values()]
@@ -208,13 +215,13 @@ export class RequestGuard extends EventEmitter {
   }
 
   private onAttached(p: Protocol.Target.AttachedToTargetEvent): Promise<void> {
-    const t: GuardedTarget = { sessionId: p.sessionId, targetId: p.targetInfo.targetId, type: p.targetInfo.type, fetch: false, patterns: '[]' };
+    const t: GuardedTarget = { sessionId: p.sessionId, targetId: p.targetInfo.targetId, type: p.targetInfo.type, fetch: '', patterns: '[]' };
     this.targets.set(p.sessionId, t);
     const setup = (async () => {
       const send = this.sender(t.sessionId);
       try {
         const steps: Promise<unknown>[] = [];
-        if (FETCH_TYPES.has(t.type) && this.active) steps.push(this.setFetch(t, true), this.setPatterns(t, this.patterns()));
+        if (FETCH_TYPES.has(t.type) && this.active) steps.push(this.setFetch(t, this.fetchPatterns()), this.setPatterns(t, this.patterns()));
         // Children of this target (out-of-process iframes, dedicated workers) are paused until guarded too.
         if (t.type === 'page' || t.type === 'iframe' || t.type.endsWith('worker')) {
           steps.push(send('Target.setAutoAttach', { autoAttach: true, waitForDebuggerOnStart: true, flatten: true }).catch(() => undefined));
@@ -236,10 +243,25 @@ export class RequestGuard extends EventEmitter {
       this.connection.send(method, params as never, sessionId, SETUP_TIMEOUT_MS);
   }
 
-  private async setFetch(t: GuardedTarget, on: boolean): Promise<void> {
-    if (on) await this.connection.send('Fetch.enable', { patterns: [{ urlPattern: '*', requestStage: 'Request' }] }, t.sessionId, SETUP_TIMEOUT_MS);
-    else await this.connection.send('Fetch.disable', undefined, t.sessionId, SETUP_TIMEOUT_MS);
-    t.fetch = on;
+  /** `patterns`: JSON of the URL patterns to pause, '' for none. Fetch.enable again replaces the patterns. */
+  private async setFetch(t: GuardedTarget, patterns: string): Promise<void> {
+    if (patterns) {
+      const list = (JSON.parse(patterns) as string[]).map((urlPattern) => ({ urlPattern, requestStage: 'Request' as const }));
+      await this.connection.send('Fetch.enable', { patterns: list }, t.sessionId, SETUP_TIMEOUT_MS);
+    } else await this.connection.send('Fetch.disable', undefined, t.sessionId, SETUP_TIMEOUT_MS);
+    t.fetch = patterns;
+  }
+
+  /** The Fetch patterns the policy needs (JSON), '' when no rule is set. */
+  private fetchPatterns(): string {
+    if (!this.active) return '';
+    let list: string[] | undefined;
+    try {
+      list = this.policy?.interceptPatterns?.();
+    } catch {
+      list = undefined; // a broken narrowing must not open the door: pause everything
+    }
+    return JSON.stringify(list?.length ? list : ['*']);
   }
 
   private patterns(): string {
@@ -297,6 +319,10 @@ export class RequestGuard extends EventEmitter {
 
 /** One line for the model per blocked request: what, where, which rule. */
 export function describeBlocked(b: BlockedRequest): string {
-  const what = b.navigation ? 'navigation' : `${b.resourceType.toLowerCase()} request`;
-  return `BLOCKED_BY_POLICY: a ${what} to ${b.url} was stopped before it was sent (rule ${b.rule}: ${b.reason}).`;
+  const what = b.navigation ? 'navigation' : `${RESOURCE_WORDS[b.resourceType] ?? b.resourceType.toLowerCase()} request`;
+  // The URL is the page's (a script can put any words into a path): fenced like other page text.
+  return `BLOCKED_BY_POLICY: ${/^([aeiou]|XHR)/i.test(what) ? 'an' : 'a'} ${what} to ${fenceInline(b.url)} was stopped before it was sent (rule ${b.rule}: ${b.reason}).`;
 }
+
+/** CDP resource types as a reader says them. */
+const RESOURCE_WORDS: Record<string, string> = { XHR: 'XHR', Fetch: 'fetch', Ping: 'beacon', EventSource: 'EventSource', WebSocket: 'WebSocket', CSPViolationReport: 'report', Other: 'other' };

@@ -33,8 +33,8 @@ function isElement(it: PageItem): it is ElementItem {
 }
 
 export function flatten(r: FrameResult, out: Line[] = []): Line[] {
-  const links = r.items.filter((it): it is ElementItem => isElement(it) && !!it.href);
-  const shown = linkTargets(links.map((l) => ({ name: l.name, href: l.href! })), r.url);
+  const links = r.items.filter((it): it is ElementItem => isElement(it) && it.href !== undefined);
+  const shown = linkTargets(links.map((l) => ({ name: l.name || l.hint || '', href: l.href! })), r.url, r.base);
   const targets = new Map<ElementItem, string | undefined>(links.map((l, i) => [l, shown[i]]));
   const start = out.length;
   for (const it of r.items) {

@@ -209,6 +209,8 @@ export interface FrameResult {
   ms: number;
   count: number;
   url: string;
+  /** The document's base URL, for resolving link targets. */
+  base?: string;
   title: string;
   doc?: string;
   /** DOM changes counted in the frame when it was read: the same count later means nothing changed. */
@@ -247,7 +249,7 @@ export async function extractFrame(tab: Tab, frame: FrameRef, opts: ExtractOptio
   st.counters.set(frame.prefix, value.next);
   if (value.doc) st.docs.set(frame.prefix, value.doc);
   if (process.env.BA_SNAPSHOT_TIMING) console.error(`[snapshot] frame f${frame.prefix}: listeners ${t1 - t0} ms, run ${Date.now() - t1} ms (in page ${value.ms} ms), ${value.items.length} items`);
-  const result: FrameResult = { frame, items: value.items, children: new Map(), ms: value.ms, count: value.count, url: value.url, title: value.title, doc: value.doc, changes: value.changes };
+  const result: FrameResult = { frame, items: value.items, children: new Map(), ms: value.ms, count: value.count, url: value.url, base: value.base, title: value.title, doc: value.doc, changes: value.changes };
   frame.url = value.url;
   if (value.frames && opts.frames !== false && depth < MAX_FRAME_DEPTH) {
     const childIds = await iframeIds(frame, tab);

@@ -6,7 +6,7 @@ export interface ElementItem {
   name: string;
   /** Name substitute when nothing names the element: icon hint, SVG description, position. */
   hint?: string;
-  /** Absolute target of a link (a/area with href); the formatter shortens it relative to the page. */
+  /** Target of a link (a/area with href) as written; resolved against the frame's `base` by the formatter. */
   href?: string;
   /** State words: `checked`, `value="…"`, … */
   st?: string;
@@ -52,6 +52,8 @@ export interface RunResult {
   ms: number;
   count: number;
   url: string;
+  /** The document's base URL (links are resolved against it). */
+  base?: string;
   title: string;
   missingRoot?: boolean;
   /** This document's identity (its time origin): refs are numbered per document. */

@@ -17,7 +17,7 @@ export interface SnapshotOptions {
   offset?: number;
 }
 
-const LEGEND = 'Lines [ref] role "name" state →link target; [nav] etc. open page sections; other lines are page text.';
+const LEGEND = 'Lines [ref] role "name" state →link target; [nav] etc. open sections; other lines: page text.';
 
 export async function takeSnapshot(tab: Tab, opts: SnapshotOptions = {}): Promise<string> {
   tab.assertNoDialog();

@@ -3,6 +3,7 @@ import { z } from 'zod';
 import { openScope } from '../actions/scope';
 import { checkUrl } from '../actions/navigate';
 import { SettleWatch } from '../actions/settle';
+import { blockedError, blockedNavigation } from '../actions/blockedRequests';
 import { BrowserAgentError } from '../errors';
 import type { BrowserSession, TabInfo } from '../session/browserSession';
 import { previewOf } from './common';
@@ -43,8 +44,16 @@ export const browserTabs = defineTool({
       const tab = await browser.newTab('about:blank');
       const s = await openScope({ ...ctx, tab: async () => tab });
       const watch = new SettleWatch(tab, s.page, s.tabObs, s.browserObs);
+      const mark = browser.guard.mark();
       if (url !== 'about:blank') await s.page.send('Page.navigate', { url });
       await watch.settle({ capMs: Math.min(ctx.settings.maxWaitMs, 20_000) });
+      // The request guard stopped its navigation (a redirect into a blocked origin): the tab goes, the model is told the rule.
+      const stopped = blockedNavigation(s, mark);
+      if (stopped) {
+        s.browserObs.dropOpenedTab(tab);
+        await browser.closeTab(tab.targetId).catch(() => undefined);
+        throw blockedError(stopped, 'The new tab was closed.');
+      }
       await tab.refreshInfo();
       return text(`Opened a new tab${url !== 'about:blank' ? ` with ${tab.url}` : ''}; it is now active.\n${list(visibleTabs(browser, ctx))}`);
     }

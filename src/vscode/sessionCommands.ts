@@ -3,6 +3,7 @@ import { discoverBrowsers } from '../session/endpoints';
 import type { SessionManager, SessionStatus } from '../session/manager';
 import { failureText, type FixAction } from './failureText';
 import { sessionMenu } from './sessionMenu';
+import { pairChromeExtension, relayAttachItem } from './pairChrome';
 
 export const REPLACE = 'Replace';
 export const KEEP = 'Keep Current Browser';
@@ -79,7 +80,8 @@ async function pickEndpoint(): Promise<string | undefined> {
   const render = () => {
     const v = qp.value.trim();
     const typed: AttachItem[] = v ? [{ label: `$(plug) Attach to ${v}`, description: 'the endpoint you typed', endpoint: v, alwaysShow: true }] : [];
-    qp.items = [...typed, ...found, ...(v ? [] : [manual])];
+    const relay = relayAttachItem();
+    qp.items = [...typed, ...(relay ? [relay] : []), ...found, ...(v ? [] : [manual])];
   };
   render();
   qp.onDidChangeValue(render);
@@ -140,5 +142,6 @@ export function registerSessionCommands(sessions: SessionManager, channel: vscod
     vscode.commands.registerCommand('browserAgent.closeBrowser', close),
     vscode.commands.registerCommand('browserAgent.showLog', () => channel.show()),
     vscode.commands.registerCommand('browserAgent.sessionMenu', menu),
+    vscode.commands.registerCommand('browserAgent.pairChromeExtension', () => pairChromeExtension()),
   ];
 }

@@ -1,15 +1,18 @@
 import { basename, join } from 'node:path';
 import * as vscode from 'vscode';
 import { daemonProvider } from '../daemon/provider';
-import type { BrowserProvider } from '../session/provider';
+import { localProvider, type BrowserProvider } from '../session/provider';
+import { RELAY_ENDPOINT } from '../session/relayProtocol';
 
 let script: string | undefined;
 let provider: BrowserProvider | undefined;
+let relayRouting: BrowserProvider | undefined;
 
 /** Where the daemon bundled with this extension is; set once at activation. */
 export function configureSharing(extensionPath: string): void {
   script = join(extensionPath, 'dist', 'daemon.js');
   provider = undefined;
+  relayRouting = undefined;
 }
 
 /** This window's name in `browser-agent-daemon status` and the Sessions view. */
@@ -28,7 +31,20 @@ export function sharedEnabled(): boolean {
  * shared with other windows and MCP clients, this window in its own tab(s).
  */
 export function sharedProvider(): BrowserProvider | undefined {
-  if (!sharedEnabled()) return undefined;
   provider ??= daemonProvider({ client: clientName, script });
-  return provider;
+  if (sharedEnabled()) return provider;
+  // Sharing off: this window launches and attaches itself, except to the Chrome extension relay,
+  // which only the session daemon reaches.
+  const daemon = provider;
+  relayRouting ??= {
+    name: 'local',
+    launch: (o, s) => localProvider.launch(o, s),
+    attach: (endpoint, s) => (endpoint === RELAY_ENDPOINT ? daemon : localProvider).attach(endpoint, s),
+  };
+  return relayRouting;
+}
+
+/** The daemon script bundled with this extension (for control calls such as pairing). */
+export function daemonScript(): string | undefined {
+  return script;
 }

@@ -93,7 +93,7 @@ describe('actions: waits that settle, modal states, downloads, popups', function
     await go('/links');
     const r = await clickSel('#a');
     assert.match(r.text, /URL: .*\/target/);
-    assert.match(r.text, /Title: (?:.* → )?(?:<page-content id=\w+>|")Target"/);
+    assert.match(r.text, /Title: (?:.* → )?(?:<page-content id=\w+>Target<|"Target")/);
     assert.equal(await evalPage(h, 'document.body.innerText'), 'arrived');
   });
 
@@ -101,7 +101,7 @@ describe('actions: waits that settle, modal states, downloads, popups', function
     await go('/links');
     const r = await clickSel('#spa');
     assert.match(r.text, /URL: .*\/spa\/route/);
-    assert.match(r.text, /Title: (?:.* → )?(?:<page-content id=\w+>|")Route"/);
+    assert.match(r.text, /Title: (?:.* → )?(?:<page-content id=\w+>Route<|"Route")/);
   });
 
   it('gives up on a page that never finishes loading, within the cap, and says so', async () => {
@@ -169,7 +169,7 @@ describe('actions: waits that settle, modal states, downloads, popups', function
     assert.doesNotMatch(again.text, /Console errors/);
     assert.match(again.text, /New tab opened: .*\/target — now the active tab/);
     const tabs = await h.ok('browser_tabs', { action: 'list' });
-    assert.match(tabs, /\(active\) "Target"/);
+    assert.match(tabs, /\(active\) <page-content id=(\w+)>Target<\/page-content id=\1>/);
     await h.ok('browser_tabs', { action: 'close' });
   });
 });

@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { TaskRecord } from '../../src/agent/panel/messages';
@@ -17,6 +17,7 @@ describe('audit: one task history for the chat panel and Task History', () => {
     const seen: TaskRecord = { id: chat.id, task: 'Greet Ada', startedAt: Date.now(), provider: 'p', status: 'stopped', entries: [{ kind: 'user', text: 'Greet Ada' }, { kind: 'assistant', text: 'On it.' }, { kind: 'result', status: 'stopped', summary: 'Stopped by the user.' }] };
     await chat.end('cancelled', 'Stopped by the user.', 'stopped');
     await saveTranscript(chat.dir, seen);
+    assert.equal(statSync(join(chat.dir, CHAT_FILE)).mode & 0o777, 0o600, 'only the user may read a conversation');
     const copilot = rec.startTask('Copilot tool calls on 2026-11-23', { source: 'copilot', implicit: true });
     await copilot.recordStep(async () => ({ ts: new Date().toISOString(), tool: 'browser_click', input: { ref: '3' }, target: { role: 'button', name: 'Go' }, before: {}, after: {}, risk: 'auto', decision: 'auto', ok: false, result: 'TARGET_NOT_FOUND: no element [3]\nHint: take a snapshot', errorCode: 'TARGET_NOT_FOUND', durationMs: 5 }));
     await copilot.end('ended');

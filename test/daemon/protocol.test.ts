@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { DaemonTransport, daemonControl } from '../../src/daemon/client';
 import { daemonPaths } from '../../src/daemon/paths';
+import { MAX_CLIENT_LINE } from '../../src/daemon/server';
 import { CdpConnection } from '../../src/session/cdp';
 import { TEST_LAUNCH } from '../helpers/chromium';
 import { DAEMON_BIN, until } from '../helpers/daemon';
@@ -52,6 +53,17 @@ describe('daemon: proxy protocol (request ids, resume, tab isolation)', function
     assert.equal((await conn.send('Runtime.evaluate', { expression: 'window.n', returnByValue: true }, sessionId)).result.value, 2);
     const st = await daemonControl('status', {}, { paths });
     assert.equal(st.sessions.filter((s) => s.client === 'raw').length, 1, 'still one session');
+    await t.end();
+  });
+
+  it('a request larger than the daemon accepts is answered with an error; the session goes on', async () => {
+    const { t, conn } = await open('big');
+    const { sessionId } = await pageOf(conn);
+    const huge = `'${'x'.repeat(MAX_CLIENT_LINE)}'.length`;
+    await assert.rejects(conn.send('Runtime.evaluate', { expression: huge, returnByValue: true }, sessionId), /more than \d+ characters was refused by the session daemon/);
+    assert.equal((await conn.send('Runtime.evaluate', { expression: '6*7', returnByValue: true }, sessionId)).result.value, 42);
+    const st = await daemonControl('status', {}, { paths });
+    assert.equal(st.sessions.filter((s) => s.client === 'big').length, 1, 'still the same session');
     await t.end();
   });
 

@@ -12,6 +12,17 @@ describe('daemon: pure parts', () => {
     assert.deepEqual(lines, ['{"id":1,"result":{}}', '{"method":"X"}', '{"id":2}']);
   });
 
+  it('LineReader skips a line longer than its limit without holding it, and reads on', () => {
+    const lines: string[] = [];
+    const heads: string[] = [];
+    const r = new LineReader((l) => lines.push(l), 10, (h) => heads.push(h));
+    for (const chunk of ['{"id":7,"method":"X","params":"', 'y'.repeat(50), 'zz"}\n{"id":8}\n', '0123456789ABC\n', 'ok\n']) r.push(chunk);
+    assert.deepEqual(lines, ['{"id":8}', 'ok']);
+    assert.equal(heads.length, 2);
+    assert.match(heads[0], /^\{"id":7,/);
+    assert.equal(heads[1], '0123456789ABC');
+  });
+
   it('browserKey: sessions share a browser only when they ask for the same one', () => {
     const headless = browserKey({ mode: 'launch', launch: { headless: true, args: ['--a'] } });
     assert.equal(headless, browserKey({ mode: 'launch', launch: { headless: true, args: ['--b'] } }), 'switches do not split');

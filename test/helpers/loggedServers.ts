@@ -10,8 +10,8 @@ export interface LoggedServer extends TestServer {
  * A real loopback server that records every request it receives, WebSocket handshakes too
  * (they never reach the request handler). A blocked origin's log must stay empty.
  */
-export async function startLoggedServer(routes: Record<string, Route> = {}): Promise<LoggedServer> {
-  const s = await startServer(routes);
+export async function startLoggedServer(routes: Record<string, Route> = {}, host?: string): Promise<LoggedServer> {
+  const s = await startServer(routes, host);
   const log: string[] = [];
   s.server.prependListener('request', (req: IncomingMessage, _res: ServerResponse) => {
     let body = '';

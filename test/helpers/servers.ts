@@ -13,8 +13,8 @@ export interface TestServer {
   close(): Promise<void>;
 }
 
-/** A real HTTP server on 127.0.0.1 with a random port, serving the given HTML routes. */
-export async function startServer(routes: Record<string, Route> = {}): Promise<TestServer> {
+/** A real HTTP server on 127.0.0.1 (or `host`, e.g. `::1`) with a random port, serving the given HTML routes. */
+export async function startServer(routes: Record<string, Route> = {}, host = '127.0.0.1'): Promise<TestServer> {
   const table = new Map(Object.entries(routes));
   const server = createServer((req, res) => {
     const path = (req.url ?? '/').split('?')[0];
@@ -29,9 +29,9 @@ export async function startServer(routes: Record<string, Route> = {}): Promise<T
       handler(req, res);
     }
   });
-  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+  await new Promise<void>((r) => server.listen(0, host, r));
   const port = (server.address() as AddressInfo).port;
-  const origin = `http://127.0.0.1:${port}`;
+  const origin = `http://${host.includes(':') ? `[${host}]` : host}:${port}`;
   return {
     url: `${origin}/`,
     origin,

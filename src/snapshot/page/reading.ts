@@ -1,13 +1,25 @@
 // What a reader of the page needs besides the controls: landmark sections, where links go, images'
 // alt text, names that come from attributes rather than labels, and controls placed off-screen on
 // purpose (skip links). Pure DOM code, runs inside the page with the extractor.
-import { clean, explicitRole } from './roles';
+import { clean, explicitRole, subtreeText } from './roles';
 
 /**
  * Longest element name shown: a link that wraps a teaser paragraph carries its words (visible text a
  * reader needs), while a name that runs on ends in `…`.
  */
 export const MAX_NAME = 200;
+
+/**
+ * The visible text of an element beyond its name's first MAX_NAME characters (a link wrapping a whole
+ * teaser), so it is shown as page text after the element line instead of being cut: '' when the name
+ * is not cut or does not come from the element's text.
+ */
+export function nameOverflow(el: Element, name: string): string {
+  if (name.length <= MAX_NAME || el.hasAttribute('aria-label') || el.hasAttribute('aria-labelledby')) return '';
+  const shown = name.slice(0, MAX_NAME - 1).trimEnd();
+  const full = subtreeText(el, 200_000);
+  return full.startsWith(shown) ? full.slice(shown.length).trim() : '';
+}
 
 /** Short section names for landmark roles (the HTML element a reader knows). */
 const LANDMARK_BY_ROLE: Record<string, string> = {
@@ -46,13 +58,13 @@ export function landmarkOf(el: Element): string {
   return name ? `${kind} ${JSON.stringify(name.length > 60 ? name.slice(0, 59) + '…' : name)}` : kind;
 }
 
-/** The absolute target of a link element (a/area with href), or undefined. */
+/**
+ * The target of a link element (a/area with href) as written: the CDP side resolves it against the
+ * document's base URL (reading the resolved `href` property costs a URL parse per link in the page).
+ */
 export function linkHref(el: Element): string | undefined {
   if (el.localName !== 'a' && el.localName !== 'area') return undefined;
-  const raw = el.getAttribute('href');
-  if (raw === null) return undefined;
-  const href = (el as HTMLAnchorElement).href;
-  return typeof href === 'string' ? href : undefined;
+  return el.getAttribute('href') ?? undefined;
 }
 
 /**

@@ -67,7 +67,12 @@ export function cap(s: string, n: number): string {
 /** Tags whose text a browser separates from its neighbours (no layout needed to know it). */
 export const BLOCKISH = /^(?:br|p|div|li|ul|ol|h[1-6]|section|article|header|footer|nav|aside|main|figure|figcaption|blockquote|pre|table|tr|td|th|dt|dd|dl|hr|form|fieldset|legend|address|details|summary)$/;
 
-/** Visible-ish text of a subtree without layout work (skips script/style and aria-hidden icon glyphs). */
+const DRAWN_AS_BLOCK = /^(?:block|flex|grid|list-item|table|flow-root)/;
+
+/**
+ * Visible-ish text of a subtree (skips script/style and aria-hidden icon glyphs). Layout is asked about
+ * only where an inline tag may be drawn as a block, which separates words the markup runs together.
+ */
 export function subtreeText(el: Element, limit = 200): string {
   let out = '';
   const walk = (n: Node) => {
@@ -99,11 +104,13 @@ export function subtreeText(el: Element, limit = 200): string {
       out += ' ' + label + ' ';
       return;
     }
-    if (BLOCKISH.test(tag)) out += ' ';
+    // Text of a span drawn as a block (a teaser's title, then its source) is a separate word too.
+    const blockish = BLOCKISH.test(tag) || (e !== el && (/[^\s]$/.test(out) || !!e.nextSibling) && DRAWN_AS_BLOCK.test(getComputedStyle(e).display));
+    if (blockish && !out.endsWith(' ')) out += ' ';
     const sr = shadowOf(e);
     if (sr) for (let c = sr.firstChild; c; c = c.nextSibling) walk(c);
     for (let c = e.firstChild; c; c = c.nextSibling) walk(c);
-    if (BLOCKISH.test(tag)) out += ' ';
+    if (blockish && !out.endsWith(' ')) out += ' ';
   };
   walk(el);
   return clean(out);

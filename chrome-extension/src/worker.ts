@@ -1,0 +1,345 @@
+// The service worker: relays CDP between the tabs the user shares (chrome.debugger) and the Browser
+// Agent session daemon (a WebSocket on 127.0.0.1). Chrome may stop this worker at any time: what
+// must survive is in chrome.storage (pairing in .local; shared tabs in .session), listeners are registered at the top level so any event wakes it, and it reconnects
+// with backoff. The debugger stays attached while the worker is stopped.
+import { parsePairingCode, RELAY_PROTOCOL, RELAY_TOKEN_PREFIX, type DaemonRelayMessage, type ExtensionMessage, type RelayRequest, type RelaySessionView, type SharedTab } from '../../src/session/relayProtocol';
+import { Journal, type Answer } from './journal';
+
+const VERSION = chrome.runtime.getManifest().version;
+const KEEPALIVE_MS = 20_000;
+const MAX_BACKOFF_MS = 10_000;
+/** Events kept while the socket is down (the worker just woke up): a bounded amount. */
+const MAX_QUEUED = 5000;
+
+export type ConnectionState = 'not paired' | 'connecting' | 'connected' | 'disconnected';
+
+export interface PanelState {
+  state: ConnectionState;
+  paired: boolean;
+  port?: number;
+  lastError?: string;
+  shared: SharedTab[];
+  sessions: RelaySessionView[];
+}
+
+const journal = new Journal();
+/** tabId → what we know of the shared tab; persisted as the list of tab ids. */
+const shared = new Map<number, SharedTab>();
+let ws: WebSocket | undefined;
+let state: ConnectionState = 'disconnected';
+let lastError: string | undefined;
+let backoff = 500;
+let retryTimer: ReturnType<typeof setTimeout> | undefined;
+let keepalive: ReturnType<typeof setInterval> | undefined;
+let sessions: RelaySessionView[] = [];
+const queued: string[] = [];
+const panels = new Set<chrome.runtime.Port>();
+
+// ---- persistence ----
+
+async function pairing(): Promise<{ port: number; token: string } | undefined> {
+  const { pairingCode } = await chrome.storage.local.get('pairingCode');
+  return typeof pairingCode === 'string' ? parsePairingCode(pairingCode) : undefined;
+}
+
+function persistShared(): Promise<void> {
+  return chrome.storage.session.set({ shared: [...shared.values()] });
+}
+
+/** After a wake-up: the tabs shared before, where the debugger is still attached. */
+const restored = (async () => {
+  const { shared: list } = await chrome.storage.session.get('shared');
+  const attached = new Set((await chrome.debugger.getTargets()).filter((t) => t.attached && t.tabId !== undefined).map((t) => t.tabId));
+  for (const t of (list as SharedTab[] | undefined) ?? []) if (attached.has(t.tabId)) shared.set(t.tabId, t);
+  await updateBadges();
+})();
+
+// ---- the socket ----
+
+function send(msg: ExtensionMessage): void {
+  const text = JSON.stringify(msg);
+  if (ws?.readyState === WebSocket.OPEN) ws.send(text);
+  else if (msg.t === 'event' && queued.length < MAX_QUEUED) queued.push(text);
+}
+
+function setState(s: ConnectionState, error?: string) {
+  state = s;
+  if (error !== undefined) lastError = error;
+  void notifyPanels();
+}
+
+let connecting: Promise<void> | undefined;
+/** One connection attempt at a time (the alarm, the panel and a pairing may all ask at once). */
+function connect(): Promise<void> {
+  connecting ??= open().finally(() => (connecting = undefined));
+  return connecting;
+}
+
+async function open(): Promise<void> {
+  await restored;
+  if (ws && ws.readyState <= WebSocket.OPEN) return;
+  clearTimeout(retryTimer);
+  const p = await pairing();
+  if (!p) return setState('not paired');
+  setState('connecting');
+  let socket: WebSocket;
+  try {
+    socket = new WebSocket(`ws://127.0.0.1:${p.port}/`, [RELAY_PROTOCOL, `${RELAY_TOKEN_PREFIX}${p.token}`]);
+  } catch (e) {
+    return retry(String(e));
+  }
+  ws = socket;
+  socket.onopen = () => {
+    backoff = 500;
+    socket.send(JSON.stringify({ t: 'hello', v: 1, version: VERSION, tabs: [...shared.values()] } satisfies ExtensionMessage));
+    for (const text of queued.splice(0)) socket.send(text);
+    clearInterval(keepalive);
+    // Socket traffic keeps the worker alive; a ping every 20 s keeps it so while idle and paired.
+    keepalive = setInterval(() => send({ t: 'ping' }), KEEPALIVE_MS);
+    setState('connected', '');
+  };
+  socket.onmessage = (ev) => void onMessage(JSON.parse(String(ev.data)) as DaemonRelayMessage);
+  socket.onclose = (ev) => {
+    if (ws !== socket) return;
+    ws = undefined;
+    clearInterval(keepalive);
+    sessions = [];
+    retry(ev.code === 1006 ? 'Browser Agent is not running, or the pairing code is wrong.' : `Closed (${ev.code}${ev.reason ? `: ${ev.reason}` : ''}).`);
+  };
+}
+
+function retry(error: string) {
+  setState('disconnected', error);
+  clearTimeout(retryTimer);
+  retryTimer = setTimeout(() => void connect(), backoff);
+  backoff = Math.min(backoff * 2, MAX_BACKOFF_MS);
+}
+
+async function onMessage(msg: DaemonRelayMessage) {
+  switch (msg.t) {
+    case 'welcome':
+      return journal.setEpoch(msg.epoch);
+    case 'sessions':
+      sessions = msg.sessions;
+      return void notifyPanels();
+    case 'req': {
+      const answer = await journal.run(msg.rid, () => execute(msg));
+      send({ t: 'result', rid: msg.rid, ...answer });
+      return;
+    }
+  }
+}
+
+// ---- requests ----
+
+function cdpError(e: unknown): Answer {
+  const text = e instanceof Error ? e.message : String(e);
+  try {
+    const parsed = JSON.parse(text) as { code?: number; message?: string };
+    if (parsed && typeof parsed.message === 'string') return { error: { code: parsed.code, message: parsed.message } };
+  } catch {
+    /* not a CDP error object */
+  }
+  return { error: { message: text } };
+}
+
+async function execute(req: RelayRequest): Promise<Answer> {
+  try {
+    switch (req.op) {
+      case 'cdp': {
+        if (!shared.has(req.tabId)) return { error: { code: -32001, message: 'Session with given id not found (the tab is no longer shared).' } };
+        const target: chrome.debugger.DebuggerSession = req.sessionId ? { tabId: req.tabId, sessionId: req.sessionId } : { tabId: req.tabId };
+        return { result: (await chrome.debugger.sendCommand(target, req.method, req.params as object | undefined)) ?? {} };
+      }
+      case 'open': {
+        const tab = req.newWindow
+          ? (await chrome.windows.create({ url: req.url, focused: true }))?.tabs?.[0]
+          : await chrome.tabs.create({ url: req.url, active: true });
+        if (tab?.id === undefined) return { error: { message: 'Chrome did not open the tab.' } };
+        const t = await share(tab.id, req.openerTabId !== undefined ? shared.get(req.openerTabId)?.targetId : undefined);
+        return { result: { targetId: t.targetId } };
+      }
+      case 'close':
+        await chrome.tabs.remove(req.tabId);
+        return { result: {} };
+      case 'activate': {
+        const tab = await chrome.tabs.update(req.tabId, { active: true });
+        if (tab?.windowId !== undefined) await chrome.windows.update(tab.windowId, { focused: true }).catch(() => undefined);
+        return { result: {} };
+      }
+    }
+  } catch (e) {
+    return cdpError(e);
+  }
+}
+
+// ---- sharing ----
+
+async function targetIdOf(tabId: number): Promise<string> {
+  const t = (await chrome.debugger.getTargets()).find((x) => x.tabId === tabId);
+  if (!t) throw new Error(`Tab ${tabId} has no debugging target.`);
+  return t.id;
+}
+
+function describe(tab: chrome.tabs.Tab, targetId: string, opener?: string): SharedTab {
+  return { tabId: tab.id!, targetId, url: tab.url ?? tab.pendingUrl ?? '', title: tab.title ?? '', active: !!tab.active, openerTargetId: opener };
+}
+
+function announce() {
+  send({ t: 'tabs', tabs: [...shared.values()] });
+  void notifyPanels();
+  void updateBadges();
+}
+
+/** Shares a tab: attaches the debugger (Chrome shows its "is debugging this browser" bar). */
+async function share(tabId: number, openerTargetId?: string): Promise<SharedTab> {
+  await restored;
+  const existing = shared.get(tabId);
+  if (existing) return existing;
+  const tab = await chrome.tabs.get(tabId);
+  if (/^(chrome|edge|devtools|chrome-extension):/.test(tab.url ?? '')) throw new Error(`Chrome does not let extensions debug ${tab.url}.`);
+  const already = (await chrome.debugger.getTargets()).find((t) => t.tabId === tabId)?.attached;
+  if (!already) await chrome.debugger.attach({ tabId }, '1.3');
+  const t = describe(tab, await targetIdOf(tabId), openerTargetId);
+  shared.set(tabId, t);
+  await persistShared();
+  announce();
+  return t;
+}
+
+/** Stops sharing at once: the debugger detaches and the agent's sessions on the tab end. */
+async function unshare(tabId: number): Promise<void> {
+  await restored;
+  if (!shared.delete(tabId)) return;
+  await persistShared();
+  announce();
+  await chrome.debugger.detach({ tabId }).catch(() => undefined);
+}
+
+async function updateBadges() {
+  const tabs = await chrome.tabs.query({});
+  await Promise.all(
+    tabs.map((t) =>
+      t.id === undefined
+        ? undefined
+        : Promise.all([
+            chrome.action.setBadgeText({ tabId: t.id, text: shared.has(t.id) ? 'ON' : '' }),
+            chrome.action.setTitle({ tabId: t.id, title: shared.has(t.id) ? 'Stop sharing this tab with Browser Agent' : 'Share this tab with Browser Agent' }),
+          ]).catch(() => undefined),
+    ),
+  );
+}
+
+// ---- side panel ----
+
+function panelState(): PanelState {
+  return { state, paired: state !== 'not paired', lastError, shared: [...shared.values()], sessions };
+}
+
+async function notifyPanels() {
+  const p = await pairing();
+  const s = { ...panelState(), paired: !!p, port: p?.port };
+  for (const port of panels) port.postMessage({ t: 'state', state: s });
+}
+
+export type PanelRequest =
+  | { t: 'pair'; code: string }
+  | { t: 'share'; tabId: number }
+  | { t: 'unshare'; tabId: number }
+  | { t: 'stop'; session: string }
+  | { t: 'reconnect' };
+
+async function pair(code: string): Promise<void> {
+  if (!parsePairingCode(code)) throw new Error('That is not a pairing code: copy it from "Browser Agent: Pair Chrome Extension" in VS Code.');
+  await chrome.storage.local.set({ pairingCode: code.trim() });
+  await connecting;
+  const old = ws;
+  ws = undefined;
+  old?.close();
+  backoff = 500;
+  await connect();
+}
+
+async function panelRequest(req: PanelRequest): Promise<void> {
+  switch (req.t) {
+    case 'pair':
+      return pair(req.code);
+    case 'share':
+      return void (await share(req.tabId));
+    case 'unshare':
+      return unshare(req.tabId);
+    case 'stop':
+      return send({ t: 'stop', session: req.session });
+    case 'reconnect':
+      backoff = 500;
+      return connect();
+  }
+}
+
+// ---- listeners (top level: they wake the worker) ----
+
+chrome.debugger.onEvent.addListener((source, method, params) => {
+  if (source.tabId === undefined || !shared.has(source.tabId)) return;
+  send({ t: 'event', tabId: source.tabId, sessionId: (source as { sessionId?: string }).sessionId, method, params: params ?? {} });
+});
+
+chrome.debugger.onDetach.addListener((source) => {
+  // The user pressed "Cancel" on Chrome's debugging bar, or the tab closed or crashed away.
+  if (source.tabId !== undefined && shared.delete(source.tabId)) void persistShared().then(announce);
+});
+
+chrome.tabs.onUpdated.addListener((tabId, change, tab) => {
+  const t = shared.get(tabId);
+  if (!t || (change.url === undefined && change.title === undefined)) return;
+  shared.set(tabId, { ...t, url: tab.url ?? t.url, title: tab.title ?? t.title });
+  void persistShared();
+  send({ t: 'tabs', tabs: [...shared.values()] });
+  void notifyPanels();
+});
+
+chrome.tabs.onCreated.addListener((tab) => {
+  // A popup of a shared tab is shared too: the page the user shared opened it.
+  const opener = tab.openerTabId !== undefined ? shared.get(tab.openerTabId) : undefined;
+  if (opener && tab.id !== undefined) void share(tab.id, opener.targetId).catch(() => undefined);
+});
+
+chrome.tabs.onRemoved.addListener((tabId) => {
+  if (shared.delete(tabId)) void persistShared().then(announce);
+});
+
+chrome.tabs.onActivated.addListener(() => void updateBadges());
+
+chrome.action.onClicked.addListener((tab) => {
+  if (tab.id === undefined) return;
+  void (shared.has(tab.id) ? unshare(tab.id) : share(tab.id)).catch((e) => setState(state, String(e?.message ?? e)));
+});
+
+chrome.runtime.onConnect.addListener((port) => {
+  if (port.name !== 'panel') return;
+  panels.add(port);
+  port.onDisconnect.addListener(() => panels.delete(port));
+  port.onMessage.addListener((req: PanelRequest & { id: number }) => {
+    panelRequest(req).then(
+      () => port.postMessage({ t: 'done', id: req.id }),
+      (e) => port.postMessage({ t: 'done', id: req.id, error: String(e?.message ?? e) }),
+    );
+  });
+  void notifyPanels();
+  void connect();
+});
+
+chrome.alarms.onAlarm.addListener(() => void connect());
+chrome.runtime.onStartup.addListener(() => void connect());
+chrome.runtime.onInstalled.addListener(() => {
+  void chrome.sidePanel.setPanelBehavior({ openPanelOnActionClick: false }).catch(() => undefined);
+});
+// A stopped worker with no socket wakes at least every 30 s to reconnect.
+void chrome.alarms.create('relay-reconnect', { periodInMinutes: 0.5 });
+
+void connect();
+
+/**
+ * For tests driving the worker over CDP (a toolbar click cannot be made in headless Chrome): the
+ * same functions the toolbar button and the side panel call.
+ */
+Object.assign(globalThis, { browserAgentRelay: { share, unshare, pair, state: panelState, connect, stop: (session: string) => panelRequest({ t: 'stop', session }) } });

@@ -1,0 +1,15 @@
+import { checkRequestOrigin, hasOriginRules, interceptPatterns, webSocketBlockPatterns } from '../../src/safety/origins';
+import type { RequestPolicy } from '../../src/session/requestGuard';
+
+/** The policy the decider installs in the session's request guard, over plain settings a test can switch. */
+export function policyFor(settings: { blockedOrigins: string[]; allowedOrigins: string[] }): RequestPolicy {
+  return {
+    active: () => hasOriginRules(settings),
+    check: (url) => {
+      const v = checkRequestOrigin(url, settings);
+      return v.allowed ? undefined : { rule: v.rule!, reason: v.reason! };
+    },
+    blockPatterns: () => webSocketBlockPatterns(settings),
+    interceptPatterns: () => interceptPatterns(settings),
+  };
+}

@@ -1,0 +1,163 @@
+import assert from 'node:assert/strict';
+import { daemonEnv, runDaemonCli, spawnMcp, until, type McpProc } from '../helpers/daemon';
+import { chromeWithExtension, freePort, knock, type ChromeWithExtension } from '../helpers/relay';
+import { startServer, type TestServer } from '../helpers/servers';
+import { RELAY_PROTOCOL, RELAY_TOKEN_PREFIX, parsePairingCode } from '../../src/session/relayProtocol';
+
+const PAGE = `<!doctype html><title>Shared page</title>
+<button onclick="window.clicks = (window.clicks || 0) + 1; document.getElementById('out').textContent = 'clicks: ' + window.clicks">Count</button>
+<label>Name <input id=name></label>
+<button onclick="document.getElementById('out').textContent = 'confirmed: ' + confirm('Really delete?')">Delete</button>
+<p id=out>none</p>
+<a href="/next">Next page</a>`;
+
+const refOf = (snap: string, name: RegExp) => {
+  const line = snap.split('\n').find((l) => name.test(l));
+  assert.ok(line, `no ${name} in:\n${snap}`);
+  return /\[([^\]]+)\]/.exec(line!)![1];
+};
+
+describe('relay: the companion Chrome extension in real Chromium, the real daemon, a real MCP client', function () {
+  this.timeout(240_000);
+  let srv: TestServer;
+  let chrome: ChromeWithExtension;
+  let env: Record<string, string>;
+  let mcp: McpProc;
+  let code: string;
+  let port: number;
+  let shared: { targetId: string; tabId: number };
+  let unshared: { targetId: string; tabId: number };
+
+  before(async () => {
+    srv = await startServer({
+      '/shared': PAGE,
+      '/next': '<!doctype html><title>Next page</title><h1>Arrived</h1>',
+      '/private': '<!doctype html><title>Private mail</title><p>secret inbox</p>',
+    });
+    env = { ...daemonEnv(5000, 'direct'), BROWSER_AGENT_RELAY_PORT: String(await freePort()) };
+    // The pairing a user gets from "Pair Chrome Extension": the real daemon CLI, which turns relay mode on.
+    const paired = await runDaemonCli(env, 'pair', '--json');
+    assert.equal(paired.code, 0, paired.stderr);
+    ({ code } = JSON.parse(paired.stdout));
+    port = parsePairingCode(code)!.port;
+    chrome = await chromeWithExtension();
+    // Pasting the code into the side panel calls this function.
+    await chrome.worker(`browserAgentRelay.pair(${JSON.stringify(code)})`);
+    await until(async () => (await chrome.worker<{ state: string }>('browserAgentRelay.state()')).state === 'connected', 15_000, 'the extension to connect').catch(async (e) => {
+      throw new Error(`${e.message}: ${JSON.stringify(await chrome.worker('browserAgentRelay.state()'))}; daemon log: ${require('node:fs').readFileSync(require('node:path').join(env.BROWSER_AGENT_DAEMON_DIR, 'daemon.log'), 'utf8')}`);
+    });
+    shared = await chrome.open(`${srv.origin}/shared`);
+    unshared = await chrome.open(`${srv.origin}/private`);
+    // What the toolbar button does for the tab it was clicked in.
+    await chrome.worker(`browserAgentRelay.share(${shared.tabId})`);
+    mcp = await spawnMcp(env, ['--extension', '--allow-confirm-actions', '--audit-dir', 'off'], 'relay-test');
+  });
+  after(async () => {
+    await mcp?.close().catch(() => {});
+    await runDaemonCli(env, 'stop');
+    await chrome?.stop();
+    await srv?.close();
+  });
+
+  it('works in the shared tab: snapshot, click, type, a dialog, navigate', async () => {
+    const snap = (await mcp.call('browser_snapshot')).text;
+    assert.match(snap, /Shared page/);
+    const click = await mcp.call('browser_click', { ref: refOf(snap, /button "Count"/) });
+    assert.equal(click.isError, false, click.text);
+    const typed = await mcp.call('browser_type', { ref: refOf(snap, /textbox "Name"/), text: 'Ada' });
+    assert.equal(typed.isError, false, typed.text);
+    const after = (await mcp.call('browser_snapshot')).text;
+    assert.match(after, /clicks: 1/);
+    assert.match(after, /Ada/);
+    const del = await mcp.call('browser_click', { ref: refOf(after, /button "Delete"/) });
+    assert.match(del.text, /Really delete\?/, del.text);
+    const handled = await mcp.call('browser_handle_dialog', { accept: true });
+    assert.equal(handled.isError, false, handled.text);
+    assert.match((await mcp.call('browser_snapshot')).text, /confirmed: true/);
+    const nav = await mcp.call('browser_navigate', { url: `${srv.origin}/next` });
+    assert.equal(nav.isError, false, nav.text);
+    assert.match((await mcp.call('browser_snapshot')).text, /Arrived/);
+    await mcp.call('browser_navigate', { url: `${srv.origin}/shared` });
+  });
+
+  it('never reaches a tab that is not shared', async () => {
+    const list = (await mcp.call('browser_tabs', { action: 'list' })).text;
+    assert.doesNotMatch(list, /Private mail|\/private/);
+    const select = await mcp.call('browser_tabs', { action: 'select', id: unshared.targetId });
+    assert.equal(select.isError, true, select.text);
+    assert.match(select.text, /No tab with id/, select.text);
+    assert.doesNotMatch((await mcp.call('browser_snapshot')).text, /secret inbox/);
+  });
+
+  it('the real daemon refuses a web Origin and a wrong token on its relay endpoint', async () => {
+    const { token } = parsePairingCode(code)!;
+    assert.equal(await knock(port, 'https://evil.example', [RELAY_PROTOCOL, `${RELAY_TOKEN_PREFIX}${token}`]), 403);
+    assert.equal(await knock(port, `chrome-extension://${chrome.extensionId}`, [RELAY_PROTOCOL, `${RELAY_TOKEN_PREFIX}${'f'.repeat(64)}`]), 401);
+    assert.equal(await knock(port, `chrome-extension://${chrome.extensionId}`, [RELAY_PROTOCOL]), 401);
+    // The extension is still connected (a refused knock does not replace it).
+    assert.equal((await chrome.worker<{ state: string }>('browserAgentRelay.state()')).state, 'connected');
+  });
+
+  it('Chrome stops the service worker between steps: the task goes on after reconnect, no click repeated', async () => {
+    await mcp.call('browser_navigate', { url: `${srv.origin}/shared` });
+    let snap = (await mcp.call('browser_snapshot')).text;
+    assert.equal((await mcp.call('browser_click', { ref: refOf(snap, /button "Count"/) })).isError, false);
+    await chrome.stopWorkers();
+    // The next step's calls wait at the daemon; the worker wakes (here: the user opens the side panel) and reconnects.
+    const next = mcp.call('browser_snapshot');
+    setTimeout(() => void chrome.openPanel(), 300);
+    snap = (await next).text;
+    assert.match(snap, /clicks: 1/);
+    assert.equal((await mcp.call('browser_click', { ref: refOf(snap, /button "Count"/) })).isError, false);
+    assert.match((await mcp.call('browser_snapshot')).text, /clicks: 2/);
+    assert.equal(await chrome.worker<number>(`chrome.tabs.get(${shared.tabId}).then(() => 1)`), 1);
+  });
+
+  it('Chrome stops the service worker while a call runs: the call is not run again after reconnect', async () => {
+    await mcp.call('browser_navigate', { url: `${srv.origin}/shared` });
+    // A call that takes effect at once and answers 2 s later; the worker is stopped in between.
+    const running = mcp.call('browser_evaluate', { script: 'window.runs = (window.runs || 0) + 1; await new Promise((r) => setTimeout(r, 2000)); window.runs' });
+    await new Promise((r) => setTimeout(r, 700));
+    await chrome.stopWorkers();
+    await chrome.openPanel();
+    const r = await running;
+    assert.equal(r.isError, true, r.text);
+    assert.match(r.text, /RELAY_INTERRUPTED|not run again/);
+    const runs = await mcp.call('browser_evaluate', { script: 'window.runs' });
+    assert.equal(runs.isError, false, runs.text);
+    assert.match(runs.text, /\b1\b/);
+    assert.doesNotMatch(runs.text, /\b2\b/);
+  });
+
+  it('the side panel lists the session, its tab and current step, and Stop ends the current call', async () => {
+    await mcp.call('browser_navigate', { url: `${srv.origin}/shared` });
+    const running = mcp.call('browser_evaluate', { script: 'await new Promise((r) => setTimeout(r, 20000)); "finished"' });
+    type View = { sessions: { id: string; client: string; tabs: number[]; step?: string }[] };
+    let view: View | undefined;
+    // Short calls of the same method come first (the tool's own checks): let the long one be the one waited on.
+    await new Promise((r) => setTimeout(r, 1500));
+    await until(async () => {
+      view = await chrome.worker<View>('browserAgentRelay.state()');
+      return !!view.sessions.find((s) => s.step === 'Runtime.evaluate');
+    }, 10_000, 'the side panel to show the running step');
+    const session = view!.sessions.find((s) => s.step === 'Runtime.evaluate')!;
+    assert.equal(session.client, 'MCP: relay-test');
+    assert.deepEqual(session.tabs, [shared.tabId]);
+    const t0 = Date.now();
+    await chrome.worker(`browserAgentRelay.stop(${JSON.stringify(session.id)})`);
+    const r = await running;
+    assert.equal(r.isError, true, r.text);
+    assert.match(r.text, /Stopped by the user/);
+    assert.ok(Date.now() - t0 < 10_000, 'Stop ended the call long before it would have finished');
+    // The session goes on.
+    assert.match((await mcp.call('browser_snapshot')).text, /Shared page/);
+  });
+
+  it('unsharing detaches at once: the tab is gone for the agent', async () => {
+    await chrome.worker(`browserAgentRelay.unshare(${shared.tabId})`);
+    const attached = await chrome.worker<boolean>(`chrome.debugger.getTargets().then((ts) => ts.find((t) => t.tabId === ${shared.tabId}).attached)`);
+    assert.equal(attached, false);
+    const list = (await mcp.call('browser_tabs', { action: 'list' })).text;
+    assert.doesNotMatch(list, /Shared page/, list);
+  });
+});
