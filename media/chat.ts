@@ -125,14 +125,20 @@ function renderCard(card: Card, task: string | undefined): HTMLDetailsElement {
     h('span', { class: 'duration' }, fmtMs(card.durationMs)),
     card.thumbnail ? h('img', { class: 'thumb', src: card.thumbnail, alt: `Screenshot from ${card.tool}` }) : undefined,
   );
-  el.append(summary);
   // A failure says what to do about it without expanding the card (not for refusals: that hint is for the model).
-  if (card.state === 'error' && card.hint && card.code !== 'BLOCKED_BY_POLICY') el.append(h('div', { class: 'hint' }, icon('lightbulb'), ` ${card.hint}`));
+  // Inside the <summary>: whatever else a <details> holds is hidden while the card is collapsed.
+  if (card.state === 'error' && card.hint && card.code !== 'BLOCKED_BY_POLICY') summary.append(h('div', { class: 'hint' }, icon('lightbulb'), ` ${card.hint}`));
   // …and, where a setting or a guide fixes it, the button that opens it.
   if (card.state === 'error' && card.fixes?.length && card.code) {
     const code = card.code;
-    el.append(h('div', { class: 'fixes' }, ...card.fixes.map((label) => Object.assign(h('button', { class: 'fix' }, label), { onclick: () => send({ type: 'fix', code, label }) }))));
+    summary.append(h('div', { class: 'fixes' }, ...card.fixes.map((label) => Object.assign(h('button', { class: 'fix' }, label), {
+      onclick: (ev: MouseEvent) => {
+        ev.preventDefault(); // a button in the summary must not also open or close the card
+        send({ type: 'fix', code, label });
+      },
+    }))));
   }
+  el.append(summary);
   el.append(h('div', { class: 'detail' },
     card.code ? h('div', { class: 'code' }, `Error code: ${card.code}`) : undefined,
     card.thumbnail ? h('img', { class: 'full', src: card.thumbnail, alt: `Screenshot from ${card.tool}, full size` }) : undefined,

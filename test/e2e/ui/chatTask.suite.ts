@@ -307,9 +307,10 @@ describe('UI: a task in the chat panel', function () {
     server.route('/greet', PAGE.replace(/<label>Your name <input id="name"><\/label>/, ''));
     try {
       await replayTheDoneTask();
-      const { steps } = await until('the stopped replay in the tree', async () => {
+      // The newest replay row says it could not finish, and once expanded its failing step is listed.
+      const { steps } = await until('the stopped replay and its failed step in the tree', async () => {
         const r = await newestReplaySteps();
-        return /Could not finish/.test(await r.row.innerText()) && r;
+        return /Could not finish/.test(await r.row.innerText()) && r.steps.some((t) => /Failed:/.test(t)) && r;
       }, 90_000);
       const failed = steps.find((t) => /Failed:/.test(t));
       assert.ok(failed, `a failed step row: ${steps.join(' | ')}`);
@@ -336,8 +337,9 @@ describe('UI: a task in the chat panel', function () {
       const failed = chat.locator('.card.error', { hasText: 'does not exist' }).first();
       await failed.waitFor({ state: 'visible', timeout: 60_000 });
       // The message and the fix-it hint are on the card, not only a code…
-      assert.match(await failed.innerText(), /The browser executable \/nonexistent\/chrome does not exist/);
-      assert.match(await failed.locator('.hint').innerText(), /browserAgent\.browser\.executablePath/);
+      const seen = `${await failed.innerText()}\n[detail] ${await failed.locator('.detail').textContent()}`;
+      assert.match(seen, /The browser executable \/nonexistent\/chrome does not exist/);
+      assert.match(await failed.locator('.hint').innerText({ timeout: 5000 }).catch(() => ''), /browserAgent\.browser\.executablePath/, seen);
       // …with the buttons that help.
       assert.deepEqual((await failed.locator('.fixes button').allInnerTexts()).map((t) => t.trim()), ['Open Settings', 'Show Log']);
       await resultBox();
