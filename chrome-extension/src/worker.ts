@@ -10,6 +10,8 @@ const KEEPALIVE_MS = 20_000;
 const MAX_BACKOFF_MS = 10_000;
 /** Events kept while the socket is down (the worker just woke up): a bounded amount. */
 const MAX_QUEUED = 5000;
+/** Browser and extension pages (this side panel too) are never shared. */
+const RESTRICTED = /^(chrome|chrome-extension|chrome-untrusted|edge|devtools|view-source|chrome-search):/;
 
 export type ConnectionState = 'not paired' | 'connecting' | 'connected' | 'disconnected';
 
@@ -197,7 +199,8 @@ async function share(tabId: number, openerTargetId?: string): Promise<SharedTab>
   const existing = shared.get(tabId);
   if (existing) return existing;
   const tab = await chrome.tabs.get(tabId);
-  if (/^(chrome|edge|devtools|chrome-extension):/.test(tab.url ?? '')) throw new Error(`Chrome does not let extensions debug ${tab.url}.`);
+  const url = tab.pendingUrl || tab.url || '';
+  if (RESTRICTED.test(url)) throw new Error(`Browser Agent does not share ${url}.`);
   const already = (await chrome.debugger.getTargets()).find((t) => t.tabId === tabId)?.attached;
   if (!already) await chrome.debugger.attach({ tabId }, '1.3');
   const t = describe(tab, await targetIdOf(tabId), openerTargetId);
@@ -291,6 +294,7 @@ chrome.debugger.onDetach.addListener((source) => {
 chrome.tabs.onUpdated.addListener((tabId, change, tab) => {
   const t = shared.get(tabId);
   if (!t || (change.url === undefined && change.title === undefined)) return;
+  if (change.url !== undefined && RESTRICTED.test(change.url)) return void unshare(tabId);
   shared.set(tabId, { ...t, url: tab.url ?? t.url, title: tab.title ?? t.title });
   void persistShared();
   send({ t: 'tabs', tabs: [...shared.values()] });

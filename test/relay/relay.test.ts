@@ -80,6 +80,26 @@ describe('relay: the companion Chrome extension in real Chromium, the real daemo
     await mcp.call('browser_navigate', { url: `${srv.origin}/shared` });
   });
 
+  it('the same page gives the same snapshot through the relay as over a direct connection', async () => {
+    await mcp.call('browser_navigate', { url: `${srv.origin}/shared` });
+    const port = new URL(chrome.browser.wsEndpoint).port;
+    const direct = await spawnMcp(env, ['--no-daemon', '--cdp-url', `http://127.0.0.1:${port}`, '--audit-dir', 'off'], 'direct');
+    try {
+      // The direct server leaves the shared tab to the relay client (another Browser Agent works there)
+      // and opens the same page in a tab of its own.
+      const nav = await direct.call('browser_navigate', { url: `${srv.origin}/shared` });
+      assert.equal(nav.isError, false, nav.text);
+      // Fence nonces differ per call; everything else must match.
+      const norm = (t: string) => t.replace(/id=[0-9a-f]+/g, 'id=N');
+      const viaRelay = norm((await mcp.call('browser_snapshot')).text);
+      const viaDirect = norm((await direct.call('browser_snapshot')).text);
+      assert.match(viaRelay, /button "Count"/);
+      assert.equal(viaRelay, viaDirect);
+    } finally {
+      await direct.close();
+    }
+  });
+
   it('never reaches a tab that is not shared', async () => {
     const list = (await mcp.call('browser_tabs', { action: 'list' })).text;
     assert.doesNotMatch(list, /Private mail|\/private/);
@@ -154,6 +174,9 @@ describe('relay: the companion Chrome extension in real Chromium, the real daemo
   });
 
   it('unsharing detaches at once: the tab is gone for the agent', async () => {
+    // The side panel pages the tests opened (from the shared tab) were never shared.
+    const before = await chrome.worker<{ shared: { url: string }[] }>('browserAgentRelay.state()');
+    assert.deepEqual(before.shared.map((t) => new URL(t.url).pathname), ['/shared']);
     await chrome.worker(`browserAgentRelay.unshare(${shared.tabId})`);
     const attached = await chrome.worker<boolean>(`chrome.debugger.getTargets().then((ts) => ts.find((t) => t.tabId === ${shared.tabId}).attached)`);
     assert.equal(attached, false);
