@@ -283,6 +283,7 @@ async function panelRequest(req: PanelRequest): Promise<void> {
 
 chrome.debugger.onEvent.addListener((source, method, params) => {
   if (source.tabId === undefined || !shared.has(source.tabId)) return;
+  if (method === 'Page.windowOpen') windowOpened.set(source.tabId, Date.now());
   send({ t: 'event', tabId: source.tabId, sessionId: (source as { sessionId?: string }).sessionId, method, params: params ?? {} });
 });
 
@@ -301,10 +302,22 @@ chrome.tabs.onUpdated.addListener((tabId, change, tab) => {
   void notifyPanels();
 });
 
+/** When each shared page last opened a window (window.open, a target=_blank link): Page.windowOpen. */
+const windowOpened = new Map<number, number>();
+
 chrome.tabs.onCreated.addListener((tab) => {
-  // A popup of a shared tab is shared too: the page the user shared opened it.
+  // A tab a shared page opened is shared too. Chrome also names an opener for tabs the user (or
+  // another program) opens next to a shared tab: those are shared only when the page itself opened
+  // a window just now, whichever of the two events comes first.
   const opener = tab.openerTabId !== undefined ? shared.get(tab.openerTabId) : undefined;
-  if (opener && tab.id !== undefined) void share(tab.id, opener.targetId).catch(() => undefined);
+  if (!opener || tab.id === undefined) return;
+  const id = tab.id;
+  const pageOpened = () => Date.now() - (windowOpened.get(opener.tabId) ?? 0) < 3000;
+  const attempt = (left: number) => {
+    if (pageOpened()) return void share(id, opener.targetId).catch(() => undefined);
+    if (left > 0) setTimeout(() => attempt(left - 1), 100);
+  };
+  attempt(10);
 });
 
 chrome.tabs.onRemoved.addListener((tabId) => {
