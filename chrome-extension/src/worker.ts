@@ -10,6 +10,8 @@ const KEEPALIVE_MS = 20_000;
 const MAX_BACKOFF_MS = 10_000;
 /** Events kept while the socket is down (the worker just woke up): a bounded amount. */
 const MAX_QUEUED = 5000;
+/** Browser and extension pages (this side panel too) are never shared. */
+const RESTRICTED = /^(chrome|chrome-extension|chrome-untrusted|edge|devtools|view-source|chrome-search):/;
 
 export type ConnectionState = 'not paired' | 'connecting' | 'connected' | 'disconnected';
 
@@ -197,7 +199,8 @@ async function share(tabId: number, openerTargetId?: string): Promise<SharedTab>
   const existing = shared.get(tabId);
   if (existing) return existing;
   const tab = await chrome.tabs.get(tabId);
-  if (/^(chrome|edge|devtools|chrome-extension):/.test(tab.url ?? '')) throw new Error(`Chrome does not let extensions debug ${tab.url}.`);
+  const url = tab.pendingUrl || tab.url || '';
+  if (RESTRICTED.test(url)) throw new Error(`Browser Agent does not share ${url}.`);
   const already = (await chrome.debugger.getTargets()).find((t) => t.tabId === tabId)?.attached;
   if (!already) await chrome.debugger.attach({ tabId }, '1.3');
   const t = describe(tab, await targetIdOf(tabId), openerTargetId);
@@ -280,6 +283,7 @@ async function panelRequest(req: PanelRequest): Promise<void> {
 
 chrome.debugger.onEvent.addListener((source, method, params) => {
   if (source.tabId === undefined || !shared.has(source.tabId)) return;
+  if (method === 'Page.windowOpen') windowOpened.set(source.tabId, Date.now());
   send({ t: 'event', tabId: source.tabId, sessionId: (source as { sessionId?: string }).sessionId, method, params: params ?? {} });
 });
 
@@ -291,16 +295,29 @@ chrome.debugger.onDetach.addListener((source) => {
 chrome.tabs.onUpdated.addListener((tabId, change, tab) => {
   const t = shared.get(tabId);
   if (!t || (change.url === undefined && change.title === undefined)) return;
+  if (change.url !== undefined && RESTRICTED.test(change.url)) return void unshare(tabId);
   shared.set(tabId, { ...t, url: tab.url ?? t.url, title: tab.title ?? t.title });
   void persistShared();
   send({ t: 'tabs', tabs: [...shared.values()] });
   void notifyPanels();
 });
 
+/** When each shared page last opened a window (window.open, a target=_blank link): Page.windowOpen. */
+const windowOpened = new Map<number, number>();
+
 chrome.tabs.onCreated.addListener((tab) => {
-  // A popup of a shared tab is shared too: the page the user shared opened it.
+  // A tab a shared page opened is shared too. Chrome also names an opener for tabs the user (or
+  // another program) opens next to a shared tab: those are shared only when the page itself opened
+  // a window just now, whichever of the two events comes first.
   const opener = tab.openerTabId !== undefined ? shared.get(tab.openerTabId) : undefined;
-  if (opener && tab.id !== undefined) void share(tab.id, opener.targetId).catch(() => undefined);
+  if (!opener || tab.id === undefined) return;
+  const id = tab.id;
+  const pageOpened = () => Date.now() - (windowOpened.get(opener.tabId) ?? 0) < 3000;
+  const attempt = (left: number) => {
+    if (pageOpened()) return void share(id, opener.targetId).catch(() => undefined);
+    if (left > 0) setTimeout(() => attempt(left - 1), 100);
+  };
+  attempt(10);
 });
 
 chrome.tabs.onRemoved.addListener((tabId) => {

@@ -33,6 +33,8 @@ describe('relay: the companion Chrome extension in real Chromium, the real daemo
       '/shared': PAGE,
       '/next': '<!doctype html><title>Next page</title><h1>Arrived</h1>',
       '/private': '<!doctype html><title>Private mail</title><p>secret inbox</p>',
+      '/opener': '<!doctype html><title>Opener</title><a href="/popup" target="_blank">Open popup</a>',
+      '/popup': '<!doctype html><title>Popup page</title><p>in the popup</p>',
     });
     env = { ...daemonEnv(5000, 'direct'), BROWSER_AGENT_RELAY_PORT: String(await freePort()) };
     // The pairing a user gets from "Pair Chrome Extension": the real daemon CLI, which turns relay mode on.
@@ -78,6 +80,26 @@ describe('relay: the companion Chrome extension in real Chromium, the real daemo
     assert.equal(nav.isError, false, nav.text);
     assert.match((await mcp.call('browser_snapshot')).text, /Arrived/);
     await mcp.call('browser_navigate', { url: `${srv.origin}/shared` });
+  });
+
+  it('the same page gives the same snapshot through the relay as over a direct connection', async () => {
+    await mcp.call('browser_navigate', { url: `${srv.origin}/shared` });
+    const port = new URL(chrome.browser.wsEndpoint).port;
+    const direct = await spawnMcp(env, ['--no-daemon', '--cdp-url', `http://127.0.0.1:${port}`, '--audit-dir', 'off'], 'direct');
+    try {
+      // The direct server leaves the shared tab to the relay client (another Browser Agent works there)
+      // and opens the same page in a tab of its own.
+      const nav = await direct.call('browser_navigate', { url: `${srv.origin}/shared` });
+      assert.equal(nav.isError, false, nav.text);
+      // Fence nonces differ per call; everything else must match.
+      const norm = (t: string) => t.replace(/id=[0-9a-f]+/g, 'id=N');
+      const viaRelay = norm((await mcp.call('browser_snapshot')).text);
+      const viaDirect = norm((await direct.call('browser_snapshot')).text);
+      assert.match(viaRelay, /button "Count"/);
+      assert.equal(viaRelay, viaDirect);
+    } finally {
+      await direct.close();
+    }
   });
 
   it('never reaches a tab that is not shared', async () => {
@@ -153,7 +175,26 @@ describe('relay: the companion Chrome extension in real Chromium, the real daemo
     assert.match((await mcp.call('browser_snapshot')).text, /Shared page/);
   });
 
+  it('a popup the shared page opens is shared and the agent works in it; a tab opened beside it is not', async () => {
+    await mcp.call('browser_navigate', { url: `${srv.origin}/opener` });
+    const snap = (await mcp.call('browser_snapshot')).text;
+    const click = await mcp.call('browser_click', { ref: refOf(snap, /link "Open popup"/) });
+    assert.equal(click.isError, false, click.text);
+    await until(async () => /Popup page/.test((await mcp.call('browser_tabs', { action: 'list' })).text), 10_000, 'the popup to show up for the agent');
+    // A tab someone else opens while the shared tab is in front: Chrome gives it that tab as opener.
+    const beside = await chrome.open(`${srv.origin}/private`);
+    await new Promise((r) => setTimeout(r, 1500));
+    const st = await chrome.worker<{ shared: { tabId: number; url: string }[] }>('browserAgentRelay.state()');
+    assert.ok(!st.shared.some((t) => t.tabId === beside.tabId), JSON.stringify(st.shared));
+    assert.ok(st.shared.some((t) => t.url.endsWith('/popup')), JSON.stringify(st.shared));
+    for (const t of st.shared) if (t.tabId !== shared.tabId) await chrome.worker(`browserAgentRelay.unshare(${t.tabId})`);
+    await mcp.call('browser_tabs', { action: 'select', id: shared.targetId });
+  });
+
   it('unsharing detaches at once: the tab is gone for the agent', async () => {
+    // The side panel pages the tests opened (from the shared tab) were never shared.
+    const before = await chrome.worker<{ shared: { tabId: number }[] }>('browserAgentRelay.state()');
+    assert.deepEqual(before.shared.map((t) => t.tabId), [shared.tabId]);
     await chrome.worker(`browserAgentRelay.unshare(${shared.tabId})`);
     const attached = await chrome.worker<boolean>(`chrome.debugger.getTargets().then((ts) => ts.find((t) => t.tabId === ${shared.tabId}).attached)`);
     assert.equal(attached, false);
