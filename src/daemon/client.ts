@@ -110,6 +110,17 @@ function handshake(socket: Socket, hello: Extract<ClientMessage, { t: 'hello' }>
   });
 }
 
+/** Asks the daemon to end this socket's session, waits briefly for it to close the socket, then drops it. */
+async function sendEnd(socket: Socket, timeoutMs: number): Promise<void> {
+  const done = new Promise<void>((r) => {
+    socket.once('close', () => r());
+    setTimeout(r, timeoutMs).unref();
+  });
+  socket.write(`${JSON.stringify({ t: 'end' })}\n`);
+  await done;
+  socket.destroy();
+}
+
 const REQUEST_ID = /^\{"id":(\d+)/;
 
 export interface DaemonSessionInfo {
@@ -207,14 +218,7 @@ export class DaemonTransport implements CdpTransport {
   async end(timeoutMs = 5000): Promise<void> {
     if (this.closed) return;
     this.ending = true;
-    const socket = this.socket;
-    const done = new Promise<void>((r) => {
-      socket.once('close', () => r());
-      setTimeout(r, timeoutMs).unref();
-    });
-    socket.write(`${JSON.stringify({ t: 'end' })}\n`);
-    await done;
-    socket.destroy();
+    await sendEnd(this.socket, timeoutMs);
     this.finish();
   }
 
@@ -341,14 +345,7 @@ export class DaemonLink {
     await this.reconnecting;
     if (this.closed) return;
     this.closed = true;
-    const socket = this.socket;
-    const done = new Promise<void>((r) => {
-      socket.once('close', () => r());
-      setTimeout(r, timeoutMs).unref();
-    });
-    socket.write(`${JSON.stringify({ t: 'end' })}\n`);
-    await done;
-    socket.destroy();
+    await sendEnd(this.socket, timeoutMs);
   }
 
   close(): void {

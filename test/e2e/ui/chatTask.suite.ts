@@ -6,7 +6,7 @@ import type { Frame } from 'playwright-core';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { startServer, type TestServer } from '../../helpers/servers';
-import { focusedInModal, helper, manifest, Workbench } from './workbench';
+import { focusedInModal, helper, manifest, until, Workbench } from './workbench';
 
 const PAGE = `<!doctype html><title>Greeting form</title><h1>Greeting form</h1>
 <label>Your name <input id="name"></label>
@@ -24,16 +24,6 @@ async function chatFrame(wb: Workbench, timeoutMs = 30_000): Promise<Frame> {
     await new Promise((r) => setTimeout(r, 250));
   }
   throw new Error('the chat webview (with #task) did not appear');
-}
-
-async function until<T>(what: string, fn: () => Promise<T | undefined | false>, timeoutMs = 30_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const v = await fn().catch(() => undefined);
-    if (v) return v;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 200));
-  }
 }
 
 function required(name: string): string {
