@@ -8,7 +8,8 @@
 // compared with "no rules" on the same page in the same turn (paired ratio), and the median of those
 // ratios is given with a bootstrap 95% interval. A second "no rules" server ("no rules again") is the
 // control: its interval is the noise of this run. BENCH_ROUNDS (default 2) passes over the pages,
-// BENCH_LIMIT pages (default all), BENCH_N clicks per server (default 30).
+// BENCH_LIMIT pages (default all), BENCH_N clicks per server (default 30). BENCH_COMPARE=<another build's
+// dist/mcp.js> adds its block-list and allow-list servers to the same turns (before/after a change).
 import { readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
@@ -30,9 +31,9 @@ interface Mcp {
   client: Client;
 }
 
-async function start(name: string, extra: string[]): Promise<Mcp> {
+async function start(name: string, extra: string[], bin = join(ROOT, 'dist/mcp.js')): Promise<Mcp> {
   const client = new Client({ name: 'bench-interception', version: '1' });
-  const args = [join(ROOT, 'dist/mcp.js'), '--no-daemon', '--audit-dir', 'off', '--headless', ...TEST_LAUNCH.args!.map((a) => `--browser-arg=${a}`), ...extra];
+  const args = [bin, '--no-daemon', '--audit-dir', 'off', '--headless', ...TEST_LAUNCH.args!.map((a) => `--browser-arg=${a}`), ...extra];
   await client.connect(new StdioClientTransport({ command: process.execPath, args, stderr: 'ignore' }));
   return { name, client };
 }
@@ -88,6 +89,10 @@ async function main() {
     await start('block list', ['--blocked-origins', BLOCK_LIST]),
     await start('allow list', ['--allowed-origins', `127.0.0.1:${srv.port}`]),
   ];
+  const other = process.env.BENCH_COMPARE;
+  if (other) {
+    all.push(await start('block list (compare)', ['--blocked-origins', BLOCK_LIST], other), await start('allow list (compare)', ['--allowed-origins', `127.0.0.1:${srv.port}`], other));
+  }
   const base = all[0];
   /** Per server, per sample key (page and round, or click number): ms. */
   const nav = new Map(all.map((m) => [m.name, new Map<string, number>()]));
@@ -142,7 +147,7 @@ async function main() {
   console.log([`click + fetch (${CLICKS} clicks)`.padEnd(26), ...all.map((m) => cell(click, m))].join(' '));
   console.log(`\n"no rules again" is the same configuration as "no rules": its interval is this run's noise. Block list:`);
   console.log(`${BLOCK_LIST} (matches nothing the pages load). Allow list: the pages' own origin (their requests to other hosts`);
-  console.log(`are refused). Target: < 10% slower.`);
+  console.log(`are refused). Target: < 10% slower.${other ? ` "(compare)": the same lists served by ${other}.` : ''}`);
 }
 
 main().then(
