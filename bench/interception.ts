@@ -5,8 +5,8 @@
 //
 // The machine is shared, so the measurement is built to survive load changes: four MCP servers (each
 // with its own browser) take turns sample by sample, the order rotating; each configuration is
-// compared with "no rules" on the same page in the same turn (paired ratio), and the median of those
-// ratios is given with a bootstrap 95% interval. A second "no rules" server ("no rules again") is the
+// compared with "no rules" over the same samples (same pages, same turns): the ratio of the medians,
+// with a bootstrap 95% interval. A second "no rules" server ("no rules again") is the
 // control: its interval is the noise of this run. BENCH_ROUNDS (default 2) passes over the pages,
 // BENCH_LIMIT pages (default all), BENCH_N clicks per server (default 30). BENCH_COMPARE=<another build's
 // dist/mcp.js> adds its block-list and allow-list servers to the same turns (before/after a change).
@@ -59,13 +59,20 @@ function rng(seed: number): () => number {
   return () => ((seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31);
 }
 
-/** Median of the paired ratios and its bootstrap 95% interval (percentile method, 2000 resamples). */
-function pairedCost(ratios: number[]): { mid: number; lo: number; hi: number } {
+/**
+ * How much slower than the baseline: the ratio of the two medians over the samples both have, with a
+ * bootstrap 95% interval (the same samples resampled for both, 2000 times, percentile method). A ratio
+ * of medians rather than a median of per-sample ratios: one sample's two times are each as noisy as
+ * the whole difference, and their ratio has long tails.
+ */
+function cost(mine: Map<string, number>, baseline: Map<string, number>): { mid: number; lo: number; hi: number } {
+  const keys = [...mine.keys()].filter((k) => baseline.has(k));
+  const ratio = (ks: string[]) => median(ks.map((k) => mine.get(k)!)) / median(ks.map((k) => baseline.get(k)!)) - 1;
   const rand = rng(42);
-  const meds: number[] = [];
-  for (let i = 0; i < 2000; i++) meds.push(median(ratios.map(() => ratios[Math.floor(rand() * ratios.length)])));
-  meds.sort((a, b) => a - b);
-  return { mid: median(ratios) - 1, lo: meds[Math.floor(meds.length * 0.025)] - 1, hi: meds[Math.floor(meds.length * 0.975)] - 1 };
+  const boot: number[] = [];
+  for (let i = 0; i < 2000; i++) boot.push(ratio(keys.map(() => keys[Math.floor(rand() * keys.length)])));
+  boot.sort((a, b) => a - b);
+  return { mid: ratio(keys), lo: boot[Math.floor(boot.length * 0.025)], hi: boot[Math.floor(boot.length * 0.975)] };
 }
 
 /** Rotation `i` of the list: who goes first changes every turn. */
@@ -134,13 +141,12 @@ async function main() {
     const mine = table.get(of.name)!;
     const ms = `${median([...mine.values()]).toFixed(0)} ms`;
     if (of === base) return ms.padStart(24);
-    const baseline = table.get(base.name)!;
-    const c = pairedCost([...mine].filter(([key]) => baseline.has(key)).map(([key, t]) => t / baseline.get(key)!));
+    const c = cost(mine, table.get(base.name)!);
     return `${ms} ${pct(c.mid)} [${pct(c.lo)}, ${pct(c.hi)}]`.padStart(30);
   };
   const header = ['action'.padEnd(26), ...all.map((m) => m.name.padStart(m === base ? 24 : 30))].join(' ');
-  console.log(`\nCost of request interception through the MCP server: median round trip, and per configuration the median`);
-  console.log(`of its time over "no rules" on the same sample with a bootstrap 95% interval. ${found.corpus ? `Corpus ${dir}` : 'Fixture pages'},`);
+  console.log(`\nCost of request interception through the MCP server: median round trip, and per configuration its median over`);
+  console.log(`the median of "no rules" on the same samples, with a bootstrap 95% interval. ${found.corpus ? `Corpus ${dir}` : 'Fixture pages'},`);
   console.log(`${pages.length} pages × ${ROUNDS} rounds, servers taking turns; ${((performance.now() - started) / 60000).toFixed(1)} min${errors ? `, ${errors} navigation errors left out` : ''}.\n`);
   console.log(header);
   console.log([`navigate (${nav.get(base.name)!.size} samples)`.padEnd(26), ...all.map((m) => cell(nav, m))].join(' '));
