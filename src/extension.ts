@@ -36,7 +36,9 @@ export interface BrowserAgentApi {
 
 
 export function activate(context: vscode.ExtensionContext): BrowserAgentApi {
-  const { channel, logger } = createLog();
+  // No secret is known before the safety gate (and its vault) exists; from then on every line passes the vault.
+  let vault: SafetyApi['vault'] | undefined;
+  const { channel, logger } = createLog((text) => vault?.redact(text) ?? text);
   configureSharing(context.extensionPath);
   const s = (sessions = new SessionManager(readSessionSettings, logger));
   const liveView = new LiveViewPanel(s);
@@ -57,6 +59,7 @@ export function activate(context: vscode.ExtensionContext): BrowserAgentApi {
   const knownSecrets = () => safety.vault.known();
   // Copilot: every call goes through the safety gate and into one implicit audit task per day and window.
   const safety = registerCopilotTools(context, s, channel, a.hooks({ implicit: { source: 'copilot', per: 'day' }, knownSecrets }).onStep, a.hooks({ implicit: { source: 'command', per: 'day' }, knownSecrets }).onStep);
+  vault = safety.vault;
   a.setReplayDeps(replayDeps(s, safety));
 
   // Chat panel: the same tools, gate and secrets; one audit task per run.

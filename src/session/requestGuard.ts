@@ -130,9 +130,7 @@ export class RequestGuard extends EventEmitter {
       const { sessionId } = await this.connection.send('Target.attachToTarget', { targetId, flatten: true }, undefined, SETUP_TIMEOUT_MS);
       if (!this.setups.has(targetId)) await this.onAttached({ sessionId, targetInfo: { targetId, type: 'page' } as Protocol.Target.TargetInfo, waitingForDebugger: false });
     }
-    const end = Date.now() + timeoutMs;
-    while (!this.setups.has(targetId) && Date.now() < end) await new Promise((r) => setTimeout(r, 10));
-    await this.setups.get(targetId);
+    await this.setUp(targetId, timeoutMs);
   }
 
   /**
@@ -142,8 +140,27 @@ export class RequestGuard extends EventEmitter {
    */
   async childReady(targetId: string, timeoutMs = 1000): Promise<void> {
     if (!this.active) return;
-    const end = Date.now() + timeoutMs;
-    while (!this.setups.has(targetId) && Date.now() < end) await new Promise((r) => setTimeout(r, 10));
+    await this.setUp(targetId, timeoutMs);
+  }
+
+  /** Who waits for a target the guard has not seen yet, by target id (woken by onAttached, not by polling). */
+  private readonly waiting = new Map<string, (() => void)[]>();
+
+  /** The set-up of `targetId`, once it is announced (or after `timeoutMs` when it never is). */
+  private async setUp(targetId: string, timeoutMs: number): Promise<void> {
+    if (!this.setups.has(targetId)) {
+      await new Promise<void>((resolve) => {
+        const timer = setTimeout(done, timeoutMs);
+        const list = this.waiting.get(targetId) ?? [];
+        list.push(done);
+        this.waiting.set(targetId, list);
+        function done() {
+          clearTimeout(timer);
+          resolve();
+        }
+      });
+      this.waiting.delete(targetId);
+    }
     await this.setups.get(targetId);
   }
 
@@ -233,7 +250,14 @@ export class RequestGuard extends EventEmitter {
       const send = this.sender(t.sessionId);
       try {
         const steps: Promise<unknown>[] = [];
-        if (FETCH_TYPES.has(t.type) && this.active) steps.push(this.setFetch(t, this.fetchPatterns()), this.setPatterns(t, this.patterns()));
+        if (FETCH_TYPES.has(t.type) && this.active) {
+          steps.push(this.setFetch(t, this.fetchPatterns()));
+          // A service worker paused at start has no JavaScript yet: its Runtime commands are answered only once it
+          // runs, so they are sent (before the release, in order) but not waited for.
+          const barrier = this.setPatterns(t, this.patterns());
+          if (t.type === 'service_worker') barrier.catch(() => undefined);
+          else steps.push(barrier);
+        }
         // Children of this target (out-of-process iframes, dedicated workers) are paused until guarded too.
         if (t.type === 'page' || t.type === 'iframe' || t.type.endsWith('worker')) {
           steps.push(send('Target.setAutoAttach', { autoAttach: true, waitForDebuggerOnStart: true, flatten: true }).catch(() => undefined));
@@ -242,11 +266,14 @@ export class RequestGuard extends EventEmitter {
       } catch {
         /* the target went away while we set it up */
       } finally {
-        if (p.waitingForDebugger) await send('Runtime.runIfWaitingForDebugger').catch(() => undefined);
+        // Not waited for: a service worker answers only once every client attached to it has released it, and the
+        // tab holding the same worker releases it only after this set-up (childReady).
+        if (p.waitingForDebugger) void send('Runtime.runIfWaitingForDebugger').catch(() => undefined);
       }
     })();
     this.pendingSetups.add(setup);
     this.setups.set(t.targetId, setup);
+    for (const wake of this.waiting.get(t.targetId) ?? []) wake();
     return setup.finally(() => this.pendingSetups.delete(setup));
   }
 
@@ -280,22 +307,29 @@ export class RequestGuard extends EventEmitter {
     return JSON.stringify(this.active ? (this.policy?.blockPatterns?.() ?? []) : []);
   }
 
-  /** Installs the WebSocket barrier for documents to come (pages, frames) and for the current one. */
+  /**
+   * Installs the WebSocket barrier for documents to come (pages, frames) and for the current one.
+   * One batch: a session runs its commands in order, so none waits for the previous answer (a
+   * frame or worker paused at start stays paused for one round trip, not five).
+   */
   private async setPatterns(t: GuardedTarget, patterns: string): Promise<void> {
     if (patterns === t.patterns) return;
     const send = this.sender(t.sessionId);
-    if (t.scriptId) await send('Page.removeScriptToEvaluateOnNewDocument', { identifier: t.scriptId }).catch(() => undefined);
+    const batch: Promise<unknown>[] = [];
+    if (t.scriptId) batch.push(send('Page.removeScriptToEvaluateOnNewDocument', { identifier: t.scriptId }).catch(() => undefined));
     t.scriptId = undefined;
     t.patterns = patterns;
-    if (patterns === '[]') return;
-    const source = socketBarrierSource(JSON.parse(patterns), this.binding);
-    await send('Runtime.addBinding', { name: this.binding });
-    if (t.type === 'page' || t.type === 'iframe') {
-      await send('Page.enable'); // scripts for new documents only run in sessions with Page enabled
-      await send('Runtime.enable');
-      t.scriptId = (await send('Page.addScriptToEvaluateOnNewDocument', { source, runImmediately: true })).identifier;
+    if (patterns !== '[]') {
+      const source = socketBarrierSource(JSON.parse(patterns), this.binding);
+      batch.push(send('Runtime.addBinding', { name: this.binding }));
+      if (t.type === 'page' || t.type === 'iframe') {
+        // Scripts for new documents only run in sessions with Page enabled, and the binding reaches them only with Runtime enabled.
+        batch.push(send('Page.enable'), send('Runtime.enable'));
+        // runImmediately: the current document (and its same-process frames) get it too.
+        batch.push(send('Page.addScriptToEvaluateOnNewDocument', { source, runImmediately: true }).then((r) => (t.scriptId = r.identifier)));
+      } else batch.push(send('Runtime.evaluate', { expression: source }).catch(() => undefined));
     }
-    await send('Runtime.evaluate', { expression: source }).catch(() => undefined);
+    await Promise.all(batch);
   }
 
   private async onPaused(t: GuardedTarget, p: Protocol.Fetch.RequestPausedEvent): Promise<void> {

@@ -66,6 +66,22 @@ export function routesTo(blocked: string, blockedOtherSite: string): Record<stri
       res.end(`fetch('${blocked}/from-worker').catch(() => {});`);
     },
     '/download': `<title>download</title><a id=go href="${blocked}/file.bin" download>get</a>`,
+    // A fresh script URL each time: a shared worker is reused per URL, and a service worker only installs when its script changes.
+    '/sharedworker': `<title>shared worker</title><script>new SharedWorker('/shared.js?' + Math.random())</script>`,
+    '/shared.js': (_req, res) => {
+      res.writeHead(200, { 'content-type': 'text/javascript' });
+      res.end(`fetch('${blocked}/from-shared').catch(() => {});`);
+    },
+    '/serviceworker': `<title>service worker</title><script>navigator.serviceWorker.register('/sw.js?' + Math.random())</script>`,
+    '/sw.js': (_req, res) => {
+      res.writeHead(200, { 'content-type': 'text/javascript' });
+      res.end(`self.addEventListener('install', (e) => e.waitUntil(fetch('${blocked}/from-sw').catch(() => {})));`);
+    },
+    '/swsocket': `<title>service worker socket</title><script>navigator.serviceWorker.register('/sw-socket.js?' + Math.random())</script>`,
+    '/sw-socket.js': (_req, res) => {
+      res.writeHead(200, { 'content-type': 'text/javascript' });
+      res.end(`try { new WebSocket('${blocked.replace(/^http/, 'ws')}/sw-socket').onerror = () => {}; } catch {}`);
+    },
   };
 }
 
@@ -77,7 +93,7 @@ export function blockedRoutes(): Record<string, Route> {
     res.end(page);
   };
   const routes: Record<string, Route> = {};
-  for (const p of ['/direct', '/hop', '/hop2', '/link', '/popup', '/blank', '/meta0', '/meta2', '/timed', '/frame', '/formget', '/formpost', '/img.png', '/script.js', '/style.css', '/fetch', '/xhr', '/beacon', '/from-worker', '/ran', '/page', '/eval', '/ws']) routes[p] = any;
+  for (const p of ['/direct', '/hop', '/hop2', '/link', '/popup', '/blank', '/meta0', '/meta2', '/timed', '/frame', '/formget', '/formpost', '/img.png', '/script.js', '/style.css', '/fetch', '/xhr', '/beacon', '/from-worker', '/from-shared', '/from-sw', '/ran', '/page', '/eval', '/ws']) routes[p] = any;
   routes['/file.bin'] = (_req, res) => {
     res.writeHead(200, { 'content-type': 'application/octet-stream', 'content-disposition': 'attachment; filename="file.bin"' });
     res.end('binary');
