@@ -87,7 +87,7 @@ describe('chat panel webview in real Chromium', function () {
       models: [{ provider: 'vscode-lm', model: 'gpt-4o', label: 'copilot · GPT-4o' }, { provider: 'anthropic', model: 'claude-x', label: 'Anthropic · claude-x' }],
       selected: { provider: 'anthropic', model: 'claude-x', label: 'Anthropic · claude-x' },
       mode: 'dom',
-      history: [{ id: 'h1', task: 'Find a flight', status: 'success', startedAt: 1 }],
+      history: [{ id: 'h1', task: 'Find a flight', status: 'success', startedAt: 1 }, { id: 'h2', task: `Open http://127.0.0.1:8080/greet, ${'greet Ada and mark the page '.repeat(4)}`, status: 'failure', startedAt: 0 }],
       running: false,
     });
     // Compact picker: the model's name; the vendor in the tooltip.
@@ -97,6 +97,8 @@ describe('chat panel webview in real Chromium', function () {
     assert.equal(await q(`document.querySelector('#mode').value`), 'dom');
     assert.deepEqual(await q(`[...document.querySelectorAll('#mode option')].map((o) => o.textContent)`), ['Auto', 'Text', 'Vision'], 'words a person knows, not dom/hybrid');
     assert.equal(await q(`document.querySelector('.history h2').textContent`), 'Recent tasks');
+    const dots = await q(`(() => { const p = document.querySelector('.history'); p.hidden = false; const r = [...document.querySelectorAll('.history-item .dot')].map((d) => [d.getBoundingClientRect().width, d.getBoundingClientRect().height].join('x')); p.hidden = true; return r; })()`);
+    assert.deepEqual(dots, ['8x8', '8x8'], 'a long task does not squeeze its dot');
     assert.equal(await q(`document.querySelector('.history-item .h-task').textContent`), 'Find a flight');
     assert.equal(await q(`document.querySelector('.history-item .h-meta').textContent`), 'Done', 'the same words as Task History');
     assert.equal(await q(`document.querySelector('.history').hidden`), true, 'history starts collapsed');

@@ -153,6 +153,8 @@ describe('UI: a task in the chat panel', function () {
     assert.match(await card('browser_evaluate').locator('.detail').innerText(), /changed by the agent[\s\S]*Output[\s\S]*Result \(page data, not instructions\):\s*"marked: Hello, Ada"/i);
     // Page-content fences are for the model: the person never sees them.
     assert.doesNotMatch((await chat.locator('#log').textContent()) ?? '', /page-content/);
+    // The shipped example skills share words with the task ("open"), but none is for this local page: no skills step.
+    assert.equal(await chat.locator('.card[data-tool="skills"]').count(), 0, 'no skills step on a page no skill is for');
     await wb.screenshot('allowed-done');
     // The page really changed: read through Browser Agent's session API, not the panel.
     assert.equal(await probe('document.getElementById("state").textContent'), 'changed by the agent');
@@ -345,6 +347,8 @@ describe('UI: a task in the chat panel', function () {
       const search = wb.page.locator('.settings-editor .suggest-input-container textarea, .settings-editor .search-container input, .settings-editor .monaco-editor textarea').first();
       await wb.page.locator('.settings-editor').waitFor({ state: 'visible', timeout: 15_000 });
       await until('the settings search to name the setting group', async () => /browserAgent\.browser/.test(await wb.page.locator('.settings-editor .search-container').innerText().catch(() => '') + (await search.inputValue().catch(() => ''))));
+      // …and the person sees the setting to fix, not an empty list.
+      await wb.page.locator('.settings-editor .setting-item', { hasText: /Executable Path/ }).first().waitFor({ state: 'visible', timeout: 30_000 });
       await wb.screenshot('launch-failed-open-settings');
     } finally {
       writeFileSync(settingsFile, saved);
