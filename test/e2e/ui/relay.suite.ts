@@ -29,6 +29,8 @@ describe('UI: pair the Chrome extension and attach through it (real Chromium wit
   let panel: CdpSession | undefined;
 
   const shot = async (s: CdpSession, name: string) => {
+    // A background tab paints no frame to capture: bring the panel's tab to the front first.
+    await s.send('Page.bringToFront');
     const { data } = await s.send('Page.captureScreenshot', { format: 'png' });
     writeFileSync(join(env.artifacts(), `relay-chrome-${name}.png`), Buffer.from(data, 'base64'));
   };
@@ -145,5 +147,33 @@ describe('UI: pair the Chrome extension and attach through it (real Chromium wit
     const st = await chrome!.worker<{ state: string; shared: { tabId: number }[] }>('browserAgentRelay.state()');
     assert.equal(st.state, 'connected');
     assert.deepEqual(st.shared.map((t) => t.tabId), [shared.tabId]);
+  });
+
+  it('"New Code": the old token stops working at once, the side panel says why, the new code connects again', async () => {
+    const old = parsePairingCode(code)!;
+    await wb.runCommand('Browser Agent: Pair Chrome Extension');
+    let box = await wb.modal(60_000);
+    assert.match(await box.innerText(), /The extension is connected \(1 shared tab\(s\)\)/);
+    await box.locator('.monaco-button').filter({ hasText: /New Code/ }).click();
+    const text = await until('a dialog with a new code', async () => {
+      box = await wb.modal(10_000);
+      const t = await box.innerText();
+      const c = /\b(\d{2,5}-[0-9a-f]{64})\b/.exec(t)?.[1];
+      return c && c !== code && t;
+    });
+    code = /\b(\d{2,5}-[0-9a-f]{64})\b/.exec(text)![1];
+    // The extension connected with the old code was let go: the dialog must not say it is connected.
+    assert.match(text, /waiting for the extension/, text);
+    await wb.screenshot('new-code');
+    await box.locator('.monaco-button').filter({ hasText: /^\s*Cancel\s*$/ }).click();
+    const origin = `chrome-extension://${chrome!.extensionId}`;
+    assert.equal(await knock(old.port, origin, [RELAY_PROTOCOL, `${RELAY_TOKEN_PREFIX}${old.token}`]), 401);
+    await until('the side panel to say the code was replaced', async () => (await inPanel<string>(`document.getElementById('state').textContent`)) === 'not paired', 15_000);
+    assert.match(await inPanel<string>(`document.getElementById('detail').textContent`), /pairing code was replaced/);
+    await shot(panel!, '04-code-replaced');
+    await inPanel(`document.getElementById('code').focus()`);
+    await panel!.send('Input.insertText', { text: code });
+    await inPanel(`document.getElementById('pair').click()`);
+    await until('the side panel to say connected again', async () => (await inPanel<string>(`document.getElementById('state').textContent`)) === 'connected', 20_000);
   });
 });
