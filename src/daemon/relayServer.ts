@@ -54,6 +54,7 @@ export class RelayServer implements RelayLink {
   private nextRid = 1;
   private readonly pending = new Map<number, Pending>();
   private graceTimer?: NodeJS.Timeout;
+  private socketToken = '';
   private waiters: (() => void)[] = [];
   /** Connections since start, and how many came back after a drop (for status and tests). */
   connections = 0;
@@ -71,6 +72,7 @@ export class RelayServer implements RelayLink {
   }
 
   async listen(): Promise<void> {
+    const tokens = new WeakMap<IncomingMessage, string>();
     const wss = new WebSocketServer({
       host: '127.0.0.1',
       port: this.pairing.port,
@@ -88,6 +90,7 @@ export class RelayServer implements RelayLink {
           this.log(`Relay: refused a connection from ${origin} without the pairing token`);
           return done(false, 401, 'Pairing token required');
         }
+        tokens.set(info.req, token);
         done(true);
       },
       handleProtocols: () => RELAY_PROTOCOL,
@@ -99,7 +102,7 @@ export class RelayServer implements RelayLink {
     wss.on('error', () => {});
     this.port = (wss.address() as { port: number }).port;
     this.wss = wss;
-    wss.on('connection', (ws) => this.accept(ws));
+    wss.on('connection', (ws, req) => this.accept(ws, tokens.get(req) ?? ''));
     this.log(`Relay endpoint listening on 127.0.0.1:${this.port}`);
   }
 
@@ -125,7 +128,15 @@ export class RelayServer implements RelayLink {
     });
   }
 
-  private accept(ws: WebSocket) {
+  /** The connected extension's token is no longer the pairing's ("New Code"): close its connection. */
+  dropRevoked(): boolean {
+    if (!this.socket || sameToken(this.socketToken, this.pairing.token)) return false;
+    this.log('Relay: the pairing code was replaced; the extension connected with the old one is let go');
+    this.socket.close(4001, 'The pairing code was replaced: paste the new one');
+    return true;
+  }
+
+  private accept(ws: WebSocket, token: string) {
     let hello = false;
     const helloTimer = setTimeout(() => !hello && ws.terminate(), 10_000);
     ws.on('message', (data) => {
@@ -139,6 +150,7 @@ export class RelayServer implements RelayLink {
         if (msg.t !== 'hello') return ws.close(1008, 'hello first');
         hello = true;
         clearTimeout(helloTimer);
+        this.socketToken = token;
         this.connected_(ws, msg.tabs ?? []);
         return;
       }
