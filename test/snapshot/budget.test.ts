@@ -123,4 +123,20 @@ describe('snapshot: page budget and link targets (no browser)', () => {
     assert.notEqual(t[6], t[7]);
     assert.deepEqual(t.slice(8), [undefined, undefined]);
   });
+
+  it('link targets: a root-relative path read without the URL parser gives what the parser gives', () => {
+    const page = 'https://en.example/wiki/Matrix?x=1';
+    const paths = [
+      '/wiki/Matrix?x=1#History', '/wiki/Matrix?x=1', '/wiki/Matrix#', '/a/b?', '/a/./b', '/a/../b', '/a/%2e%2E/b', '/a b', '/a%zz',
+      '/a%20b', "/q?it's", '/q?a=1&b=2#f', '/q?a=1&b=2#g', '/x/y/z/very/long/path/that/is/cut/2017/01/12', '/', '/#top', '/%41', '/é',
+      '/wiki/Max_Born', '/item/13', '/a//b', '/a\\b', '/caf%C3%A9?x=<y>', '/a:b@c!$&()*+,;=~-._', '/p?q?r#s#t',
+    ];
+    const names = ['History', 'Matrix', 'x', 'x', 'x', 'x', 'x', 'x', 'x', 'x', 'q', 'q', 'q', 'x', 'Home', 'Top', 'A', 'e', 'Max Born', 'Item 13', 'x', 'x', 'x', 'x', 'x'];
+    const rel = linkTargets(paths.map((href, i) => ({ name: names[i], href })), page);
+    const abs = linkTargets(paths.map((href, i) => ({ name: names[i], href: 'https://en.example' + href })), page);
+    assert.deepEqual(rel, abs);
+    // and with a <base href> on the same origin elsewhere on the site
+    const base = 'https://en.example/other/dir/';
+    assert.deepEqual(linkTargets(paths.map((href, i) => ({ name: names[i], href })), page, base), abs);
+  });
 });
