@@ -51,8 +51,10 @@ const ideas = {
   'refs without brackets (lossy for parsing)': (ls) => ls.map((l) => (isEl(l) ? l.replace(/^\[([^\]]+)\]/, '$1') : l)),
   'no link targets at all (drops information)': (ls) => ls.map((l) => (isEl(l) ? l.replace(/ →\S+/, '') : l)),
 };
+ideas['the three that keep lines unambiguous together'] = (ls) =>
+  ideas['no role word on links with a target'](ideas['repeated link blocks as a pointer'](ideas['alias for the most linked host'](ls)));
 ideas['all of the above but dropping targets'] = (ls) => {
-  for (const [name, f] of Object.entries(ideas)) if (name !== 'as shipped' && !/^(no link targets|all|floor)/.test(name)) ls = f(ls);
+  for (const [name, f] of Object.entries(ideas)) if (name !== 'as shipped' && !/^(no link targets|all|floor|the three)/.test(name)) ls = f(ls);
   return ls;
 };
 
