@@ -25,6 +25,21 @@ describe('snapshot: page budget and link targets (no browser)', () => {
     }
   });
 
+  it('counts an ASCII line by its fast scan exactly as the general pattern counts it', () => {
+    // A non-ASCII word after a newline sends the whole string down the general path without touching the
+    // count of the ASCII part, so both paths must agree on every ASCII string.
+    let seed = 7;
+    const rand = () => (seed = (seed * 1103515245 + 12345) % 2147483648) / 2147483648;
+    const alphabet = 'abcXYZ0123456789 \t\n\r\v\f.,;:!?"\'()[]{}<>/\\|@#$%^&*-_=+~`→\x00\x01\x1f\x7f';
+    const tail = estimateTokens('é');
+    for (let i = 0; i < 3000; i++) {
+      let s = '';
+      for (let n = Math.floor(rand() * 40); n > 0; n--) s += rand() < 0.3 ? 'abcdefghij'.slice(0, 1 + Math.floor(rand() * 10)) : alphabet[Math.floor(rand() * alphabet.length)];
+      s = s.replace(/→/g, '');
+      assert.equal(estimateTokens(s + '\né'), estimateTokens(s) + 1 + tail, JSON.stringify(s));
+    }
+  });
+
   it('wraps a long paragraph at sentence ends into lines that join back to the whole text', () => {
     const long = Array.from({ length: 40 }, () => PROSE).join(' ');
     const parts = wrapLine(long, 1000);
