@@ -1,4 +1,5 @@
 import { BrowserAgentError, isAgentError } from '../errors';
+import { fenceUrl } from '../safety/untrusted';
 import type { BrowserSession } from '../session/browserSession';
 import type { CdpSession } from '../session/cdp';
 import type { Tab } from '../session/tab';
@@ -30,7 +31,7 @@ export async function isResponsive(tab: Tab, page: CdpSession, ms = PROBE_MS): P
 export function hungError(tab: Tab): BrowserAgentError {
   return new BrowserAgentError(
     'PAGE_HUNG',
-    `The page ${tab.url} is not responding: a script has kept it busy for over ${PROBE_MS / 1000} s.`,
+    `The page ${fenceUrl(tab.url)} is not responding: a script has kept it busy for over ${PROBE_MS / 1000} s.`,
     'Leave it with browser_navigate (or browser_reload, browser_navigate_back): Browser Agent stops the hung page first. Other tools cannot act on it.',
   );
 }

@@ -1,4 +1,5 @@
 import { BrowserAgentError, isAgentError } from '../errors';
+import { fenceUrl } from '../safety/untrusted';
 import { blockedNavigation, leaveBlocked } from './blockedRequests';
 import type { ActionOutcome, Scope } from './scope';
 
@@ -80,7 +81,7 @@ async function abandon(s: Scope, url: string, capMs: number): Promise<BrowserAge
 }
 
 function notCommitted(s: Scope, what: string, capMs: number): BrowserAgentError {
-  return new BrowserAgentError('TIMEOUT', `${what} did not load within ${Math.round(capMs / 1000)} s: the tab still shows ${s.tab.url}.`, 'The server may be slow, or the page is busy; try again, or take a browser_snapshot to see where the tab is.');
+  return new BrowserAgentError('TIMEOUT', `${what} did not load within ${Math.round(capMs / 1000)} s: the tab still shows ${fenceUrl(s.tab.url)}.`, 'The server may be slow, or the page is busy; try again, or take a browser_snapshot to see where the tab is.');
 }
 
 /** Opens `url` in the tab; returns only once the new document committed (never a success while the old page stays). */
@@ -119,7 +120,7 @@ export async function goHistory(s: Scope, delta: -1 | 1, capMs = COMMIT_CAP_MS):
   const { currentIndex, entries } = await s.page.send('Page.getNavigationHistory');
   const target = entries[currentIndex + delta];
   if (!target) throw new BrowserAgentError('NAVIGATION_FAILED', `There is no page to go ${delta < 0 ? 'back' : 'forward'} to.`, 'Use browser_navigate with a URL.');
-  s.pending = { text: `Going ${delta < 0 ? 'back' : 'forward'} to ${target.url}` };
+  s.pending = { text: `Going ${delta < 0 ? 'back' : 'forward'} to ${fenceUrl(target.url)}` };
   const commit = commitWatch(s);
   try {
     await s.page.send('Page.navigateToHistoryEntry', { entryId: target.id });
@@ -127,13 +128,13 @@ export async function goHistory(s: Scope, delta: -1 | 1, capMs = COMMIT_CAP_MS):
     commit.dispose();
     throw e;
   }
-  if (!(await commit.wait(capMs))) throw notCommitted(s, `Going ${delta < 0 ? 'back' : 'forward'} to ${target.url}`, capMs);
-  return { text: `Went ${delta < 0 ? 'back' : 'forward'} to ${target.url}` };
+  if (!(await commit.wait(capMs))) throw notCommitted(s, `Going ${delta < 0 ? 'back' : 'forward'} to ${fenceUrl(target.url)}`, capMs);
+  return { text: `Went ${delta < 0 ? 'back' : 'forward'} to ${fenceUrl(target.url)}` };
 }
 
 export async function reload(s: Scope, ignoreCache = false, capMs = COMMIT_CAP_MS): Promise<ActionOutcome> {
   const url = s.tab.url;
-  s.pending = { text: `Reloading ${url}` };
+  s.pending = { text: `Reloading ${fenceUrl(url)}` };
   const commit = commitWatch(s);
   try {
     await s.page.send('Page.reload', { ignoreCache });
@@ -141,6 +142,6 @@ export async function reload(s: Scope, ignoreCache = false, capMs = COMMIT_CAP_M
     commit.dispose();
     throw e;
   }
-  if (!(await commit.wait(capMs))) throw notCommitted(s, `Reloading ${url}`, capMs);
-  return { text: `Reloaded ${url}${ignoreCache ? ' (bypassing the cache)' : ''}` };
+  if (!(await commit.wait(capMs))) throw notCommitted(s, `Reloading ${fenceUrl(url)}`, capMs);
+  return { text: `Reloaded ${fenceUrl(url)}${ignoreCache ? ' (bypassing the cache)' : ''}` };
 }

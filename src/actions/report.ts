@@ -1,4 +1,4 @@
-import { fenceInline } from '../safety/untrusted';
+import { fenceInline, fenceUrl } from '../safety/untrusted';
 import { snapshotDelta } from '../tools/snapshotApi';
 import type { ToolResult } from '../tools/types';
 import type { ActionOutcome, Scope } from './scope';
@@ -24,6 +24,11 @@ export function modalLines(scope: Scope): string[] {
  * A short result: what was done, URL/title if they changed, new tabs, dialogs, downloads, console
  * errors since the last call, and what changed on the page.
  */
+/** Whether the snapshot delta already names the new URL (fenced, with its own nonce). */
+function deltaShowsUrl(delta: string | undefined, url: string): boolean {
+  return !!delta && delta.split('\n').some((l) => l.startsWith('URL: ') && l.replace(/<\/?page-content id=[0-9a-f]+>/g, '').endsWith(`→ ${url}`));
+}
+
 export async function composeResult(scope: Scope, before: { url: string; title: string; tabId: string }, outcome: ActionOutcome, settle?: SettleReport): Promise<ToolResult> {
   const lines = [outcome.text.endsWith('.') ? outcome.text : `${outcome.text}.`, ...(outcome.details ?? [])];
   const { browser } = scope;
@@ -36,20 +41,20 @@ export async function composeResult(scope: Scope, before: { url: string; title: 
     /* browser gone: reported by the next call */
   }
   for (const t of scope.browserObs.takeOpenedTabs()) {
-    lines.push(`New tab opened: ${t.title ? fenceInline(short(t.title)) : '(loading)'} ${t.url}${t.targetId === tab.targetId ? ' — now the active tab' : ''} (id ${t.targetId.slice(0, 8)}).`);
+    lines.push(`New tab opened: ${t.title ? fenceInline(short(t.title)) : '(loading)'} ${fenceUrl(t.url)}${t.targetId === tab.targetId ? ' — now the active tab' : ''} (id ${t.targetId.slice(0, 8)}).`);
   }
   await tab.refreshInfo();
   // The snapshot delta (when the snapshot layer is present) already names URL/title changes.
   const delta = tab.dialog ? undefined : await snapshotDelta(tab).catch(() => undefined);
-  if (tab.url !== before.url && !delta?.includes(`→ ${tab.url}`)) lines.push(`URL: ${tab.url}`);
+  if (tab.url !== before.url && !deltaShowsUrl(delta, tab.url)) lines.push(`URL: ${fenceUrl(tab.url)}`);
   if ((tab.title !== before.title || tab.url !== before.url) && !delta?.includes(`→ ${JSON.stringify(tab.title)}`)) lines.push(`Title: ${tab.title ? fenceInline(short(tab.title)) : '(none)'}`);
   if (settle?.stillLoading) lines.push(`The page is still loading after ${Math.round(settle.waitedMs / 1000)} s; use browser_wait if you need it complete.`);
   if (settle && settle.pendingRequests > 0) lines.push(`${settle.pendingRequests} request(s) started by this action are still running (slow server or long-poll).`);
   for (const d of scope.browserObs.takeDownloads()) {
     if (d.blocked) lines.push(`BLOCKED_BY_POLICY: ${d.blocked} The download was stopped and its file deleted.`);
-    else if (d.state === 'completed') lines.push(`Downloaded "${d.filename}" (${d.bytes} bytes) to ${d.path}`);
-    else if (d.state === 'canceled') lines.push(`Download of "${d.filename}" was cancelled.`);
-    else lines.push(`Downloading "${d.filename}" to ${d.path} (still in progress).`);
+    else if (d.state === 'completed') lines.push(`Downloaded ${fenceInline(d.filename)} (${d.bytes} bytes) to ${fenceInline(d.path)}`);
+    else if (d.state === 'canceled') lines.push(`Download of ${fenceInline(d.filename)} was cancelled.`);
+    else lines.push(`Downloading ${fenceInline(d.filename)} to ${fenceInline(d.path)} (still in progress).`);
   }
   lines.push(...modalLines({ ...scope, tab }));
   const errors = scope.tabObs.takeErrors();

@@ -165,15 +165,23 @@ export class RelayServer implements RelayLink {
     // What the previous connection never answered. A call that only reads is sent again; any other
     // may already have taken effect (the worker that ran it was stopped before it answered), so it
     // fails rather than run twice: a reconnect never repeats a click.
+    const again: string[] = [];
+    const cut: string[] = [];
     for (const [rid, p] of this.pending) {
+      const what = p.req.op === 'cdp' ? p.req.method : p.req.op;
       if (!p.sent) this.write({ t: 'req', rid, ...p.req });
-      else if (readOnly(p.req)) this.write({ t: 'req', rid, retry: true, ...p.req });
-      else {
+      else if (readOnly(p.req)) {
+        again.push(what);
+        this.write({ t: 'req', rid, retry: true, ...p.req });
+      } else {
+        cut.push(what);
         this.pending.delete(rid);
         clearTimeout(p.timer);
-        p.reject(Object.assign(new Error(`${RELAY_INTERRUPTED}: the Chrome extension's service worker was stopped while this call ran; it was not run again (it may or may not have taken effect).`), { cdpCode: -32000 }));
+        const call = p.req.op === 'cdp' ? p.req.method : `the relay's ${p.req.op}`;
+        p.reject(Object.assign(new Error(`${RELAY_INTERRUPTED}: Chrome stopped the Browser Agent extension's service worker while ${call} ran; it was not sent again (it may or may not have taken effect).`), { cdpCode: -32000 }));
       }
     }
+    if (again.length || cut.length) this.log(`Relay: unanswered when the worker went away: sent again ${JSON.stringify(again)}, failed as interrupted ${JSON.stringify(cut)}`);
     for (const p of this.pending.values()) p.sent = true;
     this.onconnect?.();
     for (const w of this.waiters.splice(0)) w();

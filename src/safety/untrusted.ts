@@ -26,6 +26,14 @@ export function fenceInline(content: string): string {
   return `<page-content id=${id}>${defuseMarkers(content).replace(/[\r\n]+/g, ' ')}</page-content id=${id}>`;
 }
 
+/**
+ * A URL the page could have chosen (its own location after `history.replaceState`, a link target,
+ * a redirect, a download name): the path can carry any words, so it is fenced like other page text.
+ */
+export function fenceUrl(url: string): string {
+  return fenceInline(url);
+}
+
 /** Whether text is already fenced (so nobody double-wraps). */
 export function isWrappedUntrusted(content: string): boolean {
   return /^<page-content id=[0-9a-f]{6,}/.test(content);

@@ -214,7 +214,7 @@ export class BrowserSession extends EventEmitter {
   }
 
   private addTab(info: Protocol.Target.TargetInfo): Tab {
-    const tab = new Tab(this.connection, info.targetId, { url: info.url, title: info.title, openerId: info.openerId });
+    const tab = new Tab(this.connection, info.targetId, { url: info.url, title: info.title, openerId: info.openerId }, (child) => this.guard.childReady(child));
     tab.on('infoChanged', () => this.emit('tabChanged', tab));
     this.tabMap.set(info.targetId, tab);
     return tab;

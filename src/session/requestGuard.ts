@@ -135,6 +135,18 @@ export class RequestGuard extends EventEmitter {
     await this.setups.get(targetId);
   }
 
+  /**
+   * Resolves once a child target (frame, worker) the guard auto-attached intercepts, or after
+   * `timeoutMs` when the guard never sees it. The tab holding the same child paused waits for this
+   * before releasing it.
+   */
+  async childReady(targetId: string, timeoutMs = 1000): Promise<void> {
+    if (!this.active) return;
+    const end = Date.now() + timeoutMs;
+    while (!this.setups.has(targetId) && Date.now() < end) await new Promise((r) => setTimeout(r, 10));
+    await this.setups.get(targetId);
+  }
+
   /** A mark to ask later what was blocked since (`blockedSince`). */
   mark(): number {
     return this.seq;

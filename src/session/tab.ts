@@ -41,6 +41,11 @@ export class Tab extends EventEmitter {
     private readonly connection: CdpConnection,
     readonly targetId: string,
     info: { url: string; title: string; openerId?: string },
+    /**
+     * Awaited before a child (frame, worker) paused at start is released: one release runs it for
+     * every client, so the request guard's interception must be on first.
+     */
+    private readonly beforeRelease?: (targetId: string) => Promise<void>,
   ) {
     super();
     this.url = info.url;
@@ -167,8 +172,12 @@ export class Tab extends EventEmitter {
     } catch {
       /* the frame went away while we set it up */
     } finally {
-      // Workers and frames paused at start must be released, whatever we did with them.
-      if (p.waitingForDebugger) child.send('Runtime.runIfWaitingForDebugger').catch(() => {});
+      // Workers and frames paused at start must be released, whatever we did with them — but only
+      // once the request guard intercepts in them (a worker released early ran its first requests unguarded).
+      if (p.waitingForDebugger) {
+        await this.beforeRelease?.(info.targetId).catch(() => undefined);
+        child.send('Runtime.runIfWaitingForDebugger').catch(() => {});
+      }
     }
   }
 

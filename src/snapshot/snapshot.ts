@@ -1,5 +1,6 @@
 // The public snapshot layers: summary, elements (with scope and budget), details, find, delta.
 import type { Tab } from '../session/tab';
+import { fenceUrl } from '../safety/untrusted';
 import { BrowserAgentError } from '../errors';
 import { extractFrame, evalInFrame, mainFrame, parseRef, refString, tabState, type FrameRef, type FrameResult, type TabState } from './frames';
 import { flatten, untrusted, type Line } from './format';
@@ -37,7 +38,7 @@ export async function takeSnapshot(tab: Tab, opts: SnapshotOptions = {}): Promis
     throw new BrowserAgentError('INVALID_INPUT', `offset=${opts.offset} is past the end: the page has ${wrapped.length} lines now.`, 'Take browser_snapshot without offset; the page may have changed.');
   }
   const maxTokens = opts.maxTokens ?? DEFAULT_MAX_TOKENS;
-  const header = [`URL: ${result.url}`];
+  const header = [`URL: ${fenceUrl(result.url)}`];
   const scope = opts.ref ? ` inside [${opts.ref}]` : opts.viewportOnly ? ' in the viewport' : '';
   const count = lines.filter((l) => l.kind === 'element').length;
   header.push(`${count} interactive elements${scope}. ${LEGEND}`);
@@ -138,7 +139,7 @@ async function summaryLayer(tab: Tab): Promise<string> {
   const { value: s } = await evalInFrame<SummaryResult>(tab, frame, 'globalThis.__baSnap.summary()');
   const c = s.counts;
   const lines = [
-    `URL: ${s.url}`,
+    `URL: ${fenceUrl(s.url)}`,
     `Viewport ${s.viewport[0]}x${s.viewport[1]}, scrolled to ${s.scroll[0]},${s.scroll[1]} of ${s.size[0]}x${s.size[1]}`,
     `Counts: ${c.links} links, ${c.buttons} buttons, ${c.inputs} inputs, ${c.selects} selects, ${c.forms} forms, ${c.images} images, ${c.iframes} iframes`,
   ];
@@ -212,10 +213,10 @@ export async function snapshotDelta(tab: Tab): Promise<string> {
   const newDocument = !!before && before.doc !== now.doc;
   if (before && newDocument) before = { ...before, lines: new Map() };
   const count = lines.filter((l) => l.kind === 'element').length;
-  if (!before) return `Page: ${result.url} (${count} interactive elements; browser_snapshot shows them).`;
+  if (!before) return `Page: ${fenceUrl(result.url)} (${count} interactive elements; browser_snapshot shows them).`;
   const out: string[] = [];
   const page: string[] = [];
-  if (before.url !== now.url) out.push(`URL: ${before.url} → ${now.url}`);
+  if (before.url !== now.url) out.push(`URL: ${fenceUrl(before.url)} → ${fenceUrl(now.url)}`);
   if (before.title !== now.title) page.push(`Title: ${JSON.stringify(before.title)} → ${JSON.stringify(now.title)}`);
   const added: string[] = [];
   const changed: string[] = [];

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { extract } from '../actions/extract';
 import { openScope } from '../actions/scope';
 import { previewOf } from './common';
-import { wrapUntrusted } from '../safety/untrusted';
+import { fenceUrl, wrapUntrusted } from '../safety/untrusted';
 import { defineTool } from './types';
 
 export const browserExtract = defineTool({
@@ -21,7 +21,7 @@ export const browserExtract = defineTool({
   handler: async (i, ctx) => {
     const s = await openScope(ctx);
     const body = await extract(s, i.what ?? 'markdown', i.maxChars ?? 40_000);
-    const text = `Content of ${s.tab.url} (${i.what ?? 'markdown'}):\n${wrapUntrusted(body, s.tab.url)}`;
+    const text = `Content of ${fenceUrl(s.tab.url)} (${i.what ?? 'markdown'}):\n${wrapUntrusted(body)}`;
     return { content: [{ type: 'text', text }] };
   },
 });

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { fenceUrl } from '../safety/untrusted';
 import { screenshot } from '../actions/screenshot';
 import { openScope } from '../actions/scope';
 import { modalLines } from '../actions/report';
@@ -24,7 +25,7 @@ export const browserScreenshot = defineTool({
     const shot = await screenshot(s, { fullPage: i.fullPage, handle });
     const what = handle ? `element [${handle.ref}]` : i.fullPage ? 'full page' : 'viewport';
     const scale = shot.scale < 1 ? `, scaled by ${shot.scale.toFixed(3)} (divide image coordinates by it for browser_click)` : '';
-    const text = [`Screenshot of the ${what}: ${shot.width}×${shot.height} px${scale}. Page ${s.tab.url}`, ...modalLines(s)].join('\n');
+    const text = [`Screenshot of the ${what}: ${shot.width}×${shot.height} px${scale}. Page ${fenceUrl(s.tab.url)}`, ...modalLines(s)].join('\n');
     return { content: [{ type: 'text', text }, { type: 'image', data: shot.data, mimeType: 'image/png' }] };
   },
 });

@@ -1,4 +1,4 @@
-import { fenceInline } from '../safety/untrusted';
+import { fenceInline, fenceUrl } from '../safety/untrusted';
 import { z } from 'zod';
 import { openScope } from '../actions/scope';
 import { checkUrl } from '../actions/navigate';
@@ -10,7 +10,7 @@ import { previewOf } from './common';
 import { defineTool, text, type ToolContext } from './types';
 
 function list(tabs: TabInfo[]): string {
-  return tabs.map((t, i) => `${i}. ${t.active ? '(active) ' : ''}${t.title ? fenceInline(t.title) : '(no title)'} ${t.url} [id ${t.id.slice(0, 8)}]`).join('\n');
+  return tabs.map((t, i) => `${i}. ${t.active ? '(active) ' : ''}${t.title ? fenceInline(t.title) : '(no title)'} ${fenceUrl(t.url)} [id ${t.id.slice(0, 8)}]`).join('\n');
 }
 
 /** The tabs this front door may see (attached MCP processes each see only their own). */
@@ -55,7 +55,7 @@ export const browserTabs = defineTool({
         throw blockedError(stopped, 'The new tab was closed.');
       }
       await tab.refreshInfo();
-      return text(`Opened a new tab${url !== 'about:blank' ? ` with ${tab.url}` : ''}; it is now active.\n${list(visibleTabs(browser, ctx))}`);
+      return text(`Opened a new tab${url !== 'about:blank' ? ` with ${fenceUrl(tab.url)}` : ''}; it is now active.\n${list(visibleTabs(browser, ctx))}`);
     }
     if (i.index === undefined && !i.id) {
       if (i.action === 'close') {
@@ -69,9 +69,9 @@ export const browserTabs = defineTool({
     if (i.action === 'select') {
       const tab = await browser.selectTab(t.id);
       await tab.refreshInfo();
-      return text(`Selected tab ${fenceInline(tab.title)} ${tab.url}.\n${list(visibleTabs(browser, ctx))}`);
+      return text(`Selected tab ${fenceInline(tab.title)} ${fenceUrl(tab.url)}.\n${list(visibleTabs(browser, ctx))}`);
     }
     await browser.closeTab(t.id);
-    return text(`Closed tab ${fenceInline(t.title)} ${t.url}.\n${list(visibleTabs(browser, ctx))}`);
+    return text(`Closed tab ${fenceInline(t.title)} ${fenceUrl(t.url)}.\n${list(visibleTabs(browser, ctx))}`);
   },
 });

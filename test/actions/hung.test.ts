@@ -76,7 +76,7 @@ describe('actions: a hung page (while(true) after load)', function () {
     await mcp.call('browser_navigate', { url: `${srv.url}` });
     const r = await mcp.call('browser_navigate', { url: `${srv.url}slow` });
     assert.equal(r.isError, true, r.text);
-    assert.match(r.text, /^TIMEOUT: .*did not load within 4 s: the tab still shows http:\/\/127\.0\.0\.1:\d+\/\./);
+    assert.match(r.text, /^TIMEOUT: .*did not load within 4 s: the tab still shows <page-content id=(\w+)>http:\/\/127\.0\.0\.1:\d+\/<\/page-content id=\1>\./);
     assert.doesNotMatch(r.text, /Navigated to/);
   });
 });

@@ -153,7 +153,7 @@ describe('actions: waits that settle, modal states, downloads, popups', function
   it('saves a download to the downloads folder and reports it', async () => {
     await go('/dl');
     const r = await clickSel('#a');
-    assert.match(r.text, /Downloaded "report.csv" \(8 bytes\)/);
+    assert.match(r.text, /Downloaded <page-content id=(\w+)>report.csv<\/page-content id=\1> \(8 bytes\)/);
     const path = join(h.downloadsDir, 'report.csv');
     assert.ok(existsSync(path));
     assert.equal(readFileSync(path, 'utf8'), 'a,b\n1,2\n');
@@ -167,7 +167,7 @@ describe('actions: waits that settle, modal states, downloads, popups', function
     assert.match(e.text, /TypeError/);
     const again = await clickSel('#o');
     assert.doesNotMatch(again.text, /Console errors/);
-    assert.match(again.text, /New tab opened: .*\/target — now the active tab/);
+    assert.match(again.text, /New tab opened: .*\/target<\/page-content id=\w+> — now the active tab/);
     const tabs = await h.ok('browser_tabs', { action: 'list' });
     assert.match(tabs, /\(active\) <page-content id=(\w+)>Target<\/page-content id=\1>/);
     await h.ok('browser_tabs', { action: 'close' });

@@ -236,10 +236,10 @@ describe('agent loop against scripted models through the real SDKs', function ()
     const { server, provider } = await anthropic((r) =>
       r.index < 3 ? { toolCalls: [{ name: 'browser_snapshot', input: {} }] } : { toolCalls: [{ name: 'finish', input: { success: true, summary: 'looked' } }] },
     );
-    const { outcome, events } = run(provider, { limits: { maxSnapshotChars: 90, maxOutputChars: 100, keepImages: 2 } });
+    const { outcome, events } = run(provider, { limits: { maxSnapshotChars: 160, maxOutputChars: 100, keepImages: 2 } });
     assert.equal((await outcome).status, 'success');
     const last = server.requests.at(-1)!;
-    const full = (last.allText.match(/URL: http:\/\/127\.0\.0\.1:\d+\/\n\d+ interactive elements/g) ?? []).length;
+    const full = (last.allText.match(/URL: <page-content id=\w+>http:\/\/127\.0\.0\.1:\d+\/<\/page-content id=\w+>\n\d+ interactive elements/g) ?? []).length;
     assert.equal(full, 1, 'one full snapshot');
     assert.equal((last.allText.match(/\[Snapshot from step \d+ omitted/g) ?? []).length, 3, 'the initial and two later snapshots became placeholders');
     assert.match(last.allText, /more characters trimmed/);

@@ -124,7 +124,7 @@ describe('safety with the real tools', function () {
     assert.equal(asked.length, asks + 1, 'asked once');
     assert.equal(asked.at(-1)?.rating.rule, 'executable-download');
     assert.match(textOf(r), /BLOCKED_BY_POLICY: The download of "setup\.exe" was declined/, textOf(r));
-    assert.doesNotMatch(textOf(r), /Downloaded "setup\.exe"/);
+    assert.doesNotMatch(textOf(r), /Downloaded <page-content id=\w+>setup\.exe</);
     await new Promise((res) => setTimeout(res, 500)); // a late completion is deleted as well
     assert.deepEqual(readdirSync(downloads).filter((f) => f.startsWith('setup')), []);
     answer = 'allow';
@@ -133,11 +133,11 @@ describe('safety with the real tools', function () {
   it('an executable download the user allows is saved; other downloads are not asked about', async () => {
     const asks = asked.length;
     const yes = await call('browser_click', { x: 50, y: 30 });
-    assert.match(textOf(yes), /Downloaded "setup\.exe"/, textOf(yes));
+    assert.match(textOf(yes), /Downloaded <page-content id=\w+>setup\.exe</, textOf(yes));
     assert.equal(asked.length, asks + 1, JSON.stringify(asked.slice(asks).map((a) => a.preview)) + textOf(yes));
     assert.ok(existsSync(join(downloads, 'setup.exe')));
     const csv = await call('browser_click', { x: 50, y: 110 });
-    assert.match(textOf(csv), /Downloaded "report\.csv"/, textOf(csv));
+    assert.match(textOf(csv), /Downloaded <page-content id=\w+>report\.csv</, textOf(csv));
     assert.equal(asked.length, asks + 1, 'a .csv is not confirmed');
   });
 

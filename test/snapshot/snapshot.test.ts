@@ -34,8 +34,8 @@ describe('snapshot: elements layer in real Chromium', function () {
   });
 
   it('wraps page content in a delimited untrusted block', () => {
-    assert.match(snap, /^URL: http:\/\/127\.0\.0\.1:\d+\/\n\d+ interactive elements/);
-    const m = /<page-content id=(\w+)>[\s\S]*<\/page-content id=(\w+)>/.exec(snap);
+    assert.match(snap, /^URL: <page-content id=(\w+)>http:\/\/127\.0\.0\.1:\d+\/<\/page-content id=\1>\n\d+ interactive elements/);
+    const m = /\n<page-content id=(\w+)>\n[\s\S]*\n<\/page-content id=(\w+)>/.exec(snap);
     assert.ok(m && m[1] === m[2]);
     assert.match(snap, /Title: Basics/);
   });

@@ -86,7 +86,7 @@ describe('tools: every tool through runTool, and bad input', function () {
   it('navigates, goes back and forward, reloads', async () => {
     assert.match(await h.ok('browser_navigate', { url: srv.url }), /Title: (?:.* → )?(?:<page-content id=\w+>Home<|"Home")/);
     assert.match(await h.ok('browser_navigate', { url: `${srv.origin}/two` }), /URL: .*\/two[\s\S]*Title: (?:.* → )?(?:<page-content id=\w+>Two<|"Two")/);
-    assert.match(await h.ok('browser_navigate_back'), /Went back to .*\/\.\n[\s\S]*Title: (?:.* → )?(?:<page-content id=\w+>Home<|"Home")/);
+    assert.match(await h.ok('browser_navigate_back'), /Went back to .*\/<\/page-content id=\w+>\.\n[\s\S]*Title: (?:.* → )?(?:<page-content id=\w+>Home<|"Home")/);
     assert.match(await h.ok('browser_navigate_forward'), /Title: (?:.* → )?(?:<page-content id=\w+>Two<|"Two")/);
     assert.match(await h.ok('browser_reload'), /Reloaded .*\/two/);
     await h.ok('browser_navigate', { url: 'about:blank' });
@@ -164,7 +164,7 @@ describe('tools: every tool through runTool, and bad input', function () {
   it('extracts the main content as Markdown, the links, and the tables', async () => {
     await h.ok('browser_navigate', { url: `${srv.origin}/article` });
     const md = await h.ok('browser_extract', {});
-    assert.match(md, /<page-content id=\w+ source=/);
+    assert.match(md, /^Content of <page-content id=(\w+)>http:\/\/127\.0\.0\.1:\d+\/article<\/page-content id=\1> \(markdown\):\n<page-content id=\w+>\n/);
     assert.match(md, /The heading/);
     assert.match(md, /\*\*bold\*\*/);
     assert.match(md, /\[link\]\(http:\/\/127\.0\.0\.1:\d+\/more\)/);

@@ -6,7 +6,7 @@ import type { Frame } from 'playwright-core';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { startServer, type TestServer } from '../../helpers/servers';
-import { focusedInModal, helper, manifest, until, Workbench } from './workbench';
+import { focusedInModal, helper, manifest, readableLabel, until, Workbench } from './workbench';
 
 const PAGE = `<!doctype html><title>Greeting form</title><h1>Greeting form</h1>
 <label>Your name <input id="name"></label>
@@ -232,6 +232,13 @@ describe('UI: a task in the chat panel', function () {
     await wb.runCommand('Browser Agent: Show Task History');
     const tree = wb.page.locator('.monaco-list-row', { hasText: 'Stopped by you' }).first();
     await tree.waitFor({ state: 'visible', timeout: 30_000 });
+    // At the default sidebar width each task row can be read up to its outcome and step count.
+    const rows = wb.page.locator('.pane-body .monaco-list-row[aria-level="1"]').filter({ hasText: / · \d+ steps?: / });
+    const seen = await Promise.all((await rows.all()).slice(0, 3).map(readableLabel));
+    assert.equal(seen.length, 3, `three task rows: ${seen.join(' | ')}`);
+    for (const [i, words] of ['Stopped by you', 'Could not finish', 'Done'].entries()) {
+      assert.match(seen[i], new RegExp(`^${words} · \\d+ steps?:`), `row ${i + 1} readable at the default width: "${seen[i]}"`);
+    }
     await wb.screenshot('task-history-same-words');
     // Clear asks first; Enter keeps them.
     await wb.runCommand('Browser Agent: Open Chat');
