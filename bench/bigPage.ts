@@ -6,8 +6,9 @@
 // call is therefore also accounted from the kernel's scheduler statistics (/proc/<pid>/task/<tid>/schedstat):
 // the time the threads on the call's path (the page's renderer main thread, the server's main thread, this
 // client's main thread) sat runnable waiting for a CPU that other processes held. Wall time minus that wait
-// is the call's time on an idle machine of this kind (conservative: waits of the browser process's IO
-// threads are not subtracted). The load average is printed before and after each page.
+// is the call's time on an idle machine of this kind (floored at the path's CPU time, as two threads' waits can
+// overlap; conservative: waits of the browser process's IO threads are not subtracted). Medians of the calls are
+// printed with the load average before and after each page.
 // BENCH_RUNS=n calls per page (default 7); BENCH_SIZES=1000,20000; BENCH_PROFILE=1 also prints where the
 // renderer's time goes during one call (CDP Profiler, self time per function; BA_INPAGE_READABLE=1 when
 // building keeps the in-page function names) and where the server side's time goes (Node inspector).
