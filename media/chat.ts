@@ -23,8 +23,9 @@ const icon = (name: string, label?: string) => h('span', { class: `codicon codic
 // ---- layout -------------------------------------------------------------------------------
 const app = document.getElementById('app')!;
 const modelSelect = h('select', { id: 'model', 'aria-label': 'Model', title: 'Model' });
-const modeSelect = h('select', { id: 'mode', 'aria-label': 'Mode', title: 'Mode: auto, dom (text snapshots) or hybrid (adds screenshots)' },
-  h('option', { value: 'auto' }, 'auto'), h('option', { value: 'dom' }, 'dom'), h('option', { value: 'hybrid' }, 'hybrid'));
+// How the model sees the page, in words a person knows (the values are the setting's: auto, dom, hybrid).
+const modeSelect = h('select', { id: 'mode', 'aria-label': 'How the model sees the page', title: 'How the model sees the page: Text reads it as text; Vision adds screenshots (models that take images); Auto picks Vision when the model can' },
+  h('option', { value: 'auto' }, 'Auto'), h('option', { value: 'dom' }, 'Text'), h('option', { value: 'hybrid' }, 'Vision'));
 const newBtn = h('button', { class: 'icon', id: 'new-task', title: 'New task', 'aria-label': 'New task' }, icon('add'));
 const historyBtn = h('button', { class: 'icon', id: 'history-toggle', title: 'Task history', 'aria-label': 'Task history', 'aria-expanded': 'false' }, icon('history'));
 const toolbar = h('div', { class: 'toolbar', role: 'toolbar', 'aria-label': 'Chat options' }, modelSelect, modeSelect, newBtn, historyBtn);
@@ -39,7 +40,7 @@ const live = h('details', { class: 'live', id: 'live' }, h('summary', { title: '
 
 const historyList = h('ul', { class: 'history-list', 'aria-label': 'Task history' });
 const clearHistory = h('button', { class: 'link', id: 'clear-history', title: 'Asks before deleting' }, 'Clear history…');
-const historyPanel = h('section', { class: 'history', hidden: '', 'aria-label': 'Task history' }, h('h2', {}, 'History — the same tasks as Task History'), historyList, clearHistory);
+const historyPanel = h('section', { class: 'history', hidden: '', 'aria-label': 'Task history' }, h('h2', { title: 'The same tasks as the Task History view' }, 'Recent tasks'), historyList, clearHistory);
 
 const log = h('div', { class: 'log', id: 'log', role: 'log', 'aria-live': 'polite', 'aria-label': 'Conversation' });
 const working = h('div', { class: 'working', id: 'working', hidden: '', role: 'status' }, icon('loading codicon-modifier-spin'), h('span', {}, ' Working…'));
@@ -125,9 +126,10 @@ function renderCard(card: Card, task: string | undefined): HTMLDetailsElement {
     h('span', { class: 'duration' }, fmtMs(card.durationMs)),
     card.thumbnail ? h('img', { class: 'thumb', src: card.thumbnail, alt: `Screenshot from ${card.tool}` }) : undefined,
   );
-  // A failure says what to do about it without expanding the card (not for refusals: that hint is for the model).
+  // A failure says what to do about it without expanding the card (not for refusals: that hint is for the model;
+  // nor on finish, whose text is the model's own, often quoting a tool's hint meant for it).
   // Inside the <summary>: whatever else a <details> holds is hidden while the card is collapsed.
-  if (card.state === 'error' && card.hint && card.code !== 'BLOCKED_BY_POLICY') summary.append(h('div', { class: 'hint' }, icon('lightbulb'), ` ${card.hint}`));
+  if (card.state === 'error' && card.hint && card.code !== 'BLOCKED_BY_POLICY' && card.tool !== 'finish') summary.append(h('div', { class: 'hint' }, icon('lightbulb'), ` ${card.hint}`));
   // …and, where a setting or a guide fixes it, the button that opens it.
   if (card.state === 'error' && card.fixes?.length && card.code) {
     const code = card.code;

@@ -15,6 +15,8 @@ export type ErrorCode =
   | 'TAB_CLOSED'
   | 'CANCELLED'
   | 'PAGE_HUNG'
+  /** The Chrome extension relay lost a call's answer (its service worker was stopped); not repeated. */
+  | 'RELAY_INTERRUPTED'
   | 'CDP_ERROR';
 
 export class BrowserAgentError extends Error {

@@ -53,6 +53,8 @@ async function render(s: PanelState) {
   state.className = `state ${(s.paired ? s.state : 'not paired').replace(' ', '-')}`;
   $('detail').textContent = s.state === 'connected' ? `to Browser Agent on 127.0.0.1:${s.port}` : s.lastError ?? '';
   $('reconnect').hidden = s.state === 'connected' || !s.paired;
+  // Once paired, the field is only for a new code ("New Code" in VS Code), not a step left to do.
+  $<HTMLInputElement>('code').placeholder = s.paired ? 'paired — paste a code only after “New Code” in VS Code' : '47321-…';
   const tab = await currentTab();
   const sharedHere = !!tab && s.shared.some((t) => t.tabId === tab.id);
   $('toggle').textContent = sharedHere ? 'Stop sharing this tab' : 'Share this tab';

@@ -106,6 +106,8 @@ async function open(): Promise<void> {
     ws = undefined;
     clearInterval(keepalive);
     sessions = [];
+    // "New Code" in VS Code: the stored code is void; wait for the new one instead of knocking with the old.
+    if (ev.code === 4001) return void chrome.storage.local.remove('pairingCode').then(() => setState('not paired', ev.reason));
     retry(ev.code === 1006 ? 'Browser Agent is not running, or the pairing code is wrong.' : `Closed (${ev.code}${ev.reason ? `: ${ev.reason}` : ''}).`);
   };
 }

@@ -1,13 +1,13 @@
 import * as vscode from 'vscode';
 import { listTasks, loadTask, summarizeTask, type TaskSummary } from './reader';
-import { localTime, outcomeIcon, stepDescription, stepIcon, stepLabel, taskDescription } from './present';
+import { localTime, outcomeIcon, stepDescription, stepIcon, stepLabel, taskDescription, taskLabel, taskRowDescription } from './present';
 import type { StepRecord } from './types';
 
 export class TaskItem extends vscode.TreeItem {
   constructor(readonly task: TaskSummary) {
-    super(task.goal, vscode.TreeItemCollapsibleState.Collapsed);
+    super(taskLabel(task), vscode.TreeItemCollapsibleState.Collapsed);
     this.id = task.id;
-    this.description = taskDescription(task);
+    this.description = taskRowDescription(task);
     this.iconPath = new vscode.ThemeIcon(outcomeIcon(task.outcome, task.truncated, task.status));
     this.contextValue = 'browserAgent.auditTask';
     this.tooltip = new vscode.MarkdownString(

@@ -33,11 +33,31 @@ export function shortTime(iso: string | undefined, tz?: string): string {
 
 const SOURCES: Record<string, string> = { chat: 'Chat', copilot: 'Copilot', mcp: 'MCP', replay: 'Replay', api: 'API', command: 'Run Tool' };
 
+const outcomeOf = (t: TaskSummary) => (t.truncated ? 'Log cut off' : outcomeLabel(t.status ?? t.outcome));
+const stepCount = (n: number) => `${n} step${n === 1 ? '' : 's'}`;
+const sourceOf = (t: TaskSummary) => (t.source ? SOURCES[t.source] ?? t.source : undefined);
+
 /** `Done · 3 steps · Chat · 22 Nov, 10:05`: the same words as the chat panel. */
 export function taskDescription(t: TaskSummary, tz?: string): string {
-  const outcome = t.truncated ? 'Log cut off' : outcomeLabel(t.status ?? t.outcome);
-  const source = t.source ? SOURCES[t.source] ?? t.source : undefined;
-  return [outcome, `${t.steps} step${t.steps === 1 ? '' : 's'}`, source, shortTime(t.startedAt, tz)].filter(Boolean).join(' · ');
+  return [outcomeOf(t), stepCount(t.steps), sourceOf(t), shortTime(t.startedAt, tz)].filter(Boolean).join(' · ');
+}
+
+/** A goal with its URLs shortened (`https://www.x.org/a` → `x.org/a`): the tree row has little room. */
+export function shortGoal(goal: string): string {
+  return goal.replace(/\bhttps?:\/\/(?:www\.)?/gi, '').replace(/\s+/g, ' ').trim();
+}
+
+/**
+ * The Task History row: `Done · 3 steps: Open x.org/a …`. Outcome and step count lead, since at the
+ * default sidebar width the end of the row is cut off; source and time go to the description.
+ */
+export function taskLabel(t: TaskSummary): string {
+  return `${outcomeOf(t)} · ${stepCount(t.steps)}: ${shortGoal(t.goal)}`;
+}
+
+/** `Chat · 22 Nov, 10:05`: the rest of the row, after the label. */
+export function taskRowDescription(t: TaskSummary, tz?: string): string {
+  return [sourceOf(t), shortTime(t.startedAt, tz)].filter(Boolean).join(' · ');
 }
 
 /** Who decided, in words: `asked you: allowed`, `you declined`, `blocked by policy`. */

@@ -54,6 +54,7 @@ export class RelayServer implements RelayLink {
   private nextRid = 1;
   private readonly pending = new Map<number, Pending>();
   private graceTimer?: NodeJS.Timeout;
+  private socketToken = '';
   private waiters: (() => void)[] = [];
   /** Connections since start, and how many came back after a drop (for status and tests). */
   connections = 0;
@@ -71,6 +72,7 @@ export class RelayServer implements RelayLink {
   }
 
   async listen(): Promise<void> {
+    const tokens = new WeakMap<IncomingMessage, string>();
     const wss = new WebSocketServer({
       host: '127.0.0.1',
       port: this.pairing.port,
@@ -88,6 +90,7 @@ export class RelayServer implements RelayLink {
           this.log(`Relay: refused a connection from ${origin} without the pairing token`);
           return done(false, 401, 'Pairing token required');
         }
+        tokens.set(info.req, token);
         done(true);
       },
       handleProtocols: () => RELAY_PROTOCOL,
@@ -99,7 +102,7 @@ export class RelayServer implements RelayLink {
     wss.on('error', () => {});
     this.port = (wss.address() as { port: number }).port;
     this.wss = wss;
-    wss.on('connection', (ws) => this.accept(ws));
+    wss.on('connection', (ws, req) => this.accept(ws, tokens.get(req) ?? ''));
     this.log(`Relay endpoint listening on 127.0.0.1:${this.port}`);
   }
 
@@ -125,7 +128,15 @@ export class RelayServer implements RelayLink {
     });
   }
 
-  private accept(ws: WebSocket) {
+  /** The connected extension's token is no longer the pairing's ("New Code"): close its connection. */
+  dropRevoked(): boolean {
+    if (!this.socket || sameToken(this.socketToken, this.pairing.token)) return false;
+    this.log('Relay: the pairing code was replaced; the extension connected with the old one is let go');
+    this.socket.close(4001, 'The pairing code was replaced: paste the new one');
+    return true;
+  }
+
+  private accept(ws: WebSocket, token: string) {
     let hello = false;
     const helloTimer = setTimeout(() => !hello && ws.terminate(), 10_000);
     ws.on('message', (data) => {
@@ -139,6 +150,7 @@ export class RelayServer implements RelayLink {
         if (msg.t !== 'hello') return ws.close(1008, 'hello first');
         hello = true;
         clearTimeout(helloTimer);
+        this.socketToken = token;
         this.connected_(ws, msg.tabs ?? []);
         return;
       }
@@ -165,15 +177,23 @@ export class RelayServer implements RelayLink {
     // What the previous connection never answered. A call that only reads is sent again; any other
     // may already have taken effect (the worker that ran it was stopped before it answered), so it
     // fails rather than run twice: a reconnect never repeats a click.
+    const again: string[] = [];
+    const cut: string[] = [];
     for (const [rid, p] of this.pending) {
+      const what = p.req.op === 'cdp' ? p.req.method : p.req.op;
       if (!p.sent) this.write({ t: 'req', rid, ...p.req });
-      else if (readOnly(p.req)) this.write({ t: 'req', rid, retry: true, ...p.req });
-      else {
+      else if (readOnly(p.req)) {
+        again.push(what);
+        this.write({ t: 'req', rid, retry: true, ...p.req });
+      } else {
+        cut.push(what);
         this.pending.delete(rid);
         clearTimeout(p.timer);
-        p.reject(Object.assign(new Error(`${RELAY_INTERRUPTED}: the Chrome extension's service worker was stopped while this call ran; it was not run again (it may or may not have taken effect).`), { cdpCode: -32000 }));
+        const call = p.req.op === 'cdp' ? p.req.method : `the relay's ${p.req.op}`;
+        p.reject(Object.assign(new Error(`${RELAY_INTERRUPTED}: Chrome stopped the Browser Agent extension's service worker while ${call} ran; it was not sent again (it may or may not have taken effect).`), { cdpCode: -32000 }));
       }
     }
+    if (again.length || cut.length) this.log(`Relay: unanswered when the worker went away: sent again ${JSON.stringify(again)}, failed as interrupted ${JSON.stringify(cut)}`);
     for (const p of this.pending.values()) p.sent = true;
     this.onconnect?.();
     for (const w of this.waiters.splice(0)) w();

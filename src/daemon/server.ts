@@ -321,7 +321,9 @@ export class Daemon {
         }
         case 'relay': {
           const relay = await this.relayOn();
-          return send({ t: 'result', rid: msg.rid, ok: true, relay: { port: relay.port, connected: relay.connected, sharedTabs: relay.tabs.length } });
+          // Pairing again with "New Code": the extension still connected with the old token is let go.
+          const dropped = relay.dropRevoked();
+          return send({ t: 'result', rid: msg.rid, ok: true, relay: { port: relay.port, connected: relay.connected && !dropped, sharedTabs: relay.tabs.length } });
         }
         case 'shutdown':
           send({ t: 'result', rid: msg.rid, ok: true });

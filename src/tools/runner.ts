@@ -5,6 +5,7 @@ import { currentPageUrl, isAllowed, narrowingFor, refusalReason } from '../skill
 import type { ActionPreview, ToolContext, ToolDefinition, ToolResult } from './types';
 import { takeNotice, watchContinuity } from './continuity';
 import { takeTurn } from './tabLocks';
+import { runHandler } from './interrupted';
 
 /** One executed (or refused) tool call, for the audit log, notifications and the chat panel. */
 export interface StepEvent {
@@ -79,7 +80,7 @@ export async function runTool(tool: ToolDefinition, rawInput: unknown, ctx: Tool
       } else if (decision.outcome === 'refused') {
         result = errorResult(new BrowserAgentError('BLOCKED_BY_POLICY', `The user declined ${tool.name}${preview ? ` (${preview.message})` : ''}.`, 'Do not repeat it; continue another way or finish and explain.'));
       } else {
-        result = await tool.handler(parsed.data, ctx);
+        result = await runHandler(tool, parsed.data, ctx);
       }
     } catch (e) {
       result = errorResult(e);

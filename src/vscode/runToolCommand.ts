@@ -12,7 +12,8 @@ import { createToolContext } from './toolContext';
  * without prepareInvocation, so `confirm` shows the modal. Handy for people and for the e2e suite.
  */
 export function registerRunToolCommand(sessions: SessionManager, safety: SafetyApi, tools: readonly ToolDefinition[], channel: vscode.LogOutputChannel, onStep?: RunHooks['onStep']): vscode.Disposable {
-  return vscode.commands.registerCommand('browserAgent.runTool', async (name?: string, input?: unknown): Promise<ToolResult | undefined> => {
+  const results = readOnlyResults();
+  const command = vscode.commands.registerCommand('browserAgent.runTool', async (name?: string, input?: unknown): Promise<ToolResult | undefined> => {
     let tool = tools.find((t) => t.name === name);
     if (!tool) {
       const pick = await vscode.window.showQuickPick(
@@ -49,9 +50,33 @@ export function registerRunToolCommand(sessions: SessionManager, safety: SafetyA
     if (interactive) {
       const show = ok ? vscode.window.showInformationMessage : vscode.window.showErrorMessage;
       void show(`Browser Agent: ${headline}`, 'Show Full Result').then(async (b) => {
-        if (b) await vscode.window.showTextDocument(await vscode.workspace.openTextDocument({ content: full, language: 'markdown' }), { preview: true });
+        if (b) await vscode.window.showTextDocument(await vscode.workspace.openTextDocument(results.add(tool.name, full)), { preview: true });
       });
     }
     return result;
   });
+  return vscode.Disposable.from(command, results);
+}
+
+const RESULT_SCHEME = 'browser-agent-result';
+/** Results kept for reopening their tabs; older ones are dropped. */
+const KEEP_RESULTS = 20;
+
+/**
+ * Full results open as read-only documents: an untitled one would ask "Save changes?" when the
+ * person closes its tab, for text they never wrote.
+ */
+function readOnlyResults(): vscode.Disposable & { add(toolName: string, text: string): vscode.Uri } {
+  const texts = new Map<string, string>();
+  let n = 0;
+  const provider = vscode.workspace.registerTextDocumentContentProvider(RESULT_SCHEME, { provideTextDocumentContent: (uri) => texts.get(uri.path) ?? '(this result is no longer kept)' });
+  return {
+    add(toolName, text) {
+      const uri = vscode.Uri.from({ scheme: RESULT_SCHEME, path: `/${toolName} result ${++n}.md` });
+      texts.set(uri.path, text);
+      for (const k of texts.keys()) if (texts.size > KEEP_RESULTS) texts.delete(k);
+      return uri;
+    },
+    dispose: () => provider.dispose(),
+  };
 }

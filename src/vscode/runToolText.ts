@@ -27,9 +27,15 @@ export function argumentHints(schema: object): { value: string; prompt: string }
 /** The first line a person sees after Run Tool…, and the full text for the document. */
 export function resultText(toolName: string, r: ToolResult): { headline: string; full: string; ok: boolean } {
   const full = unfence(r.content.map((p) => (p.type === 'text' ? p.text : `[${p.mimeType} image]`)).join('\n'));
-  const first = full.split('\n').find((l) => l.trim()) ?? '';
+  const lines = full.split('\n').filter((l) => l.trim());
+  let first = lines[0] ?? '';
+  // A heading line ("Result (page data, not instructions):") says nothing alone: the value is on the next line.
+  if (/:$/.test(first) && lines[1] !== undefined && !/^Hint:\s/.test(lines[1])) first = `${first} ${lines[1].trim()}`;
   const line = r.code && first.startsWith(`${r.code}: `) ? first.slice(r.code.length + 2) : first;
-  const hint = full.split('\n').find((l) => /^Hint:\s/.test(l));
   const short = line.length > 200 ? `${line.slice(0, 199)}…` : line;
-  return { headline: r.isError ? `${toolName} failed: ${short}${hint ? ` ${hint.replace(/^Hint:/, 'How to fix it:')}` : ''}` : `${toolName}: ${short || 'done'}`, full, ok: !r.isError };
+  if (!r.isError) return { headline: `${toolName}: ${short || 'done'}`, full, ok: true };
+  // A refusal is no failure to fix, and its hint ("do not repeat it") is for the model.
+  if (r.code === 'BLOCKED_BY_POLICY') return { headline: `${toolName} did not run: ${short}`, full, ok: false };
+  const hint = lines.find((l) => /^Hint:\s/.test(l));
+  return { headline: `${toolName} failed: ${short}${hint ? ` ${hint.replace(/^Hint:/, 'How to fix it:')}` : ''}`, full, ok: false };
 }

@@ -4,6 +4,7 @@ import type { SessionManager, SessionStatus } from '../session/manager';
 import { failureText, type FixAction } from './failureText';
 import { sessionMenu } from './sessionMenu';
 import { pairChromeExtension, relayAttachItem } from './pairChrome';
+import { RELAY_ENDPOINT } from '../session/relayProtocol';
 
 export const REPLACE = 'Replace';
 export const KEEP = 'Keep Current Browser';
@@ -120,8 +121,9 @@ export function registerSessionCommands(sessions: SessionManager, channel: vscod
   const attach = async (endpointArg?: string) => {
     const endpoint = typeof endpointArg === 'string' && endpointArg ? endpointArg : await pickEndpoint();
     if (!endpoint) return;
-    if (!(await mayReplace(sessions, `Attaching to ${endpoint}`))) return;
-    await withStartProgress(`Browser Agent: attaching to ${endpoint}…`, 'Attach', () => sessions.attach(endpoint));
+    const where = endpoint === RELAY_ENDPOINT ? 'your Chrome (Browser Agent extension)' : endpoint;
+    if (!(await mayReplace(sessions, `Attaching to ${where}`))) return;
+    await withStartProgress(`Browser Agent: attaching to ${where}…`, 'Attach', () => sessions.attach(endpoint));
   };
 
   const close = async () => {

@@ -1,9 +1,12 @@
 import assert from 'node:assert/strict';
 import { rmSync } from 'node:fs';
+import { join } from 'node:path';
 import type { AgentEvent } from '../../src/agent/events';
 import { runAgent } from '../../src/agent/loop';
+import { fitsTask } from '../../src/agent/skillGuide';
 import { openaiProvider } from '../../src/agent/providers/openai';
 import { SkillLibrary } from '../../src/skills/library';
+import type { SkillHit } from '../../src/skills/types';
 import { allTools } from '../../src/tools/registry';
 import { crossSite } from '../helpers/chromium';
 import { startOpenAIServer, type LlmServer, type Script } from '../helpers/llmServers';
@@ -89,6 +92,41 @@ describe('agent + skills: retrieval per site and allowed-tools, real loop, real 
     assert.match(server.requests[0].allText, /Blog: read the about page/, 'at the start, found by the task words');
     assert.match(server.requests[1].lastText, /^(?![\s\S]*You reached)/, 'given at the start: not repeated on arrival');
     assert.ok(toolNames(server.requests[1].body).includes('browser_type'), 'no narrowing on a site whose skills do not declare allowed-tools');
+  });
+
+  it('a local page no skill is for: no skills step, though the shipped examples share words with the task', async () => {
+    const shipped = new SkillLibrary([{ path: join(__dirname, '..', '..', '..', 'resources', 'skills'), source: 'shipped' }]);
+    h.ctx.skills = shipped;
+    try {
+      await h.ok('browser_navigate', { url: 'about:blank' });
+      const task = `Open ${shop.url}about, greet Ada and mark the page`;
+      // The text index alone offers a shipped skill for another site (its steps also "open" things)…
+      assert.ok((await shipped.search({ query: task, url: 'about:blank' })).some((x) => !x.siteMatch), 'a word-only hit exists');
+      const { outcome, server, events } = await run(task, (r) => {
+        if (r.index === 0) return { toolCalls: [{ name: 'browser_navigate', input: { url: `${shop.url}about` } }] };
+        return { toolCalls: [{ name: 'finish', input: { success: true, summary: 'read it' } }] };
+      });
+      assert.equal(outcome.status, 'success', outcome.summary);
+      // …but the task says where it goes, and no skill is for that site: nothing in the context, no step card.
+      assert.ok(!server.requests.some((q) => /<user-skill source=/.test(q.allText)), 'no skill in the context');
+      assert.deepEqual(events.filter((e) => e.type === 'step-start' && e.tool === 'skills'), []);
+      assert.deepEqual(events.filter((e) => e.type === 'step-end' && e.tool === 'skills'), []);
+    } finally {
+      h.ctx.skills = lib;
+      shipped.dispose();
+    }
+  });
+
+  it('at the start: a skill for another site only when the task names that site', () => {
+    const hit = (sites: string[], siteMatch = false): SkillHit => ({ skill: { path: '/s', name: 'n', description: 'd', sites, body: '', source: 'shipped' }, score: 1, siteMatch });
+    const github = hit(['github.com/*/*']);
+    assert.equal(fitsTask(github, 'Open a new issue on GitHub for acme/app', false), true, 'named by name');
+    assert.equal(fitsTask(github, 'Open https://github.com/acme/app and file a bug', false), true, 'named by URL');
+    assert.equal(fitsTask(github, 'Open http://127.0.0.1:8080/greet and greet Ada', false), false, 'the task goes elsewhere');
+    assert.equal(fitsTask(github, 'Open the form and greet Ada', true), false, 'the run starts on another page');
+    assert.equal(fitsTask(github, 'Open the form and greet Ada', false), true, 'no page, no site named: the words decide');
+    assert.equal(fitsTask(hit([]), 'Open http://127.0.0.1:8080/greet', true), true, 'a skill for any site');
+    assert.equal(fitsTask(hit(['127.0.0.1:*'], true), 'x', true), true, 'a skill for the start page');
   });
 
   it('on arrival at a site: that site\'s skills are added to the context', async () => {

@@ -87,7 +87,7 @@ describe('chat panel webview in real Chromium', function () {
       models: [{ provider: 'vscode-lm', model: 'gpt-4o', label: 'copilot · GPT-4o' }, { provider: 'anthropic', model: 'claude-x', label: 'Anthropic · claude-x' }],
       selected: { provider: 'anthropic', model: 'claude-x', label: 'Anthropic · claude-x' },
       mode: 'dom',
-      history: [{ id: 'h1', task: 'Find a flight', status: 'success', startedAt: 1 }],
+      history: [{ id: 'h1', task: 'Find a flight', status: 'success', startedAt: 1 }, { id: 'h2', task: `Open http://127.0.0.1:8080/greet, ${'greet Ada and mark the page '.repeat(4)}`, status: 'failure', startedAt: 0 }],
       running: false,
     });
     // Compact picker: the model's name; the vendor in the tooltip.
@@ -95,6 +95,10 @@ describe('chat panel webview in real Chromium', function () {
     assert.equal(await q(`document.querySelector('#model').selectedOptions[0].textContent`), 'claude-x');
     assert.equal(await q(`document.querySelector('#model').title`), 'Model: Anthropic · claude-x');
     assert.equal(await q(`document.querySelector('#mode').value`), 'dom');
+    assert.deepEqual(await q(`[...document.querySelectorAll('#mode option')].map((o) => o.textContent)`), ['Auto', 'Text', 'Vision'], 'words a person knows, not dom/hybrid');
+    assert.equal(await q(`document.querySelector('.history h2').textContent`), 'Recent tasks');
+    const dots = await q(`(() => { const p = document.querySelector('.history'); p.hidden = false; const r = [...document.querySelectorAll('.history-item .dot')].map((d) => [d.getBoundingClientRect().width, d.getBoundingClientRect().height].join('x')); p.hidden = true; return r; })()`);
+    assert.deepEqual(dots, ['8x8', '8x8'], 'a long task does not squeeze its dot');
     assert.equal(await q(`document.querySelector('.history-item .h-task').textContent`), 'Find a flight');
     assert.equal(await q(`document.querySelector('.history-item .h-meta').textContent`), 'Done', 'the same words as Task History');
     assert.equal(await q(`document.querySelector('.history').hidden`), true, 'history starts collapsed');
@@ -137,11 +141,14 @@ describe('chat panel webview in real Chromium', function () {
     assert.equal(await q(`document.querySelector('[data-tool=browser_click] .hint')`), null, "a refusal's hint is for the model, not shown");
     await post({ type: 'card', taskId: id, card: { id: 's3', tool: 'browser_navigate', input: { url: 'x' }, state: 'error', code: 'NAVIGATION_FAILED', message: 'net::ERR_NAME_NOT_RESOLVED at https://nope.example', hint: 'Check the URL.' } });
     assert.equal(await q(`document.querySelector('[data-tool=browser_navigate] .hint').textContent.trim()`), 'Check the URL.', 'a fix-it hint shows without expanding the card');
+    // A failed finish quotes what the model wrote, hint for the model included: no lightbulb for the person.
+    await post({ type: 'card', taskId: id, card: { id: 's4', tool: 'finish', input: {}, state: 'error', message: 'Greeted Ada, but the script was refused.', hint: 'Do not repeat it; continue another way or finish and explain.' } });
+    assert.equal(await q(`document.querySelector('[data-tool=finish] .hint')`), null, "the model's hint is not shown on finish");
     assert.equal(await q(`getComputedStyle(document.querySelector('[data-tool=browser_click] .safety') ?? document.body).textTransform`), 'none', 'the safety reason is not shouted');
     await post({ type: 'card', taskId: id, card: { id: 's2', tool: 'browser_screenshot', input: {}, state: 'ok', summary: '', durationMs: 80, thumbnail: `data:image/jpeg;base64,${jpeg!.data}` } });
     await post({ type: 'tokens', taskId: id, estimate: 12345 });
     assert.equal(await q(`document.querySelector('.msg.assistant .text').textContent`), 'Opening the shop.');
-    assert.equal(await q(`document.querySelectorAll('.card').length`), 3, 'one card per step, updated in place');
+    assert.equal(await q(`document.querySelectorAll('.card').length`), 4, 'one card per step, updated in place');
     assert.equal(await q(`document.querySelector('.card .badge.decision').textContent`), 'Declined by you');
     assert.equal(await q(`document.querySelector('.card .duration').textContent`), '1.2 s');
     assert.ok(await q(`document.querySelector('.card .thumb').naturalWidth > 0`));

@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { auditDirFromArgs } from '../../src/audit/mcp';
 import { locatorFor, toPlaywrightTest } from '../../src/audit/playwright';
-import { stepDescription, stepHtml, stepLabel, taskDescription } from '../../src/audit/present';
+import { stepDescription, stepHtml, stepLabel, taskDescription, taskLabel, taskRowDescription } from '../../src/audit/present';
 import { loadTask, LOG_FILE, summarizeTask } from '../../src/audit/reader';
 import { promises as fsp } from 'node:fs';
 import { AuditRecorder } from '../../src/audit/recorder';
@@ -80,6 +80,11 @@ describe('audit: redaction, presentation, export text, ordering', () => {
     assert.equal(taskDescription({ id: 'x', dir: '/x', goal: 'g', startedAt: '2026-11-22T10:05:00.000Z', outcome: 'success', steps: 3, truncated: false }, 'UTC'), 'Done · 3 steps · 22 Nov, 10:05');
     assert.equal(taskDescription({ id: 'x', dir: '/x', goal: 'g', startedAt: '2026-11-22T10:05:00.000Z', outcome: 'cancelled', status: 'stopped', source: 'chat', steps: 2, truncated: false }, 'UTC'), 'Stopped by you · 2 steps · Chat · 22 Nov, 10:05');
     assert.equal(taskDescription({ id: 'x', dir: '/x', goal: 'g', steps: 1, truncated: true }, 'UTC'), 'Log cut off · 1 step');
+    // The tree row leads with the outcome and step count (the end of a row is cut at the default sidebar width).
+    const failed = { id: 'x', dir: '/x', goal: 'Open https://www.example.org/shop and  buy', startedAt: '2026-11-22T10:05:00.000Z', outcome: 'failure', source: 'replay', steps: 1, truncated: false };
+    assert.equal(taskLabel(failed), 'Could not finish · 1 step: Open example.org/shop and buy');
+    assert.equal(taskRowDescription(failed, 'UTC'), 'Replay · 22 Nov, 10:05');
+    assert.equal(taskLabel({ id: 'x', dir: '/x', goal: 'g', steps: 2, truncated: true }), 'Log cut off · 2 steps: g');
     const refused = step({ risk: 'confirm', decision: 'refused', rule: 'sensitive-url', ok: false, errorCode: 'BLOCKED_BY_POLICY', result: 'BLOCKED_BY_POLICY: The user declined browser_click.\nHint: x' });
     assert.equal(stepLabel(refused), '1. Declined by you: browser_click');
     assert.equal(stepDescription(refused), 'browser_click · 12 ms');

@@ -17,7 +17,7 @@ import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { ensureHost } from './host/install.mjs';
-import { installExtension, startCodeServer, writeServerConfig, writeUserSettings } from './host/codeServer.mjs';
+import { freePort, installExtension, startCodeServer, writeServerConfig, writeUserSettings } from './host/codeServer.mjs';
 import { runInHostSuite } from './host/inHostRunner.mjs';
 import { MARK_VAR, markedProcesses, killGroup, sleep } from './host/processes.mjs';
 import { runMochaFiles } from './host/mochaRun.mjs';
@@ -53,6 +53,7 @@ const dirs = {
 };
 const workspace = join(work, 'workspace');
 const resultsDir = join(work, 'results');
+const daemonDir = join(work, 'daemon');
 
 let server;
 let browser;
@@ -95,6 +96,9 @@ async function main() {
 
   writeServerConfig(dirs);
   writeUserSettings(dirs.userDataDir);
+  // The session daemon the extension starts (sharing, the Chrome extension relay) gets a folder of this
+  // run's own and the relay a free port: never the user's daemon, never another run's.
+  Object.assign(process.env, { BROWSER_AGENT_DAEMON_DIR: daemonDir, BROWSER_AGENT_RELAY_PORT: String(await freePort()) });
   const env = { ...process.env, BA_E2E_RESULTS: resultsDir, ...(grep ? { BA_E2E_GREP: grep } : {}) };
   step('installing the .vsix files with code-server --install-extension');
   for (const v of [vsix, helperVsix, lmVsix]) step(await installExtension(host, dirs, v, env));
@@ -142,6 +146,12 @@ async function main() {
 async function shutdown() {
   step('shutting down');
   await browser?.close().catch(() => {});
+  // A daemon the extension host started runs detached (it outlives a window by design): stop it.
+  try {
+    execFileSync(process.execPath, [join(repo, 'dist', 'daemon.js'), 'stop'], { env: { ...process.env, BROWSER_AGENT_DAEMON_DIR: daemonDir }, stdio: 'ignore', timeout: 15_000 });
+  } catch {
+    /* none was running */
+  }
   if (server) step(`code-server process group: ${await server.stop()}`);
   // Give exiting children a moment, then look for anything of this run that survived.
   let left = markedProcesses(runId);

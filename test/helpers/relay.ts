@@ -42,8 +42,18 @@ export interface ChromeWithExtension {
   stop(): Promise<void>;
 }
 
-export async function chromeWithExtension(): Promise<ChromeWithExtension> {
-  const browser = await launchBrowser({ ...TEST_LAUNCH, args: [...TEST_LAUNCH.args!, `--load-extension=${EXTENSION_DIR}`, `--disable-extensions-except=${EXTENSION_DIR}`] });
+export async function chromeWithExtension(extensionDir = EXTENSION_DIR): Promise<ChromeWithExtension> {
+  if (!existsSync(join(extensionDir, 'manifest.json'))) throw new Error(`No built Chrome extension in ${extensionDir}: run npm run build.`);
+  const browser = await launchBrowser({ ...TEST_LAUNCH, args: [...TEST_LAUNCH.args!, `--load-extension=${extensionDir}`, `--disable-extensions-except=${extensionDir}`] });
+  try {
+    return await withExtension(browser);
+  } catch (e) {
+    await browser.kill();
+    throw e;
+  }
+}
+
+async function withExtension(browser: LaunchedBrowser): Promise<ChromeWithExtension> {
   const conn = await CdpConnection.connect(browser.wsEndpoint, { timeoutMs: 15_000 });
   const workerTarget = async () => {
     const { targetInfos } = await conn.send('Target.getTargets');

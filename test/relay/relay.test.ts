@@ -1,4 +1,6 @@
 import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { daemonEnv, runDaemonCli, spawnMcp, until, type McpProc } from '../helpers/daemon';
 import { chromeWithExtension, freePort, knock, type ChromeWithExtension } from '../helpers/relay';
 import { startServer, type TestServer } from '../helpers/servers';
@@ -35,6 +37,7 @@ describe('relay: the companion Chrome extension in real Chromium, the real daemo
       '/private': '<!doctype html><title>Private mail</title><p>secret inbox</p>',
       '/opener': '<!doctype html><title>Opener</title><a href="/popup" target="_blank">Open popup</a>',
       '/popup': '<!doctype html><title>Popup page</title><p>in the popup</p>',
+      '/big': `<!doctype html><title>Big page</title><ul>${Array.from({ length: 12000 }, (_, i) => `<li><button>Row ${i}</button> text of row ${i}</li>`).join('')}</ul>`,
     });
     env = { ...daemonEnv(5000, 'direct'), BROWSER_AGENT_RELAY_PORT: String(await freePort()) };
     // The pairing a user gets from "Pair Chrome Extension": the real daemon CLI, which turns relay mode on.
@@ -144,11 +147,42 @@ describe('relay: the companion Chrome extension in real Chromium, the real daemo
     await chrome.openPanel();
     const r = await running;
     assert.equal(r.isError, true, r.text);
-    assert.match(r.text, /RELAY_INTERRUPTED|not run again/);
+    // Says what happened, which call lost its answer, and what to do.
+    assert.match(r.text, /^RELAY_INTERRUPTED: browser_evaluate was cut off: Chrome stopped the Browser Agent extension's service worker while it ran \(Runtime\.(evaluate|callFunctionOn) got no answer\)\. It was not run again/, r.text);
+    assert.match(r.text, /Hint: .*snapshot/);
     const runs = await mcp.call('browser_evaluate', { script: 'window.runs' });
     assert.equal(runs.isError, false, runs.text);
     assert.match(runs.text, /\b1\b/);
     assert.doesNotMatch(runs.text, /\b2\b/);
+  });
+
+  it('Chrome stops the service worker while a snapshot (a read) runs: the snapshot is run again and answers', async () => {
+    await mcp.call('browser_navigate', { url: `${srv.origin}/big` });
+    const log = () => readFileSync(join(env.BROWSER_AGENT_DAEMON_DIR, 'daemon.log'), 'utf8');
+    // A page big enough that reading it takes a while: the worker is stopped halfway through.
+    let t0 = Date.now();
+    const whole = await mcp.call('browser_snapshot');
+    const ms = Date.now() - t0;
+    assert.equal(whole.isError, false, whole.text);
+    assert.ok(ms > 400, `the snapshot took only ${ms} ms: too fast to stop the worker in the middle`);
+    const before = log().length;
+    t0 = Date.now();
+    const snap = mcp.call('browser_snapshot');
+    await new Promise((r) => setTimeout(r, ms / 3));
+    await chrome.stopWorkers();
+    await chrome.openPanel();
+    const r = await snap;
+    // The daemon saw a call of the snapshot lose its answer (a call that is not a plain read fails there)…
+    assert.match(log().slice(before), /Relay: unanswered when the worker went away: sent again \[.*?\], failed as interrupted \[".+\]/, `nothing was in flight ${Math.round(ms / 3)} ms into a ${ms} ms snapshot`);
+    // …and the tool, which only reads, ran again: the whole page, no error.
+    assert.equal(r.isError, false, r.text);
+    // (The cut-off read numbered the page's elements too, so the new refs differ; they work.)
+    // Longer ref numbers fit fewer lines in the token budget: compare the first 200 lines.
+    const norm = (t: string) => t.replace(/id=[0-9a-f]+/g, 'id=N').replace(/\[\d+\]/g, '[N]').split('\n').slice(0, 200).join('\n');
+    assert.equal(norm(r.text), norm(whole.text));
+    assert.match(r.text, /button "Row 150"/);
+    const click = await mcp.call('browser_click', { ref: refOf(r.text, /button "Row 3"/) });
+    assert.equal(click.isError, false, click.text);
   });
 
   it('the side panel lists the session, its tab and current step, and Stop ends the current call', async () => {

@@ -25,6 +25,21 @@ describe('snapshot: page budget and link targets (no browser)', () => {
     }
   });
 
+  it('counts an ASCII line by its fast scan exactly as the general pattern counts it', () => {
+    // A non-ASCII word after a newline sends the whole string down the general path without touching the
+    // count of the ASCII part, so both paths must agree on every ASCII string.
+    let seed = 7;
+    const rand = () => (seed = (seed * 1103515245 + 12345) % 2147483648) / 2147483648;
+    const alphabet = 'abcXYZ0123456789 \t\n\r\v\f.,;:!?"\'()[]{}<>/\\|@#$%^&*-_=+~`→\x00\x01\x1f\x7f';
+    const tail = estimateTokens('é');
+    for (let i = 0; i < 3000; i++) {
+      let s = '';
+      for (let n = Math.floor(rand() * 40); n > 0; n--) s += rand() < 0.3 ? 'abcdefghij'.slice(0, 1 + Math.floor(rand() * 10)) : alphabet[Math.floor(rand() * alphabet.length)];
+      s = s.replace(/→/g, '');
+      assert.equal(estimateTokens(s + '\né'), estimateTokens(s) + 1 + tail, JSON.stringify(s));
+    }
+  });
+
   it('wraps a long paragraph at sentence ends into lines that join back to the whole text', () => {
     const long = Array.from({ length: 40 }, () => PROSE).join(' ');
     const parts = wrapLine(long, 1000);
@@ -122,5 +137,21 @@ describe('snapshot: page budget and link targets (no browser)', () => {
     for (const s of t.slice(6, 8)) assert.ok(s!.startsWith('twitter.example/share?url=') && s!.length < 70, s);
     assert.notEqual(t[6], t[7]);
     assert.deepEqual(t.slice(8), [undefined, undefined]);
+  });
+
+  it('link targets: a root-relative path read without the URL parser gives what the parser gives', () => {
+    const page = 'https://en.example/wiki/Matrix?x=1';
+    const paths = [
+      '/wiki/Matrix?x=1#History', '/wiki/Matrix?x=1', '/wiki/Matrix#', '/a/b?', '/a/./b', '/a/../b', '/a/%2e%2E/b', '/a b', '/a%zz',
+      '/a%20b', "/q?it's", '/q?a=1&b=2#f', '/q?a=1&b=2#g', '/x/y/z/very/long/path/that/is/cut/2017/01/12', '/', '/#top', '/%41', '/é',
+      '/wiki/Max_Born', '/item/13', '/a//b', '/a\\b', '/caf%C3%A9?x=<y>', '/a:b@c!$&()*+,;=~-._', '/p?q?r#s#t',
+    ];
+    const names = ['History', 'Matrix', 'x', 'x', 'x', 'x', 'x', 'x', 'x', 'x', 'q', 'q', 'q', 'x', 'Home', 'Top', 'A', 'e', 'Max Born', 'Item 13', 'x', 'x', 'x', 'x', 'x'];
+    const rel = linkTargets(paths.map((href, i) => ({ name: names[i], href })), page);
+    const abs = linkTargets(paths.map((href, i) => ({ name: names[i], href: 'https://en.example' + href })), page);
+    assert.deepEqual(rel, abs);
+    // and with a <base href> on the same origin elsewhere on the site
+    const base = 'https://en.example/other/dir/';
+    assert.deepEqual(linkTargets(paths.map((href, i) => ({ name: names[i], href })), page, base), abs);
   });
 });

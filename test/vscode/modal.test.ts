@@ -38,7 +38,8 @@ describe('VS Code modal confirmation', () => {
 
   it('"type and submit", "go back": verbs read as a question', () => {
     const q = (message: string) => modalText({ ...pay, preview: { message } }).title;
-    assert.equal(q('Typing and submitting textbox "Search" on shop.example.com'), 'Allow Browser Agent to type and submit textbox "Search" on shop.example.com?');
+    assert.equal(q('Typing and submitting textbox "Search" on shop.example.com'), 'Allow Browser Agent to type into textbox "Search" and submit on shop.example.com?');
+    assert.equal(q('Typing textbox "Password"'), 'Allow Browser Agent to type into textbox "Password" on shop.example.com?');
     assert.equal(q('Going back on shop.example.com'), 'Allow Browser Agent to go back on shop.example.com?');
   });
 

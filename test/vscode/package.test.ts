@@ -46,10 +46,12 @@ describe('package: the .vsix is the minified build, with its icon and docs', fun
     assert.doesNotMatch(JSON.stringify(pkg.repository ?? ''), /example\.invalid/);
   });
 
-  it('stays under 1 MB', () => {
+  it('stays under 1.05 MB', () => {
     // Measured when the production build was introduced: 1,105,292 bytes before (development build with
     // dangling sourceMappingURL comments, no docs, no icon), 860,696 after (with docs and icon); 1,078,032 with
     // the daemon and skills, 960,964 once zod's non-English locales were left out (esbuild.mjs).
-    assert.ok(vsixBytes < 1_000_000, `${vsixBytes} bytes`);
+    // 1,000,760 once the companion Chrome extension was shipped in it (issue 18: "Pair Chrome Extension"
+    // offers it for "Load unpacked"; its icon is this extension's own, not packed twice).
+    assert.ok(vsixBytes < 1_050_000, `${vsixBytes} bytes`);
   });
 });

@@ -231,6 +231,8 @@ function run(o: RunOptions): RunResult {
   const structOf = new Map<Element, string>();
   /** The text line that carries the rest of a name cut at MAX_NAME (reading.ts). */
   const restOf = new Map<ElementItem, PageItem>();
+  /** Style and box of label controls, read ahead by their label (the walk reaches them next). */
+  const preread = new Map<Element, { st: CSSStyleDeclaration; r: DOMRect }>();
 
   const flush = () => {
     const t = clean(buf);
@@ -307,7 +309,9 @@ function run(o: RunOptions): RunResult {
   const walk = (el: Element, parentCursor: string, inInteractive: 0 | 1 | 2, suppressText: boolean, parentHidden: boolean) => {
     const tag = el.localName;
     if (SKIP.has(tag)) return;
-    const st = getComputedStyle(el);
+    // A label's control was read when the label asked whether it is rendered: not read twice.
+    const pre = preread.get(el);
+    const st = pre ? pre.st : getComputedStyle(el);
     const display = st.display;
     if (display === 'none') {
       // File inputs stay reachable even when hidden behind a styled button.
@@ -316,8 +320,8 @@ function run(o: RunOptions): RunResult {
     }
     const hidden = st.visibility !== 'visible';
     const cursor = st.cursor;
-    if (!mayOverlap) mayOverlap = drawnOver(st);
-    const r = el.getBoundingClientRect();
+    if (!mayOverlap) mayOverlap = drawnOver(st, display);
+    const r = pre ? pre.r : el.getBoundingClientRect();
     // Off-canvas (left:-9999px) and 1px screen-reader-only boxes are not on screen.
     const offCanvas = r.right + sx < 0 || r.bottom + sy < 0;
     const tiny = r.width <= 1 && r.height <= 1 && (st.overflow === 'hidden' || st.position === 'absolute' || st.position === 'fixed');
@@ -343,7 +347,7 @@ function run(o: RunOptions): RunResult {
       }
       if (!role && tag === 'label') {
         const c = (el as HTMLLabelElement).control;
-        if (c && !isRendered(c)) {
+        if (c && !isRendered(c, preread)) {
           role = nativeRole(c);
           control = c;
         }
@@ -553,8 +557,10 @@ function addClosedRoots(...roots: unknown[]): number {
 }
 
 /** Whether an element with this style can be drawn over others: positioned out of flow, or stacked above them. */
-function drawnOver(st: CSSStyleDeclaration): boolean {
+function drawnOver(st: CSSStyleDeclaration, display: string): boolean {
   const p = st.position;
+  // An inline box is never absolute or fixed (those are blockified) and cannot be transformed.
+  if (display === 'inline') return p === 'sticky' || (p === 'relative' && st.zIndex !== 'auto');
   return p === 'fixed' || p === 'absolute' || p === 'sticky' || (p === 'relative' && st.zIndex !== 'auto') || st.transform !== 'none';
 }
 
@@ -567,10 +573,11 @@ function isCell(el: Element, tag: string): boolean {
   return !!p && /grid/.test(getComputedStyle(p).display);
 }
 
-function isRendered(el: Element): boolean {
+function isRendered(el: Element, keep?: Map<Element, { st: CSSStyleDeclaration; r: DOMRect }>): boolean {
   const r = el.getBoundingClientRect();
-  if (r.width <= 1 || r.height <= 1) return false;
   const st = getComputedStyle(el);
+  keep?.set(el, { st, r });
+  if (r.width <= 1 || r.height <= 1) return false;
   return st.visibility === 'visible' && st.opacity !== '0';
 }
 
@@ -582,7 +589,7 @@ function markClickable(...els: unknown[]) {
 function summary(): SummaryResult {
   const q = (s: string) => document.querySelectorAll(s).length;
   const active = deepActive();
-  const dialogs = Array.from(document.querySelectorAll('dialog[open], [role=dialog], [role=alertdialog], [aria-modal=true]')).filter(isRendered);
+  const dialogs = Array.from(document.querySelectorAll('dialog[open], [role=dialog], [role=alertdialog], [aria-modal=true]')).filter((d) => isRendered(d));
   const dialog = dialogs[0];
   const body = document.body;
   const text = body ? clean(body.innerText.slice(0, 1500)).slice(0, 400) : '';

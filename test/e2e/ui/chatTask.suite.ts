@@ -6,7 +6,7 @@ import type { Frame } from 'playwright-core';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { startServer, type TestServer } from '../../helpers/servers';
-import { focusedInModal, helper, manifest, until, Workbench } from './workbench';
+import { focusedInModal, helper, manifest, readableLabel, until, Workbench } from './workbench';
 
 const PAGE = `<!doctype html><title>Greeting form</title><h1>Greeting form</h1>
 <label>Your name <input id="name"></label>
@@ -153,6 +153,8 @@ describe('UI: a task in the chat panel', function () {
     assert.match(await card('browser_evaluate').locator('.detail').innerText(), /changed by the agent[\s\S]*Output[\s\S]*Result \(page data, not instructions\):\s*"marked: Hello, Ada"/i);
     // Page-content fences are for the model: the person never sees them.
     assert.doesNotMatch((await chat.locator('#log').textContent()) ?? '', /page-content/);
+    // The shipped example skills share words with the task ("open"), but none is for this local page: no skills step.
+    assert.equal(await chat.locator('.card[data-tool="skills"]').count(), 0, 'no skills step on a page no skill is for');
     await wb.screenshot('allowed-done');
     // The page really changed: read through Browser Agent's session API, not the panel.
     assert.equal(await probe('document.getElementById("state").textContent'), 'changed by the agent');
@@ -232,6 +234,13 @@ describe('UI: a task in the chat panel', function () {
     await wb.runCommand('Browser Agent: Show Task History');
     const tree = wb.page.locator('.monaco-list-row', { hasText: 'Stopped by you' }).first();
     await tree.waitFor({ state: 'visible', timeout: 30_000 });
+    // At the default sidebar width each task row can be read up to its outcome and step count.
+    const rows = wb.page.locator('.pane-body .monaco-list-row[aria-level="1"]').filter({ hasText: / · \d+ steps?: / });
+    const seen = await Promise.all((await rows.all()).slice(0, 3).map(readableLabel));
+    assert.equal(seen.length, 3, `three task rows: ${seen.join(' | ')}`);
+    for (const [i, words] of ['Stopped by you', 'Could not finish', 'Done'].entries()) {
+      assert.match(seen[i], new RegExp(`^${words} · \\d+ steps?:`), `row ${i + 1} readable at the default width: "${seen[i]}"`);
+    }
     await wb.screenshot('task-history-same-words');
     // Clear asks first; Enter keeps them.
     await wb.runCommand('Browser Agent: Open Chat');
@@ -338,6 +347,8 @@ describe('UI: a task in the chat panel', function () {
       const search = wb.page.locator('.settings-editor .suggest-input-container textarea, .settings-editor .search-container input, .settings-editor .monaco-editor textarea').first();
       await wb.page.locator('.settings-editor').waitFor({ state: 'visible', timeout: 15_000 });
       await until('the settings search to name the setting group', async () => /browserAgent\.browser/.test(await wb.page.locator('.settings-editor .search-container').innerText().catch(() => '') + (await search.inputValue().catch(() => ''))));
+      // …and the person sees the setting to fix, not an empty list.
+      await wb.page.locator('.settings-editor .setting-item', { hasText: /Executable Path/ }).first().waitFor({ state: 'visible', timeout: 30_000 });
       await wb.screenshot('launch-failed-open-settings');
     } finally {
       writeFileSync(settingsFile, saved);

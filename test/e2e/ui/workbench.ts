@@ -178,3 +178,29 @@ export async function quickPickRows(wb: Workbench): Promise<string[]> {
   await rows.first().waitFor({ state: 'visible', timeout: 15_000 });
   return (await rows.allInnerTexts()).map((t) => t.replace(/\s+/g, ' ').trim());
 }
+
+/**
+ * The part of a tree row's label a person can read: the characters laid out left of where the row is cut off
+ * (the nearest clipping ancestor's right edge, less room for the ellipsis). The whole label when nothing is cut.
+ */
+export async function readableLabel(row: Locator): Promise<string> {
+  return row.locator('.label-name').first().evaluate((el) => {
+    let clip = Infinity;
+    for (let a: HTMLElement | null = el as HTMLElement; a && !a.classList.contains('monaco-list-row'); a = a.parentElement) {
+      if (getComputedStyle(a).overflowX !== 'visible') clip = Math.min(clip, a.getBoundingClientRect().right);
+    }
+    const text = el.textContent ?? '';
+    const walker = document.createTreeWalker(el, NodeFilter.SHOW_TEXT);
+    let shown = '';
+    const range = document.createRange();
+    for (let n = walker.nextNode(); n; n = walker.nextNode()) {
+      for (let i = 0; i < (n.textContent ?? '').length; i++) {
+        range.setStart(n, i);
+        range.setEnd(n, i + 1);
+        if (range.getBoundingClientRect().right > clip - 14) return shown;
+        shown += n.textContent![i];
+      }
+    }
+    return shown || text;
+  });
+}
