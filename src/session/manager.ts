@@ -22,7 +22,7 @@ export interface SessionSettings {
 export type SessionStatus =
   | { state: 'none' }
   | { state: 'starting'; kind: 'launched' | 'attached' }
-  | { state: 'connected'; kind: 'launched' | 'attached'; headless: boolean; tabTitle: string; tabUrl: string; tabs: number; shared?: boolean }
+  | { state: 'connected'; kind: 'launched' | 'attached'; headless: boolean; tabTitle: string; tabUrl: string; tabs: number; shared?: boolean; /** Through the companion Chrome extension. */ relay?: boolean }
   | { state: 'disconnected'; reason: string };
 
 /**
@@ -195,7 +195,7 @@ export class SessionManager extends EventEmitter {
     if (!s?.connected) return;
     const tabs = s.tabs();
     const active = tabs.find((t) => t.active);
-    this.setStatus({ state: 'connected', kind: s.kind, headless: s.headless, tabTitle: active?.title ?? '', tabUrl: active?.url ?? '', tabs: tabs.length, ...(s.sharedSessionId ? { shared: true } : {}) });
+    this.setStatus({ state: 'connected', kind: s.kind, headless: s.headless, tabTitle: active?.title ?? '', tabUrl: active?.url ?? '', tabs: tabs.length, ...(s.sharedSessionId ? { shared: true } : {}), ...(s.endpoint.startsWith('relay:') ? { relay: true } : {}) });
   }
 
   private setStatus(status: SessionStatus) {

@@ -11,6 +11,9 @@ describe('vscode: status bar text and headless resolution', () => {
     assert.match(c.text, /^\$\(globe\) attached \(headless\): A very long page title that k…$/);
     assert.match(c.tooltip, /3 tab\(s\)/);
     assert.match(statusText({ state: 'disconnected', reason: 'boom' }).tooltip, /boom/);
+    const relay = statusText({ state: 'connected', kind: 'attached', headless: false, tabTitle: 'Inbox', tabUrl: 'https://mail.test/', tabs: 1, shared: true, relay: true });
+    assert.equal(relay.text, '$(extensions) your Chrome: Inbox');
+    assert.match(relay.tooltip, /tabs you share in your own Chrome, through the Browser Agent extension/);
   });
 
   it('runs headless on Linux without a display unless told otherwise', () => {
