@@ -5,7 +5,8 @@ export const WALKTHROUGH = 'browserAgent.start';
 /** Opens the Get Started walkthrough, at a step when given (e.g. "attach" from a failed attach's button). */
 export function openWalkthrough(extensionId: string, step?: string): Thenable<unknown> {
   const category = `${extensionId}#${WALKTHROUGH}`;
-  return vscode.commands.executeCommand('workbench.action.openWalkthrough', step ? { category, step: `${category}#${step}` } : category, false);
+  // VS Code joins the two itself (`${category}#${step}`): the step is its own id only.
+  return vscode.commands.executeCommand('workbench.action.openWalkthrough', step ? { category, step } : category, false);
 }
 
 export function registerWalkthroughCommands(context: vscode.ExtensionContext): vscode.Disposable[] {

@@ -6,7 +6,7 @@ import type { Frame } from 'playwright-core';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { startServer, type TestServer } from '../../helpers/servers';
-import { focusedInModal, helper, manifest, readableLabel, until, Workbench } from './workbench';
+import { focusedInModal, helper, manifest, readableLabel, until, webviewFrame, Workbench } from './workbench';
 
 const PAGE = `<!doctype html><title>Greeting form</title><h1>Greeting form</h1>
 <label>Your name <input id="name"></label>
@@ -316,6 +316,15 @@ describe('UI: a task in the chat panel', function () {
       assert.match(failed!, /Failed: cannot find textbox "Your name" again/, 'the row leads with why');
       assert.equal(await probe('document.getElementById("state").textContent'), 'untouched', 'nothing after the failed step ran');
       await wb.screenshot('replay-failed-step-in-history');
+      // Its step page says the same in plain words: what failed and why, local time, no rule ids up front.
+      await wb.page.locator('.monaco-list-row[aria-level="2"]', { hasText: 'Failed:' }).first().click();
+      const page = await webviewFrame(wb, 'table th');
+      await until('the step page', async () => /Failed: cannot find textbox "Your name" again/.test(await page.locator('h2').innerText()));
+      const table = await page.locator('table').innerText();
+      assert.match(table, /Result\s+Failed: cannot find textbox "Your name" again/);
+      assert.doesNotMatch(table, /\d{4}-\d\d-\d\dT\d\d:/, 'no ISO UTC time');
+      await wb.screenshot('replay-failed-step-page');
+      await wb.runCommand('View: Close All Editors');
     } finally {
       server.route('/greet', PAGE);
     }

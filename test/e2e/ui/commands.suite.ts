@@ -155,6 +155,16 @@ describe('UI: Run Tool…, Set Secret… and Forget "Allow for This Site" from t
     await clearNotifications();
   });
 
+  it('Get Started: the walkthrough opens with its five steps', async () => {
+    await wb.runCommand('Browser Agent: Get Started');
+    const page = wb.page.locator('.gettingStartedContainer');
+    await until('the walkthrough', async () => /Get Started with Browser Agent/.test(await page.innerText()));
+    const text = await page.innerText();
+    for (const step of ['Launch a browser', 'Or attach to your own Chrome', 'Run a task in the chat panel', 'Stay in control', 'Use the tools from Copilot']) assert.ok(text.includes(step), `step "${step}" listed: ${text.slice(0, 600)}`);
+    await wb.screenshot('get-started');
+    await wb.runCommand('View: Close All Editors');
+  });
+
   it('Set Secret…: two plain steps, the value hidden; the agent types it by name and it never shows', async () => {
     await wb.runCommand('Browser Agent: Set Secret…', { opensQuickInput: true });
     const first = (await quickInput().innerText()).replace(/\s+/g, ' ');
