@@ -205,11 +205,18 @@ async function share(tabId: number, openerTargetId?: string): Promise<SharedTab>
   if (RESTRICTED.test(url)) throw new Error(`Browser Agent does not share ${url}.`);
   const already = (await chrome.debugger.getTargets()).find((t) => t.tabId === tabId)?.attached;
   if (!already) await chrome.debugger.attach({ tabId }, '1.3');
-  const t = describe(tab, await targetIdOf(tabId), openerTargetId);
+  let t = describe(tab, await targetIdOf(tabId), openerTargetId);
   shared.set(tabId, t);
+  // URL and title changes while we attached went unseen (onUpdated ignores tabs not yet shared):
+  // a popup shared while it loads would otherwise keep an empty URL and title for good.
+  const now = await chrome.tabs.get(tabId).catch(() => undefined);
+  if (now && shared.get(tabId) === t) {
+    t = describe(now, t.targetId, openerTargetId);
+    shared.set(tabId, t);
+  }
   await persistShared();
   announce();
-  return t;
+  return shared.get(tabId) ?? t;
 }
 
 /** Stops sharing at once: the debugger detaches and the agent's sessions on the tab end. */
@@ -285,7 +292,7 @@ async function panelRequest(req: PanelRequest): Promise<void> {
 
 chrome.debugger.onEvent.addListener((source, method, params) => {
   if (source.tabId === undefined || !shared.has(source.tabId)) return;
-  if (method === 'Page.windowOpen') windowOpened.set(source.tabId, Date.now());
+  if (method === 'Page.windowOpen') noteWindowOpen(source.tabId, String((params as { url?: string } | undefined)?.url ?? ''));
   send({ t: 'event', tabId: source.tabId, sessionId: (source as { sessionId?: string }).sessionId, method, params: params ?? {} });
 });
 
@@ -304,22 +311,42 @@ chrome.tabs.onUpdated.addListener((tabId, change, tab) => {
   void notifyPanels();
 });
 
-/** When each shared page last opened a window (window.open, a target=_blank link): Page.windowOpen. */
-const windowOpened = new Map<number, number>();
+/**
+ * Windows each shared page opened (Page.windowOpen: window.open, a target=_blank link) that no new
+ * tab has claimed yet. Each one shares at most one tab, so a tab someone opens later beside the
+ * shared page is never taken for the page's popup.
+ */
+const windowOpens = new Map<number, { at: number; url: string }[]>();
+const WINDOW_OPEN_TTL_MS = 10_000;
+
+function noteWindowOpen(tabId: number, url: string): void {
+  const now = Date.now();
+  windowOpens.set(tabId, [...(windowOpens.get(tabId) ?? []).filter((w) => now - w.at < WINDOW_OPEN_TTL_MS), { at: now, url }]);
+}
+
+/** Claims the opener's window-open for a new tab (the one with its URL first, else the oldest). */
+function claimWindowOpen(openerTabId: number, url: string | undefined): boolean {
+  const now = Date.now();
+  const list = (windowOpens.get(openerTabId) ?? []).filter((w) => now - w.at < WINDOW_OPEN_TTL_MS);
+  let i = url ? list.findIndex((w) => w.url === url) : -1;
+  if (i < 0) i = list.length ? 0 : -1;
+  if (i >= 0) list.splice(i, 1);
+  windowOpens.set(openerTabId, list);
+  return i >= 0;
+}
 
 chrome.tabs.onCreated.addListener((tab) => {
   // A tab a shared page opened is shared too. Chrome also names an opener for tabs the user (or
-  // another program) opens next to a shared tab: those are shared only when the page itself opened
-  // a window just now, whichever of the two events comes first.
+  // another program) opens next to a shared tab: those are shared only when they claim a window the
+  // page itself opened, whichever of the two events comes first (the event can lag under load).
   const opener = tab.openerTabId !== undefined ? shared.get(tab.openerTabId) : undefined;
   if (!opener || tab.id === undefined) return;
   const id = tab.id;
-  const pageOpened = () => Date.now() - (windowOpened.get(opener.tabId) ?? 0) < 3000;
   const attempt = (left: number) => {
-    if (pageOpened()) return void share(id, opener.targetId).catch(() => undefined);
+    if (claimWindowOpen(opener.tabId, tab.pendingUrl ?? tab.url)) return void share(id, opener.targetId).catch(() => undefined);
     if (left > 0) setTimeout(() => attempt(left - 1), 100);
   };
-  attempt(10);
+  attempt(50);
 });
 
 chrome.tabs.onRemoved.addListener((tabId) => {
