@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
 import { buildSync } from 'esbuild';
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { TabClaims } from '../../src/session/tabClaims';
@@ -25,7 +25,9 @@ describe('session: tab claims between servers on one browser', () => {
     assert.equal(mine.isClaimed('T1'), false, 'my own claim does not block me');
     const dir: string = (mine as any).dir;
     const other = otherProcessClaim(dir, 'T2');
-    for (let i = 0; i < 200 && !existsSync(join(dir, 'T2')); i++) await new Promise((r) => setTimeout(r, 25));
+    // Written, not only created: an empty claim file (the write still under way) names no live process.
+    const written = () => existsSync(join(dir, 'T2')) && readFileSync(join(dir, 'T2'), 'utf8') === String(other.pid);
+    for (let i = 0; i < 400 && !written(); i++) await new Promise((r) => setTimeout(r, 25));
     assert.equal(mine.isClaimed('T2'), true, 'another live process holds T2');
     assert.equal(mine.claim('T2'), false);
     other.kill('SIGKILL');
@@ -44,30 +46,32 @@ describe('session: tab claims between servers on one browser', () => {
     // The real TabClaims, bundled for plain Node children: six processes race for one tab.
     const bundle = join(root, 'claims.js');
     buildSync({ entryPoints: [join(__dirname, '..', '..', '..', 'src', 'session', 'tabClaims.ts')], bundle: true, platform: 'node', format: 'cjs', outfile: bundle, logLevel: 'silent' });
-    const start = Date.now() + 1000;
+    // Each racer says 'ready', waits for 'go' (sent to all at once), claims, and holds its claim
+    // until its stdin closes: a slow start under load must not find the winner already gone.
     const racer = `const { TabClaims } = require(${JSON.stringify(bundle)});
       const c = new TabClaims('ws://x/devtools/browser/race', ${JSON.stringify(root)});
-      while (Date.now() < ${start}) {}
-      process.stdout.write(c.claim('PAGE') ? 'won' : 'lost');
-      setTimeout(() => {}, 1500);`;
-    const children = Array.from({ length: 6 }, () => spawn(process.execPath, ['-e', racer], { stdio: ['ignore', 'pipe', 'inherit'] }));
-    const outs = await Promise.all(
-      children.map(
-        (c) =>
-          new Promise<string>((r) => {
-            let out = '';
-            c.stdout!.on('data', (d) => {
-              out += d;
-              if (out) r(out);
-            });
-            c.on('exit', () => r(out));
-          }),
-      ),
-    );
+      process.stdin.once('data', () => process.stdout.write(c.claim('PAGE') ? 'won' : 'lost'));
+      process.stdin.on('end', () => process.exit(0));
+      process.stdout.write('ready ');`;
+    const children = Array.from({ length: 6 }, () => spawn(process.execPath, ['-e', racer], { stdio: ['pipe', 'pipe', 'inherit'] }));
+    const outputs = children.map((c) => {
+      let out = '';
+      c.stdout!.on('data', (d) => (out += d));
+      return () => out;
+    });
+    const waitAll = async (done: (o: string) => boolean) => {
+      for (let i = 0; i < 1200 && !outputs.every((o) => done(o())); i++) await new Promise((r) => setTimeout(r, 25));
+    };
+    await waitAll((o) => o.startsWith('ready '));
+    for (const c of children) c.stdin!.write('go\n');
+    await waitAll((o) => /ready (won|lost)$/.test(o));
+    const outs = outputs.map((o) => o().replace('ready ', ''));
     assert.equal(outs.filter((o) => o === 'won').length, 1, outs.join(','));
     const observer = new TabClaims('ws://x/devtools/browser/race', root);
     assert.equal(observer.isClaimed('PAGE'), true, 'the winner holds it while it lives');
-    await Promise.all(children.map((c) => new Promise((r) => c.once('exit', r))));
+    const exited = children.map((c) => new Promise((r) => (c.exitCode !== null ? r(undefined) : c.once('exit', r))));
+    for (const c of children) c.stdin!.end();
+    await Promise.all(exited);
     assert.equal(observer.isClaimed('PAGE'), false, 'and nobody once it exited');
   });
 
