@@ -9,6 +9,16 @@ const { join, relative, resolve } = require('node:path');
 
 const root = __dirname;
 
+// Every temporary folder a test or a browser it starts makes (profiles, downloads, audit folders, Chromium's
+// socket folders) goes into one folder for this run, removed when the run ends: runs used to leave thousands
+// of folders in the temp directory. Child processes inherit TMPDIR, and so does Chromium.
+if (!process.env.BA_TEST_TMPDIR) {
+  const fs = require('node:fs');
+  const dir = fs.mkdtempSync(join(require('node:os').tmpdir(), 'ba-test-run-'));
+  process.env.BA_TEST_TMPDIR = process.env.TMPDIR = dir;
+  process.on('exit', () => fs.rmSync(dir, { recursive: true, force: true, maxRetries: 3 }));
+}
+
 // No test reaches the user's own session daemon: a server started without --no-daemon (or a test daemon
 // without its own folder) gets one daemon folder for this run, inherited by every child process.
 if (!process.env.BROWSER_AGENT_DAEMON_DIR) {

@@ -560,9 +560,9 @@ export class Daemon {
       for (const b of [...this.browsers.values()]) {
         this.browsers.delete(b.key);
         if (b.launched) {
-          await b.hub.call('Browser.close', {}, undefined, 2000).catch(() => {});
+          const asked = await b.hub.call('Browser.close', {}, undefined, 2000).then(() => true, () => false);
           b.hub.close();
-          await b.launched.kill();
+          await b.launched.kill(asked ? 3000 : 0);
           this.recordLaunched(b.launched, false);
         } else {
           b.claims?.releaseAll();

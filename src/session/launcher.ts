@@ -28,8 +28,12 @@ export interface LaunchedBrowser {
   executablePath: string;
   temporaryProfile: boolean;
   process: ChildProcess;
-  /** Stops the whole process group (TERM, then KILL) and deletes a temporary profile. */
-  kill(): Promise<void>;
+  /**
+   * Stops the whole process group (TERM, then KILL) and deletes a temporary profile. `graceMs`:
+   * how long to let a browser already told to close (`Browser.close`) exit by itself first — a
+   * browser cut short by TERM leaves its singleton socket folder in the temp directory.
+   */
+  kill(graceMs?: number): Promise<void>;
 }
 
 /** Switches that keep Chromium quiet on a closed network and free of first-run UI. */
@@ -183,7 +187,9 @@ export async function launchBrowser(opts: LaunchOptions = {}): Promise<LaunchedB
     }
   };
 
-  const kill = async () => {
+  const kill = async (graceMs = 0) => {
+    const graceEnd = Date.now() + graceMs;
+    while (!exited && Date.now() < graceEnd) await sleep(25);
     if (!exited) {
       killGroup(pid, 'SIGTERM');
       const deadline = Date.now() + 3000;

@@ -66,9 +66,9 @@ export const localProvider: BrowserProvider = {
         pid: browser.pid,
         userDataDir: browser.userDataDir,
         async close() {
-          if (!connection.closed) await connection.send('Browser.close', undefined, undefined, 2000).catch(() => {});
+          const asked = !connection.closed && (await connection.send('Browser.close', undefined, undefined, 2000).then(() => true, () => false));
           connection.close();
-          await browser.kill();
+          await browser.kill(asked ? 3000 : 0);
         },
       };
     } catch (e) {
