@@ -38,11 +38,14 @@ interface PageState {
   fresh: boolean;
   /** Some document (other than about:blank) committed since the guard attached. */
   committed: boolean;
+  /** Commits seen, so a late answer about an earlier state is dropped. */
+  commits: number;
 }
 
 const KEEP = 200;
 const LEAVE_TIMEOUT_MS = 5000;
-const isBlank = (url: string) => !url || url === 'about:blank';
+/** Nothing shown yet: no URL, about:blank, or not a URL at all (a new tab's initial frame reads ":"). */
+const isBlank = (url: string) => !url || url === 'about:blank' || !/^[a-z][a-z0-9+.-]*:./i.test(url);
 
 /**
  * The second line of origin enforcement, in the session: the request guard stops requests before
@@ -72,9 +75,10 @@ export class LandedPageCheck extends EventEmitter {
     super();
     this.setMaxListeners(0);
     const onAttached = (p: GuardedPage) => {
-      this.pages.set(p.targetId, { sessionId: p.sessionId, url: p.url, fresh: p.fresh, committed: false });
+      this.pages.set(p.targetId, { sessionId: p.sessionId, url: p.url, fresh: p.fresh, committed: false, commits: 0 });
       if (!p.fresh) this.check(p.targetId, 'changed');
     };
+    const onPageEvents = (p: GuardedPage) => void this.readCommitted(p);
     const onNavigated = (p: Protocol.Page.FrameNavigatedEvent, sessionId?: string) => {
       if (p.frame.parentId) return;
       const page = this.guard.pageBySession(sessionId);
@@ -88,12 +92,14 @@ export class LandedPageCheck extends EventEmitter {
     const onSynced = () => this.sweep();
     const onBlocked = (b: BlockedRequest) => this.onStopped(b);
     guard.on('pageAttached', onAttached);
+    guard.on('pageEvents', onPageEvents);
     guard.on('synced', onSynced);
     guard.on('blocked', onBlocked);
     connection.on('Page.frameNavigated', onNavigated);
     connection.on('Target.targetDestroyed', onDestroyed);
     this.offs.push(
       () => guard.off('pageAttached', onAttached),
+      () => guard.off('pageEvents', onPageEvents),
       () => guard.off('synced', onSynced),
       () => guard.off('blocked', onBlocked),
       () => connection.off('Page.frameNavigated', onNavigated),
@@ -162,8 +168,9 @@ export class LandedPageCheck extends EventEmitter {
   }
 
   private onCommit(page: GuardedPage, frame: Protocol.Page.Frame, type: Protocol.Page.NavigationType) {
-    const state = this.pages.get(page.targetId) ?? { sessionId: page.sessionId, url: '', fresh: page.fresh, committed: false };
+    const state = this.pages.get(page.targetId) ?? { sessionId: page.sessionId, url: '', fresh: page.fresh, committed: false, commits: 0 };
     this.pages.set(page.targetId, state);
+    state.commits++;
     const errorPage = !!frame.unreachableUrl;
     state.url = errorPage ? frame.unreachableUrl! : frame.url + (frame.urlFragment ?? '');
     if (!isBlank(state.url)) state.committed = true;
@@ -184,6 +191,20 @@ export class LandedPageCheck extends EventEmitter {
     if (!state?.fresh || state.committed || this.busy.has(b.targetId) || this.scope.ours(b.targetId) || !this.scope.inHand(b.targetId)) return;
     const verdict = this.guard.pageVerdict(b.url);
     if (verdict) this.enforce(b.targetId, state, b.url, verdict, 'stopped', b);
+  }
+
+  /**
+   * Once the guard's session gets page events: what the main frame shows already, for a page that
+   * committed before (a tab created with a URL starts loading before anyone can pause it).
+   */
+  private async readCommitted(page: GuardedPage) {
+    const state = this.pages.get(page.targetId);
+    if (!state) return;
+    const seen = state.commits;
+    const tree = await this.connection.send('Page.getFrameTree', undefined, page.sessionId, LEAVE_TIMEOUT_MS).catch(() => undefined);
+    if (!tree || state.commits !== seen || this.pages.get(page.targetId) !== state) return;
+    const frame = tree.frameTree.frame;
+    this.onCommit(page, frame, 'Navigation');
   }
 
   /** Every watched page against the rules as they are now (after a settings change). */

@@ -354,7 +354,14 @@ export class RequestGuard extends EventEmitter {
   private async setPageEvents(t: GuardedTarget): Promise<void> {
     if (t.type !== 'page' || t.pageEvents) return;
     t.pageEvents = true;
-    await this.connection.send('Page.enable', undefined, t.sessionId, SETUP_TIMEOUT_MS).catch(() => (t.pageEvents = false));
+    try {
+      await this.connection.send('Page.enable', undefined, t.sessionId, SETUP_TIMEOUT_MS);
+    } catch {
+      t.pageEvents = false;
+      return;
+    }
+    // A commit before this point was not seen (a tab another client created with a URL loads at once).
+    this.emit('pageEvents', this.pageBySession(t.sessionId));
   }
 
   /** The Fetch patterns the policy needs (JSON), '' when no rule is set. */
