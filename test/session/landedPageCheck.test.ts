@@ -132,6 +132,19 @@ describe('session: the landed-page check leaves what the request guard cannot st
     assert.doesNotMatch(textOf(again), /since the last call/, 'told once');
   });
 
+  it('browser_navigate_back onto a cached page of a now-blocked origin: the action fails naming the rule, the tab is blank', async () => {
+    await apply(false, true);
+    await navigate(`${blocked.origin}/ticking`);
+    await navigate(`${allowed.origin}/`);
+    await apply(true, true);
+    const r = await tool('browser_navigate_back', {});
+    assert.equal(r.code, 'BLOCKED_BY_POLICY', textOf(r));
+    assert.match(textOf(r), /The action ended on <page-content id=\w+>http:\/\/127\.0\.0\.1:\d+\/ticking<\/page-content id=\w+> \(restored from the back\/forward cache\), which the safety policy blocks \(rule blocked-origin: .*\); the session left the page for about:blank\./, textOf(r));
+    assert.equal(await href(), 'about:blank');
+    assert.equal(await quiet(), 0);
+    assert.doesNotMatch(textOf(await tool('browser_snapshot', {})), /since the last call/, 'reported once, by the action');
+  });
+
   it('a page already showing when a block rule is added: the session leaves it as the rules apply, and a tool tells the model', async () => {
     // Control: the page rule off — the page stays (its requests are stopped from now on, but its text is still there to read).
     await apply(false, true);
