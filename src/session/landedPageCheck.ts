@@ -2,6 +2,7 @@ import { EventEmitter } from 'node:events';
 import type { Protocol } from 'devtools-protocol';
 import type { CdpConnection } from './cdp';
 import type { BlockedRequest, GuardedPage, RequestGuard, RequestVerdict } from './requestGuard';
+import { Waiters } from './waiters';
 
 /** What the session did about a page on a blocked origin, for the tools to tell the model. */
 export interface PolicyAct extends RequestVerdict {
@@ -64,7 +65,7 @@ export class LandedPageCheck extends EventEmitter {
   private readonly pending = new Set<Promise<unknown>>();
   /** Targets being left or closed (one act per page). */
   private readonly busy = new Set<string>();
-  private readonly waiters = new Map<string, (() => void)[]>();
+  private readonly waiters = new Waiters();
   private readonly offs: (() => void)[] = [];
 
   constructor(
@@ -87,7 +88,7 @@ export class LandedPageCheck extends EventEmitter {
     const onDestroyed = (p: Protocol.Target.TargetDestroyedEvent, sessionId?: string) => {
       if (sessionId) return;
       this.pages.delete(p.targetId);
-      this.wake(p.targetId);
+      this.waiters.wake(p.targetId);
     };
     const onSynced = () => this.sweep();
     const onBlocked = (b: BlockedRequest) => this.onStopped(b);
@@ -139,16 +140,7 @@ export class LandedPageCheck extends EventEmitter {
       return !this.guard.active || !p || p.committed || !p.fresh;
     };
     if (ready()) return;
-    await new Promise<void>((resolve) => {
-      const timer = setTimeout(done, timeoutMs);
-      const list = this.waiters.get(targetId) ?? [];
-      list.push(done);
-      this.waiters.set(targetId, list);
-      function done() {
-        clearTimeout(timer);
-        resolve();
-      }
-    });
+    await this.waiters.wait(targetId, timeoutMs);
     await this.idle();
   }
 
@@ -159,12 +151,7 @@ export class LandedPageCheck extends EventEmitter {
 
   dispose(): void {
     for (const off of this.offs.splice(0)) off();
-    for (const id of [...this.waiters.keys()]) this.wake(id);
-  }
-
-  private wake(targetId: string) {
-    for (const w of this.waiters.get(targetId) ?? []) w();
-    this.waiters.delete(targetId);
+    this.waiters.wakeAll();
   }
 
   private onCommit(page: GuardedPage, frame: Protocol.Page.Frame, type: Protocol.Page.NavigationType) {
@@ -178,7 +165,7 @@ export class LandedPageCheck extends EventEmitter {
     this.check(page.targetId, stopped ? 'stopped' : type === 'BackForwardCacheRestore' ? 'restored' : 'committed', stopped);
     // A fresh page stays fresh until something stayed on it (an allowed document).
     if (!this.busy.has(page.targetId) && !isBlank(state.url)) state.fresh = false;
-    this.wake(page.targetId);
+    this.waiters.wake(page.targetId);
   }
 
   /**

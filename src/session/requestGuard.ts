@@ -3,6 +3,7 @@ import type { Protocol } from 'devtools-protocol';
 import type { CdpConnection } from './cdp';
 import { fenceInline } from '../safety/untrusted';
 import { socketBarrierSource } from './socketBarrier';
+import { Waiters } from './waiters';
 
 /** Why a request may not go out: the rule id and plain words. */
 export interface RequestVerdict {
@@ -166,24 +167,12 @@ export class RequestGuard extends EventEmitter {
     await this.setUp(targetId, timeoutMs);
   }
 
-  /** Who waits for a target the guard has not seen yet, by target id (woken by onAttached, not by polling). */
-  private readonly waiting = new Map<string, (() => void)[]>();
+  /** Who waits for a target the guard has not seen yet, by target id (woken by onAttached). */
+  private readonly waiting = new Waiters();
 
   /** The set-up of `targetId`, once it is announced (or after `timeoutMs` when it never is). */
   private async setUp(targetId: string, timeoutMs: number): Promise<void> {
-    if (!this.setups.has(targetId)) {
-      await new Promise<void>((resolve) => {
-        const timer = setTimeout(done, timeoutMs);
-        const list = this.waiting.get(targetId) ?? [];
-        list.push(done);
-        this.waiting.set(targetId, list);
-        function done() {
-          clearTimeout(timer);
-          resolve();
-        }
-      });
-      this.waiting.delete(targetId);
-    }
+    if (!this.setups.has(targetId)) await this.waiting.wait(targetId, timeoutMs);
     await this.setups.get(targetId);
   }
 
@@ -332,7 +321,7 @@ export class RequestGuard extends EventEmitter {
     })();
     this.pendingSetups.add(setup);
     this.setups.set(t.targetId, setup);
-    for (const wake of this.waiting.get(t.targetId) ?? []) wake();
+    this.waiting.wake(t.targetId);
     return setup.finally(() => this.pendingSetups.delete(setup));
   }
 
