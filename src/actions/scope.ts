@@ -1,11 +1,10 @@
-import { enforceLandedPage } from '../safety/guard';
 import type { BrowserSession } from '../session/browserSession';
 import type { CdpSession } from '../session/cdp';
 import type { Tab } from '../session/tab';
 import type { TargetFingerprint, ToolContext, ToolResult } from '../tools/types';
 import { observeBrowser, observeTab, type BrowserObserver, type TabObserver } from './observer';
 import { reportBlocked } from './blockedRequests';
-import { screenDownloads, screenOpenedTabs } from './policyScreen';
+import { screenDownloads } from './policyScreen';
 import { composeResult } from './report';
 import { hungError, isResponsive, stopHungPage } from './hung';
 import { carryRefs } from '../snapshot/carryRefs';
@@ -87,6 +86,7 @@ export async function perform(ctx: ToolContext, opts: PerformOptions, action: (s
   if (!opts.allowDialog) scope.tab.assertNoDialog();
   const before = { url: scope.tab.url, title: scope.tab.title, tabId: scope.tab.targetId };
   const guardMark = scope.browser.guard.mark();
+  const actMark = scope.browser.landedCheck.mark();
   const watch = opts.settle === false ? undefined : new SettleWatch(scope.tab, scope.page, scope.tabObs, scope.browserObs);
   let outcome: ActionOutcome;
   let offDialog = () => {};
@@ -111,20 +111,10 @@ export async function perform(ctx: ToolContext, opts: PerformOptions, action: (s
     const cap = opts.settleCapMs ?? Math.min(ctx.settings.maxWaitMs, 10_000);
     settle = await watch.settle({ capMs: cap, signal: ctx.signal });
   }
-  // Safety: tabs the action opened must be on allowed origins, executable downloads confirmed,
-  // and wherever the action led (redirects included) must still be allowed; otherwise leave it.
-  const stopped = await reportBlocked(scope, guardMark);
-  const blockedTabs = [...stopped, ...(await screenOpenedTabs(scope))];
+  // Safety, as the session recorded it: requests its guard stopped, pages it left and new tabs it
+  // closed (it enforces the origin rules itself); executable downloads are confirmed here.
+  const blocked = await reportBlocked(scope, guardMark, actMark);
   await screenDownloads(scope);
-  if (blockedTabs.length) outcome = { ...outcome, details: [...(outcome.details ?? []), ...blockedTabs] };
-  await enforceLandedPage(
-    ctx,
-    // Asked of the browser, not the renderer: a JavaScript dialog blocks the renderer (Runtime.evaluate would hang).
-    async () => {
-      const h = await scope.page.send('Page.getNavigationHistory', undefined, 5000);
-      return h.entries[h.currentIndex]?.url ?? scope.tab.url;
-    },
-    () => scope.page.send('Page.navigate', { url: 'about:blank' }),
-  );
+  if (blocked.length) outcome = { ...outcome, details: [...(outcome.details ?? []), ...blocked] };
   return composeResult(scope, before, outcome, settle);
 }

@@ -1,6 +1,6 @@
 import type { RunHooks } from '../tools/runner';
 import type { ActionPreview, ToolContext, ToolDefinition } from '../tools/types';
-import { checkRequestOrigin, hasOriginRules, interceptPatterns, webSocketBlockPatterns, originOf } from './origins';
+import { checkRequestOrigin, checkUrl, hasOriginRules, interceptPatterns, webSocketBlockPatterns, originOf } from './origins';
 import type { RequestPolicy } from '../session/requestGuard';
 import { ratePolicy, type PageFacts } from './policy';
 import { SECRET_PLACEHOLDER, type SecretVault } from './secrets';
@@ -147,6 +147,11 @@ export function createDecider(settings: () => PolicySettings, confirmer: Confirm
     },
     blockPatterns: () => webSocketBlockPatterns(settings()),
     interceptPatterns: () => interceptPatterns(settings()),
+    // Where a tab may stay (the session leaves a page that fails this): the origin lists and the scheme rule.
+    checkPage: (url) => {
+      const v = checkUrl(url, settings());
+      return v.allowed ? undefined : { rule: v.rule ?? 'blocked-origin', reason: v.reason ?? 'blocked by the safety policy' };
+    },
   };
 
   async function rate(tool: ToolDefinition, input: unknown, preview: ActionPreview | undefined, ctx: ToolContext): Promise<Rating> {

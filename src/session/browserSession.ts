@@ -5,6 +5,7 @@ import { BrowserAgentError } from '../errors';
 import type { CdpConnection } from './cdp';
 import type { LaunchOptions } from './launcher';
 import { localProvider, type BrowserHandle, type SessionKind } from './provider';
+import { LandedPageCheck } from './landedPageCheck';
 import { RequestGuard, type RequestPolicy } from './requestGuard';
 import { Tab } from './tab';
 
@@ -38,6 +39,10 @@ export class BrowserSession extends EventEmitter {
   readonly headless: boolean;
   /** Fails requests the safety policy refuses, in every target, before they are sent. */
   readonly guard: RequestGuard;
+  /** The second line: leaves (or closes) a tab whose main frame shows a blocked origin, whoever led it there. */
+  readonly landedCheck: LandedPageCheck;
+  /** Tabs this session opened itself (newTab, replaceTab). */
+  private readonly created = new Set<string>();
 
   readonly connection: CdpConnection;
   readonly kind: SessionKind;
@@ -52,6 +57,7 @@ export class BrowserSession extends EventEmitter {
     this.headless = handle.headless;
     // In a shared browser the guard intercepts only our own tabs: others follow their own client's policy.
     this.guard = new RequestGuard(connection, handle.scope);
+    this.landedCheck = new LandedPageCheck(connection, this.guard, { inHand: (id) => this.inHand(id), ours: (id) => this.created.has(id) });
     connection.on('disconnected', () => this.onDisconnected());
     connection.on('Target.targetCreated', (p: Protocol.Target.TargetCreatedEvent, sid?: string) => !sid && this.onTargetCreated(p.targetInfo));
     connection.on('Target.targetInfoChanged', (p: Protocol.Target.TargetInfoChangedEvent, sid?: string) => !sid && this.onTargetInfoChanged(p.targetInfo));
@@ -80,7 +86,7 @@ export class BrowserSession extends EventEmitter {
   static async open(handle: BrowserHandle, attachTab: 'existing' | 'new' = 'existing', requestPolicy?: RequestPolicy): Promise<BrowserSession> {
     const session = new BrowserSession(handle);
     try {
-      await session.guard.setPolicy(requestPolicy);
+      await session.applyPolicy(requestPolicy);
       await session.init(attachTab);
     } catch (e) {
       await handle.close().catch(() => {});
@@ -100,6 +106,26 @@ export class BrowserSession extends EventEmitter {
     // The page the user is looking at, even when another client (DevTools, a tool) is attached to it.
     const chosen = chooseAttachTab(await probePages(this.connection).catch(() => []));
     await this.selectTab(chosen && this.tabMap.has(chosen) ? chosen : pages[0].targetId);
+  }
+
+  /**
+   * Sets (or clears) the origin rules; resolves once every target intercepts accordingly and every
+   * page of ours that shows a now-blocked origin has been left.
+   */
+  async applyPolicy(policy: RequestPolicy | undefined): Promise<void> {
+    await this.guard.setPolicy(policy);
+    await this.landedCheck.idle();
+  }
+
+  /**
+   * Pages the second line acts on: all of ours in a browser we launched or share through the
+   * daemon; in a browser we attached to, the tabs the agent used or opened and popups (a person's
+   * other tabs are left alone; the guard still stops their requests).
+   */
+  private inHand(id: string): boolean {
+    const tab = this.tabMap.get(id);
+    if (!tab) return false;
+    return this.kind === 'launched' || !!this.handle.scope || tab.attached || !!tab.openerId || this.created.has(id);
   }
 
   get connected(): boolean {
@@ -147,6 +173,7 @@ export class BrowserSession extends EventEmitter {
     // Guarded: open on about:blank and send the tab on only once its requests are intercepted.
     const later = this.guard.active && url !== 'about:blank' ? url : undefined;
     const { targetId } = await this.connection.send('Target.createTarget', (opts.newWindow || this.handle.newWindow) ? { url: later ? 'about:blank' : url, newWindow: true } : { url: later ? 'about:blank' : url });
+    this.created.add(targetId);
     this.handle.scope?.add(targetId);
     this.handle.onTabCreated?.(targetId);
     let tab = this.tabMap.get(targetId);
@@ -187,6 +214,7 @@ export class BrowserSession extends EventEmitter {
     const old = this.getTab(id);
     const wasActive = this.activeId === id;
     const { targetId } = await this.connection.send('Target.createTarget', this.handle.newWindow ? { url: 'about:blank', newWindow: true } : { url: 'about:blank' });
+    this.created.add(targetId);
     this.handle.scope?.add(targetId);
     this.handle.onTabCreated?.(targetId);
     const fresh = this.tabMap.get(targetId) ?? this.addTab({ targetId, url: 'about:blank', title: '', type: 'page', attached: false, canAccessOpener: false } as Protocol.Target.TargetInfo);
@@ -201,6 +229,7 @@ export class BrowserSession extends EventEmitter {
   async close(): Promise<void> {
     if (this.closing) return;
     this.closing = true;
+    this.landedCheck.dispose();
     this.guard.dispose();
     await this.handle.close();
     for (const tab of this.tabMap.values()) tab.dispose();
@@ -216,6 +245,8 @@ export class BrowserSession extends EventEmitter {
   private addTab(info: Protocol.Target.TargetInfo): Tab {
     const tab = new Tab(this.connection, info.targetId, { url: info.url, title: info.title, openerId: info.openerId }, (child) => this.guard.childReady(child));
     tab.on('infoChanged', () => this.emit('tabChanged', tab));
+    // A tab the agent takes up (attach mode: a person's tab) is looked at against the rules then.
+    tab.on('attached', () => this.landedCheck.checkNow(info.targetId));
     this.tabMap.set(info.targetId, tab);
     return tab;
   }
@@ -249,6 +280,7 @@ export class BrowserSession extends EventEmitter {
     const tab = this.tabMap.get(id);
     if (!tab) return;
     this.tabMap.delete(id);
+    this.created.delete(id);
     tab.dispose();
     if (this.activeId === id) {
       // Fall back to the opener, else the most recently added tab.

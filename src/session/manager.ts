@@ -76,12 +76,13 @@ export class SessionManager extends EventEmitter {
 
   /**
    * Origin rules the browser enforces at the request (every target, before anything is sent),
-   * for this session and the ones that replace it. Resolves once interception matches the rules.
+   * for this session and the ones that replace it. Resolves once interception matches the rules
+   * and pages showing a now-blocked origin have been left (landedPageCheck.ts).
    */
   async setRequestPolicy(policy: RequestPolicy | undefined): Promise<void> {
     this.requestPolicy = policy;
     const live = this.current ?? (await this.starting?.catch(() => undefined));
-    await live?.guard.setPolicy(policy);
+    await live?.applyPolicy(policy);
   }
 
   /** The live session, starting or replacing one as the settings say. */

@@ -3,6 +3,7 @@ import type { Protocol } from 'devtools-protocol';
 import type { CdpConnection } from './cdp';
 import { fenceInline } from '../safety/untrusted';
 import { socketBarrierSource } from './socketBarrier';
+import { Waiters } from './waiters';
 
 /** Why a request may not go out: the rule id and plain words. */
 export interface RequestVerdict {
@@ -24,6 +25,11 @@ export interface RequestPolicy {
    * requests outside them are never paused, which saves a round trip each.
    */
   interceptPatterns?(): string[];
+  /**
+   * Whether a tab's main frame may show a document from `url` (the origin rules, and the scheme
+   * rule) — for the session's second line (landedPageCheck.ts); default `check`.
+   */
+  checkPage?(url: string): RequestVerdict | undefined;
 }
 
 export interface BlockedRequest extends RequestVerdict {
@@ -37,6 +43,8 @@ export interface BlockedRequest extends RequestVerdict {
   /** The frame it belongs to; equals `targetId` for the main frame of a page. */
   frameId?: string;
   seq: number;
+  /** Set by whoever told the model about it (so the session's own notes do not repeat it). */
+  reported?: boolean;
 }
 
 interface GuardedTarget {
@@ -49,6 +57,20 @@ interface GuardedTarget {
   patterns: string;
   /** The barrier script added for new documents (pages and frames). */
   scriptId?: string;
+  /** The URL the target had when the guard attached (pages: what the second line judges until a commit). */
+  url: string;
+  /** A page created while the guard watched (paused at start): it has shown nothing yet. */
+  fresh: boolean;
+  /** Page events are on in the guard's session (pages: the second line watches main-frame commits). */
+  pageEvents?: boolean;
+}
+
+/** A page target the guard is attached to, for the second line. */
+export interface GuardedPage {
+  targetId: string;
+  sessionId: string;
+  url: string;
+  fresh: boolean;
 }
 
 /** Where Fetch is supported (pages, out-of-process iframes, workers); other targets are only released. */
@@ -110,9 +132,11 @@ export class RequestGuard extends EventEmitter {
       await Promise.all(
         [...this.targets.values()]
           .filter((t) => FETCH_TYPES.has(t.type))
-          .flatMap((t) => [t.fetch !== want ? this.setFetch(t, want) : undefined, t.patterns !== patterns ? this.setPatterns(t, patterns) : undefined])
+          .flatMap((t) => [t.fetch !== want ? this.setFetch(t, want) : undefined, t.patterns !== patterns ? this.setPatterns(t, patterns) : undefined, this.active ? this.setPageEvents(t) : undefined])
           .map((p) => p?.catch(() => undefined)),
       );
+      // The rules may have changed: the second line looks again at what each page shows.
+      this.emit('synced');
     };
     this.syncing = this.syncing.then(run, run);
     return this.syncing;
@@ -143,24 +167,12 @@ export class RequestGuard extends EventEmitter {
     await this.setUp(targetId, timeoutMs);
   }
 
-  /** Who waits for a target the guard has not seen yet, by target id (woken by onAttached, not by polling). */
-  private readonly waiting = new Map<string, (() => void)[]>();
+  /** Who waits for a target the guard has not seen yet, by target id (woken by onAttached). */
+  private readonly waiting = new Waiters();
 
   /** The set-up of `targetId`, once it is announced (or after `timeoutMs` when it never is). */
   private async setUp(targetId: string, timeoutMs: number): Promise<void> {
-    if (!this.setups.has(targetId)) {
-      await new Promise<void>((resolve) => {
-        const timer = setTimeout(done, timeoutMs);
-        const list = this.waiting.get(targetId) ?? [];
-        list.push(done);
-        this.waiting.set(targetId, list);
-        function done() {
-          clearTimeout(timer);
-          resolve();
-        }
-      });
-      this.waiting.delete(targetId);
-    }
+    if (!this.setups.has(targetId)) await this.waiting.wait(targetId, timeoutMs);
     await this.setups.get(targetId);
   }
 
@@ -182,6 +194,31 @@ export class RequestGuard extends EventEmitter {
       if (b.url === url || b.url.replace(/#.*$/, '') === url.replace(/#.*$/, '')) return b;
     }
     return undefined;
+  }
+
+  /** The page target behind one of the guard's sessions (main-frame commits arrive there). */
+  pageBySession(sessionId: string | undefined): GuardedPage | undefined {
+    const t = sessionId ? this.targets.get(sessionId) : undefined;
+    return t?.type === 'page' ? { targetId: t.targetId, sessionId: t.sessionId, url: t.url, fresh: t.fresh } : undefined;
+  }
+
+  /** The page targets the guard is attached to. */
+  pages(): GuardedPage[] {
+    return [...this.targets.values()].filter((t) => t.type === 'page').map((t) => ({ targetId: t.targetId, sessionId: t.sessionId, url: t.url, fresh: t.fresh }));
+  }
+
+  /**
+   * Why a tab's main frame may not show `url` (the policy's page rule), or undefined; nothing
+   * while no rule is active. A rule that throws refuses, as for requests.
+   */
+  pageVerdict(url: string): RequestVerdict | undefined {
+    const policy = this.policy;
+    if (!policy?.active()) return undefined;
+    try {
+      return policy.checkPage ? policy.checkPage(url) : policy.check(url);
+    } catch (e) {
+      return { rule: 'policy-error', reason: `the safety policy could not be evaluated (${(e as Error).message})` };
+    }
   }
 
   dispose(): void {
@@ -244,19 +281,30 @@ export class RequestGuard extends EventEmitter {
   }
 
   private onAttached(p: Protocol.Target.AttachedToTargetEvent): Promise<void> {
-    const t: GuardedTarget = { sessionId: p.sessionId, targetId: p.targetInfo.targetId, type: p.targetInfo.type, fetch: '', patterns: '[]' };
+    const t: GuardedTarget = {
+      sessionId: p.sessionId,
+      targetId: p.targetInfo.targetId,
+      type: p.targetInfo.type,
+      fetch: '',
+      patterns: '[]',
+      url: p.targetInfo.url,
+      fresh: p.waitingForDebugger && p.targetInfo.type === 'page',
+    };
     this.targets.set(p.sessionId, t);
+    if (t.type === 'page') this.emit('pageAttached', this.pageBySession(t.sessionId));
     const setup = (async () => {
       const send = this.sender(t.sessionId);
       try {
         const steps: Promise<unknown>[] = [];
         if (FETCH_TYPES.has(t.type) && this.active) {
           steps.push(this.setFetch(t, this.fetchPatterns()));
-          // A service worker paused at start has no JavaScript yet: its Runtime commands are answered only once it
-          // runs, so they are sent (before the release, in order) but not waited for.
-          const barrier = this.setPatterns(t, this.patterns());
-          if (t.type === 'service_worker') barrier.catch(() => undefined);
-          else steps.push(barrier);
+          // A service worker paused at start has no JavaScript yet, and a new tab opened without an opener
+          // (`target=_blank`, noopener) no renderer yet: their Page and Runtime commands are answered only once
+          // they run (a tab waited 5 s, the set-up timeout), so they are sent (before the release, in order)
+          // but not waited for.
+          const renderer = [this.setPageEvents(t), this.setPatterns(t, this.patterns())];
+          if (t.type === 'service_worker' || (t.type === 'page' && p.waitingForDebugger)) renderer.forEach((r) => r.catch(() => undefined));
+          else steps.push(...renderer);
         }
         // Children of this target (out-of-process iframes, dedicated workers) are paused until guarded too.
         if (t.type === 'page' || t.type === 'iframe' || t.type.endsWith('worker')) {
@@ -273,7 +321,7 @@ export class RequestGuard extends EventEmitter {
     })();
     this.pendingSetups.add(setup);
     this.setups.set(t.targetId, setup);
-    for (const wake of this.waiting.get(t.targetId) ?? []) wake();
+    this.waiting.wake(t.targetId);
     return setup.finally(() => this.pendingSetups.delete(setup));
   }
 
@@ -289,6 +337,20 @@ export class RequestGuard extends EventEmitter {
       await this.connection.send('Fetch.enable', { patterns: list }, t.sessionId, SETUP_TIMEOUT_MS);
     } else await this.connection.send('Fetch.disable', undefined, t.sessionId, SETUP_TIMEOUT_MS);
     t.fetch = patterns;
+  }
+
+  /** Main-frame commits of a page reach the guard's session (for the second line); once per target. */
+  private async setPageEvents(t: GuardedTarget): Promise<void> {
+    if (t.type !== 'page' || t.pageEvents) return;
+    t.pageEvents = true;
+    try {
+      await this.connection.send('Page.enable', undefined, t.sessionId, SETUP_TIMEOUT_MS);
+    } catch {
+      t.pageEvents = false;
+      return;
+    }
+    // A commit before this point was not seen (a tab another client created with a URL loads at once).
+    this.emit('pageEvents', this.pageBySession(t.sessionId));
   }
 
   /** The Fetch patterns the policy needs (JSON), '' when no rule is set. */

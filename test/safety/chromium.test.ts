@@ -79,16 +79,20 @@ describe('safety in real Chromium: frames, landed pages, focus and secrets', fun
     vault = new SecretVault(mapSecretSource({ SITE_PASSWORD: 'from-the-vault-9' }));
   });
 
-  it('an action on a page that ended up on a blocked origin is blocked', async () => {
+  it('a page whose origin becomes blocked is left by the session as the rules apply; reading and acting on it are refused', async () => {
     const open = decider(() => normalizePolicy({}));
     assert.equal((await call('browser_navigate', { url: `${site.origin}/go` }, open)).isError, undefined); // allowed with an empty block list
     assert.match((await tab()).url, /^http:\/\/localhost:\d+\/landing$/);
     const ok = refIn(textOf(await call('browser_snapshot', {}, open)), 'button', 'OK');
-    // Under the block list, neither reading nor acting on the page it landed on is allowed.
-    assert.equal((await call('browser_snapshot', {})).code, 'BLOCKED_BY_POLICY');
+    // Under the block list, reading the page is refused, and the session has left it (it was showing when the rules applied).
+    const snap = await call('browser_snapshot', {});
+    assert.equal(snap.code, 'BLOCKED_BY_POLICY', textOf(snap));
+    assert.match(textOf(snap), /BLOCKED_BY_POLICY: since the last call, tab \w+ showed <page-content id=\w+>http:\/\/localhost:\d+\/landing<\/page-content id=\w+> \(it was already showing when the rules applied\), which the safety policy blocks \(rule blocked-origin: .*\); the session left it for about:blank\./);
+    assert.equal(await (await tab()).evaluate('location.href'), 'about:blank');
+    // Its elements are gone with it: the old ref acts on nothing.
     const r = await call('browser_click', { ref: ok });
-    assert.equal(r.code, 'BLOCKED_BY_POLICY', textOf(r));
-    assert.equal(await (await tab()).evaluate('document.title'), 'landing');
+    assert.equal(r.code, 'STALE_REF', textOf(r));
+    assert.equal(await (await tab()).evaluate('location.href'), 'about:blank');
   });
 
   it('an iframe on a blocked origin never loads', async () => {

@@ -12,7 +12,8 @@ import { isWrappedUntrusted, wrapUntrusted } from '../../src/safety/untrusted';
 import { runTool, type StepEvent } from '../../src/tools/runner';
 import { defineTool, text, type ToolContext } from '../../src/tools/types';
 import { isAgentError } from '../../src/errors';
-import { assertLandedAllowed, confirmDownload } from '../../src/safety/guard';
+import { confirmDownload } from '../../src/safety/guard';
+import type { RequestPolicy } from '../../src/session/requestGuard';
 
 /** A context without a browser: these tools never touch one. */
 const ctx = (): ToolContext => ({ sessions: undefined as never, browser: () => Promise.reject(new Error('no browser')), tab: () => Promise.reject(new Error('no browser')), settings: { allowedSchemes: [], downloadsDir: tmpdir(), maxWaitMs: 1000 } });
@@ -173,14 +174,22 @@ describe('execution-time checks (guard)', () => {
     assert.equal(textOfResult(await runTool(downloader, { file: 'setup.exe' }, c, { decide: d.decide })), 'saved setup.exe');
   });
 
-  it('assertLandedAllowed uses the policy of the call; without a decider it does nothing', () => {
-    const c = ctx();
-    assertLandedAllowed(c, 'https://x.evil.test/'); // no guard: bare tool run
-    const d = createDecider(() => normalizePolicy({ blockedOrigins: ['*.evil.test'] }), async () => 'allow');
-    return d.decide(defineTool({ name: 't', title: 't', description: 't', schema: z.object({}), risk: 'read', handler: async () => text('') }), {}, undefined, c).then(() => {
-      assert.throws(() => assertLandedAllowed(c, 'https://x.evil.test/'), (e) => isAgentError(e, 'BLOCKED_BY_POLICY'));
-      assertLandedAllowed(c, 'https://fine.test/');
-    });
+  it('hands the session the rules it enforces: requests by origin, pages by origin and scheme, read live', async () => {
+    let policy: RequestPolicy | undefined;
+    const c = { ...ctx(), sessions: { setRequestPolicy: async (p: RequestPolicy) => void (policy = p) } as never };
+    let blocked = ['*.evil.test'];
+    const d = createDecider(() => normalizePolicy({ blockedOrigins: blocked }), async () => 'allow');
+    await d.decide(defineTool({ name: 't', title: 't', description: 't', schema: z.object({}), risk: 'read', handler: async () => text('') }), {}, undefined, c);
+    assert.ok(policy?.active());
+    const p = policy as RequestPolicy;
+    assert.equal(p.check('https://x.evil.test/a')?.rule, 'blocked-origin');
+    assert.equal(p.check('https://fine.test/'), undefined);
+    assert.equal(p.check('blob:https://fine.test/1'), undefined, 'requests: only origins');
+    assert.equal(p.checkPage?.('https://X.EVIL.test./')?.rule, 'blocked-origin');
+    assert.equal(p.checkPage?.('blob:https://fine.test/1')?.rule, 'scheme', 'pages: the scheme rule too');
+    assert.equal(p.checkPage?.('about:blank'), undefined);
+    blocked = [];
+    assert.equal(p.active(), false, 'a settings change applies without a new policy object');
   });
 });
 
