@@ -1,4 +1,5 @@
 import { unfence } from '../safety/unfence';
+import { frameWords, isReadableFrame } from './frame';
 import type { TaskSummary } from './reader';
 import type { StepRecord } from './types';
 import { outcomeLabel } from './words';
@@ -129,6 +130,14 @@ const RISK_WORDS: Record<string, string> = { auto: 'routine — runs without ask
 const esc = (v: unknown) =>
   String(v ?? '').replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
 
+/** The frame row: in words (main page, frame <origin/path>); the raw CDP id only in its tooltip. */
+function frameRow(t: StepRecord['target']): string {
+  const words = frameWords(t?.frame);
+  if (!words) return '';
+  const raw = t?.frameId ?? (isReadableFrame(t?.frame) ? undefined : t?.frame);
+  return `<tr><th>Frame</th><td${raw ? ` title="${esc(`frame id ${raw}`)}"` : ''}>${esc(words)}</td></tr>`;
+}
+
 /**
  * The step details page: what was done, to what, where, why it was allowed, what came back,
  * and the before/after screenshots. `img` maps a file name in the task folder to a webview URI.
@@ -150,7 +159,7 @@ figure{display:inline-block;margin:0 1em 1em 0;max-width:48%}img{max-width:100%;
 ${row('Tool', s.tool)}${row('When', localTime(s.ts))}${row('Took', `${s.durationMs} ms`)}
 ${row('Safety', RISK_WORDS[s.risk] ?? s.risk)}${row('Decision', decisionWords(s) ?? 'ran without asking')}${row('Why', s.reason)}${row('Rule', s.rule)}
 ${row('Result', s.ok ? 'Succeeded' : `Failed: ${failureReason(s) ?? s.errorCode ?? 'error'}${s.errorCode ? ` (${s.errorCode})` : ''}`)}
-${row('Target', t ? `${t.role ?? '?'} "${t.name ?? ''}"` : undefined)}${row('Selector', t?.selector)}${row('XPath', t?.xpath)}${row('Frame', t?.frame)}
+${row('Target', t ? `${t.role ?? '?'} "${t.name ?? ''}"` : undefined)}${row('Selector', t?.selector)}${row('XPath', t?.xpath)}${frameRow(t)}
 ${row('Before', [s.before.title, s.before.url].filter(Boolean).join(' — '))}${row('After', [s.after.title, s.after.url].filter(Boolean).join(' — '))}
 </table>
 <h3>Input${s.redacted ? ' (secrets redacted)' : ''}</h3><pre>${esc(JSON.stringify(s.input, null, 2))}</pre>
