@@ -14,7 +14,7 @@ export interface LiveState {
 export function liveState(s: SessionStatus): LiveState {
   switch (s.state) {
     case 'connected':
-      return { live: true, label: `Live · ${s.kind}${s.headless ? ' (headless)' : ''}`, note: '', url: s.tabUrl };
+      return { live: true, label: s.kind === 'attached' ? 'Live · your browser' : 'Live', note: '', url: s.tabUrl };
     case 'starting':
       return { live: false, label: s.kind === 'launched' ? 'Launching…' : 'Attaching…', note: 'Waiting for the browser to connect.' };
     case 'disconnected':

@@ -1,4 +1,5 @@
 import type { SessionStatus } from '../session/manager';
+import { whoseBrowser } from './statusText';
 
 export interface MenuItem {
   label: string;
@@ -15,7 +16,7 @@ export function sessionMenu(s: SessionStatus): { title: string; items: MenuItem[
   switch (s.state) {
     case 'connected':
       return {
-        title: `${s.kind}${s.headless ? ' (headless)' : ''}: ${s.tabTitle || s.tabUrl || 'about:blank'}`,
+        title: `${s.tabTitle || s.tabUrl || 'about:blank'} — ${whoseBrowser(s, true)}`,
         items: [
           { label: '$(eye) Open Live View', command: 'browserAgent.openLiveView' },
           { label: '$(close) Close Browser', description: s.kind === 'attached' ? 'detach; your browser keeps running' : undefined, command: 'browserAgent.closeBrowser' },

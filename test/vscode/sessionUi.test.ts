@@ -16,7 +16,8 @@ describe('vscode: session menu, failure messages, live view state', () => {
     assert.equal(on.items[0].command, 'browserAgent.openLiveView');
     assert.equal(on.items[1].command, 'browserAgent.closeBrowser');
     assert.match(on.items[1].description ?? '', /keeps running/);
-    assert.match(on.title, /attached: Shop/);
+    assert.equal(on.title, 'Shop — your own browser; Close only detaches, it keeps running');
+    assert.equal(sessionMenu({ state: 'connected', kind: 'launched', headless: true, tabTitle: 'T', tabUrl: 'http://a/', tabs: 1 }).title, 'T — no window (headless); Close ends it');
     assert.ok(on.items.every((i) => i.label !== '$(play) Launch Browser'), 'Launch is not offered as if nothing ran');
   });
 
@@ -43,7 +44,9 @@ describe('vscode: session menu, failure messages, live view state', () => {
   });
 
   it('the live view says when its picture is not live', () => {
-    assert.equal(liveState({ state: 'connected', kind: 'launched', headless: true, tabTitle: 'T', tabUrl: 'http://a/', tabs: 1 }).live, true);
+    const live = liveState({ state: 'connected', kind: 'launched', headless: true, tabTitle: 'T', tabUrl: 'http://a/', tabs: 1 });
+    assert.deepEqual([live.live, live.label], [true, 'Live']);
+    assert.equal(liveState({ state: 'connected', kind: 'attached', headless: false, tabTitle: 'T', tabUrl: 'http://a/', tabs: 1 }).label, 'Live · your browser');
     assert.deepEqual([liveState({ state: 'none' }).label, liveState({ state: 'disconnected', reason: 'x' }).label, liveState({ state: 'starting', kind: 'attached' }).label], ['No browser', 'Disconnected', 'Attaching…']);
     assert.ok(!liveState({ state: 'none' }).live);
   });

@@ -6,7 +6,7 @@ import type { Frame } from 'playwright-core';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { startServer, type TestServer } from '../../helpers/servers';
-import { focusedInModal, helper, manifest, readableLabel, until, webviewFrame, Workbench } from './workbench';
+import { focusedInModal, helper, manifest, readableLabel, teardown, until, webviewFrame, Workbench } from './workbench';
 
 const PAGE = `<!doctype html><title>Greeting form</title><h1>Greeting form</h1>
 <label>Your name <input id="name"></label>
@@ -49,18 +49,12 @@ describe('UI: a task in the chat panel', function () {
     await wb.screenshot('panel-open');
   });
   // A failed step leaves what the person would have seen: a screenshot and the conversation's text.
-  afterEach(async function () {
-    if (this.currentTest?.state !== 'failed' || !wb) return;
-    await wb.screenshot(`failed-${this.currentTest.title.split(':')[0].toLowerCase()}`).catch(() => {});
-    const seen = await chat?.locator('#log').innerText().catch(() => '(no chat log)');
-    console.log(`    chat log at failure:\n${String(seen).replace(/^/gm, '      ')}`);
-  });
-  after(async () => {
-    if (wb) {
-      await wb.runCommand('Browser Agent: Close Browser').catch(() => {});
-      await wb.close();
-    }
-    await server?.close();
+  teardown(() => wb, {
+    onFailure: async () => {
+      const seen = await chat?.locator('#log').innerText().catch(() => '(no chat log)');
+      console.log(`    chat log at failure:\n${String(seen).replace(/^/gm, '      ')}`);
+    },
+    cleanup: async () => server?.close(),
   });
 
   /** Picks a model in the panel's picker and waits until the panel shows it as selected. */
@@ -323,6 +317,10 @@ describe('UI: a task in the chat panel', function () {
       const table = await page.locator('table').innerText();
       assert.match(table, /Result\s+Failed: cannot find textbox "Your name" again/);
       assert.doesNotMatch(table, /\d{4}-\d\d-\d\dT\d\d:/, 'no ISO UTC time');
+      // The frame in words; its raw CDP id only in the tooltip.
+      assert.match(table, /Frame\s+main page/);
+      assert.doesNotMatch(table, /[0-9A-F]{32}/, 'no raw frame id shown');
+      assert.match((await page.locator('tr', { hasText: 'Frame' }).locator('td').getAttribute('title')) ?? '', /^frame id [0-9A-F]{32}$/);
       await wb.screenshot('replay-failed-step-page');
       await wb.runCommand('View: Close All Editors');
     } finally {
