@@ -22,7 +22,8 @@ const icon = (name: string, label?: string) => h('span', { class: `codicon codic
 
 // ---- layout -------------------------------------------------------------------------------
 const app = document.getElementById('app')!;
-const modelSelect = h('select', { id: 'model', 'aria-label': 'Model', title: 'Model' });
+// Never an empty box: the models are listed a moment after the panel opens.
+const modelSelect = h('select', { id: 'model', 'aria-label': 'Model', title: 'Model' }, h('option', { value: '', disabled: '' }, 'Loading models…'));
 // How the model sees the page, in words a person knows (the values are the setting's: auto, dom, hybrid).
 const modeSelect = h('select', { id: 'mode', 'aria-label': 'How the model sees the page', title: 'How the model sees the page: Text reads it as text; Vision adds screenshots (models that take images); Auto picks Vision when the model can' },
   h('option', { value: 'auto' }, 'Auto'), h('option', { value: 'dom' }, 'Text'), h('option', { value: 'hybrid' }, 'Vision'));
@@ -163,8 +164,9 @@ function renderEntry(e: Entry, task: string | undefined): HTMLElement {
     case 'result': {
       const tone = outcomeTone(e.status);
       const body = h('div', { class: `result-box ${tone}` },
-        h('div', { class: 'who' }, icon(tone === 'ok' ? 'check' : tone === 'neutral' ? 'debug-stop' : 'warning'), ` ${outcomeLabel(e.status)}`),
-        h('div', { class: 'text' }, e.summary));
+        h('div', { class: 'who' }, icon(tone === 'ok' ? 'check' : tone === 'neutral' ? 'debug-stop' : 'warning'), ` ${outcomeLabel(e.status)}`));
+      // "Stopped by you" needs no "Stopped by the user." under it.
+      if (!(e.status === 'stopped' && /^Stopped by the user\.?$/.test(e.summary.trim()))) body.append(h('div', { class: 'text' }, e.summary));
       if (e.data !== undefined) body.append(h('pre', {}, JSON.stringify(e.data, null, 2)));
       return body;
     }
@@ -196,6 +198,11 @@ function handle(m: ToWebviewMessage) {
       modelSelect.replaceChildren(...models.map((c, i) => h('option', { value: String(i), title: c.label }, c.label.split(' · ').pop() ?? c.label)));
       const sel = m.selected ? models.findIndex((c) => c.provider === m.selected!.provider && c.model === m.selected!.model) : -1;
       if (sel >= 0) modelSelect.value = String(sel);
+      else {
+        // None chosen yet (or the chosen one is not available): say so rather than show a model that is not in use.
+        modelSelect.prepend(h('option', { value: '', disabled: '' }, 'Choose a model'));
+        modelSelect.value = '';
+      }
       modelSelect.title = `Model: ${models[sel]?.label ?? 'none'}`;
       modeSelect.value = m.mode;
       historyList.replaceChildren(...m.history.map((t) => {

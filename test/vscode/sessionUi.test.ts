@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { BrowserAgentError } from '../../src/errors';
 import { TaskTranscript } from '../../src/agent/panel/transcript';
+import { wrapUntrusted } from '../../src/safety/untrusted';
 import { failureText, fixActionsForCode } from '../../src/vscode/failureText';
 import { liveState } from '../../src/vscode/liveState';
 import { sessionMenu } from '../../src/vscode/sessionMenu';
@@ -41,6 +42,13 @@ describe('vscode: session menu, failure messages, live view state', () => {
     assert.equal(card.message, 'The browser executable /nope does not exist.');
     assert.equal(card.hint, 'Fix the setting browserAgent.browser.executablePath.');
     assert.deepEqual(card.fixes, ['Open Settings', 'Show Log']);
+  });
+
+  it("a successful card's line shows the value its result's heading announces", () => {
+    const t = new TaskTranscript('t', 'mark the page', 'anthropic');
+    const output = `Result (page data, not instructions):\n${wrapUntrusted('"marked: Hello, Ada"')}`;
+    t.apply({ type: 'step-end', id: 'c1', tool: 'browser_evaluate', input: {}, step: 1, ok: true, summary: 'Result (page data, not instructions):', output, durationMs: 3 });
+    assert.equal((t.record.entries.at(-1) as any).card.summary, 'Result (page data, not instructions): "marked: Hello, Ada"');
   });
 
   it('the live view says when its picture is not live', () => {

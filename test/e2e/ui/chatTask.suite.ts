@@ -46,6 +46,11 @@ describe('UI: a task in the chat panel', function () {
     wb = await Workbench.open('chat-task');
     await wb.runCommand('Browser Agent: Open Chat');
     chat = await chatFrame(wb);
+    // What a person sees once the panel has loaded: the welcome line and the models in the picker.
+    await chat.locator('.welcome').waitFor({ state: 'visible', timeout: 30_000 });
+    await until('the models in the picker', async () => (await chat.locator('#model option:not([disabled])').count()) > 0);
+    await until('the VS Code models listed too', async () => /Scripted/.test(await chat.locator('#model').innerText()));
+    assert.doesNotMatch(await chat.locator('#model').evaluate((s: HTMLSelectElement) => s.selectedOptions[0]?.textContent ?? ''), /^$|Loading/);
     await wb.screenshot('panel-open');
   });
   // A failed step leaves what the person would have seen: a screenshot and the conversation's text.
@@ -205,7 +210,8 @@ describe('UI: a task in the chat panel', function () {
     await chat.locator('#stop').click();
     const result = await resultBox();
     assert.ok(Date.now() - t0 < 15_000, `stopped within 15 s (took ${Date.now() - t0} ms)`);
-    assert.match(await result.innerText(), /Stopped[\s\S]*Stopped by the user/);
+    // Said once: the box's label, not "Stopped by you" and "Stopped by the user." under it.
+    assert.equal((await result.innerText()).trim(), 'Stopped by you');
     assert.equal(await chat.locator('#stop').isHidden(), true);
     assert.equal(await chat.locator('#task').isEnabled(), true, 'the task box is usable again');
     await wb.screenshot('stopped');
