@@ -18,6 +18,7 @@ export function liveState(s: SessionStatus): LiveState {
     case 'starting':
       return { live: false, label: s.kind === 'launched' ? 'Launching…' : 'Attaching…', note: 'Waiting for the browser to connect.' };
     case 'disconnected':
+      if (s.failed) return { live: false, label: 'No browser', note: `Not live: the browser could not ${s.failed === 'launched' ? 'launch' : 'attach'}: ${s.reason}` };
       return { live: false, label: 'Disconnected', note: `Not live: ${s.reason}. The browser is started again on the next task, or use Launch Browser.` };
     case 'none':
       return { live: false, label: 'No browser', note: 'Not live: no browser is running. Launch or attach one, or run a task.' };

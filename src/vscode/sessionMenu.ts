@@ -33,7 +33,7 @@ export function sessionMenu(s: SessionStatus): { title: string; items: MenuItem[
     case 'disconnected':
     case 'none':
       return {
-        title: s.state === 'none' ? 'no browser' : `disconnected (${s.reason})`,
+        title: s.state === 'none' ? 'no browser' : s.failed ? `could not ${s.failed === 'launched' ? 'launch' : 'attach'}: ${s.reason}` : `disconnected (${s.reason})`,
         items: [
           { label: '$(play) Launch Browser', command: 'browserAgent.launchBrowser' },
           { label: '$(plug) Attach to Browser…', command: 'browserAgent.attachBrowser' },

@@ -31,6 +31,8 @@ export function statusText(s: SessionStatus): { text: string; tooltip: string } 
       return { text, tooltip: `${first[0].toUpperCase()}${first.slice(1)}\n${s.tabTitle ? `${s.tabTitle} · ` : ''}${s.tabUrl} · ${tabs}\nClick for actions.` };
     }
     case 'disconnected':
+      // A failed launch or attach never connected: "disconnected" would say something was lost.
+      if (s.failed) return { text: `$(warning) Browser: could not ${s.failed === 'launched' ? 'launch' : 'attach'}`, tooltip: `Browser Agent could not ${s.failed === 'launched' ? 'launch' : 'attach to'} the browser: ${s.reason}\nClick to launch or attach.` };
       return { text: '$(warning) Browser: disconnected', tooltip: `Browser Agent: ${s.reason}. Click to launch or attach.` };
   }
 }

@@ -57,5 +57,7 @@ describe('vscode: session menu, failure messages, live view state', () => {
     assert.equal(liveState({ state: 'connected', kind: 'attached', headless: false, tabTitle: 'T', tabUrl: 'http://a/', tabs: 1 }).label, 'Live · your browser');
     assert.deepEqual([liveState({ state: 'none' }).label, liveState({ state: 'disconnected', reason: 'x' }).label, liveState({ state: 'starting', kind: 'attached' }).label], ['No browser', 'Disconnected', 'Attaching…']);
     assert.ok(!liveState({ state: 'none' }).live);
+    const failed = liveState({ state: 'disconnected', reason: 'The browser executable /nope does not exist.', failed: 'launched' });
+    assert.deepEqual([failed.live, failed.label, failed.note], [false, 'No browser', 'Not live: the browser could not launch: The browser executable /nope does not exist.']);
   });
 });

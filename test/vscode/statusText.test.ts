@@ -22,6 +22,10 @@ describe('vscode: status bar text and headless resolution', () => {
     assert.match(shared.tooltip, /1 tab\(s\) of ours/);
     for (const t of [launched, windowed, attached, shared]) assert.doesNotMatch(t.text, /headless|launched|attached/);
     assert.match(statusText({ state: 'disconnected', reason: 'boom' }).tooltip, /boom/);
+    // A launch that failed with nothing running never connected: not "disconnected".
+    const failed = statusText({ state: 'disconnected', reason: 'The browser executable /nope does not exist.', failed: 'launched' });
+    assert.equal(failed.text, '$(warning) Browser: could not launch');
+    assert.match(failed.tooltip, /^Browser Agent could not launch the browser: The browser executable \/nope does not exist\./);
     const relay = statusText({ state: 'connected', kind: 'attached', headless: false, tabTitle: 'Inbox', tabUrl: 'https://mail.test/', tabs: 1, shared: true, relay: true });
     assert.equal(relay.text, '$(extensions) your Chrome: Inbox');
     assert.match(relay.tooltip, /tabs you share in your own Chrome, through the Browser Agent extension; Close only detaches/);

@@ -355,6 +355,9 @@ describe('UI: a task in the chat panel', function () {
       // …with the buttons that help.
       assert.deepEqual((await failed.locator('.fixes button').allInnerTexts()).map((t) => t.trim()), ['Open Settings', 'Show Log']);
       await resultBox();
+      // Nothing was ever connected: the status bar and the live badge say the launch failed, not "disconnected".
+      await until('the status bar to say the launch failed', async () => (await wb.statusText()) === 'Browser: could not launch');
+      assert.equal((await chat.locator('#live-state').innerText()).trim(), 'No browser');
       await wb.screenshot('launch-failed-card');
       await failed.locator('.fixes button', { hasText: 'Open Settings' }).click();
       const search = wb.page.locator('.settings-editor .suggest-input-container textarea, .settings-editor .search-container input, .settings-editor .monaco-editor textarea').first();
