@@ -1,7 +1,7 @@
 // The chat webview. Talks to the extension only through validated messages (src/agent/panel/messages.ts);
 // every piece of model or page text is set as textContent, never as HTML.
 import './zodConfig';
-import { FromWebview, ToWebview, type Card, type Entry, type FromWebviewMessage, type ModelChoice, type TaskRecord, type ToWebviewMessage } from '../src/agent/panel/messages';
+import { FromWebview, ToWebview, type Card, type Entry, type FromWebviewMessage, type HistoryItem, type ModelChoice, type TaskRecord, type ToWebviewMessage } from '../src/agent/panel/messages';
 import { outcomeLabel, outcomeTone } from '../src/audit/words';
 import { unfence } from '../src/safety/unfence';
 
@@ -190,8 +190,21 @@ function showTask(rec: TaskRecord, isRunning: boolean, earlier: TaskRecord[] = [
   scrollDown();
 }
 
+function showHistory(items: HistoryItem[]): void {
+  historyList.replaceChildren(...items.map((t) => {
+    const b = h('button', { class: 'history-item', title: `${t.task}\n${t.label ?? outcomeLabel(t.status)}\n${new Date(t.startedAt).toLocaleString()}` },
+      h('span', { class: `dot ${outcomeTone(t.status)}`, 'aria-label': outcomeLabel(t.status), role: 'img' }), h('span', { class: 'h-task' }, t.task), h('span', { class: 'h-meta' }, outcomeLabel(t.status)));
+    b.addEventListener('click', () => send({ type: 'openTask', id: t.id }));
+    return h('li', {}, b);
+  }));
+  if (!items.length) historyList.append(h('li', { class: 'empty' }, 'No tasks yet.'));
+}
+
 function handle(m: ToWebviewMessage) {
   switch (m.type) {
+    case 'history':
+      showHistory(m.history);
+      return;
     case 'init': {
       models = m.models;
       // Compact: the model's own name in the picker; the vendor and full label in its tooltip.
@@ -205,13 +218,7 @@ function handle(m: ToWebviewMessage) {
       }
       modelSelect.title = `Model: ${models[sel]?.label ?? 'none'}`;
       modeSelect.value = m.mode;
-      historyList.replaceChildren(...m.history.map((t) => {
-        const b = h('button', { class: 'history-item', title: `${t.task}\n${t.label ?? outcomeLabel(t.status)}\n${new Date(t.startedAt).toLocaleString()}` },
-          h('span', { class: `dot ${outcomeTone(t.status)}`, 'aria-label': outcomeLabel(t.status), role: 'img' }), h('span', { class: 'h-task' }, t.task), h('span', { class: 'h-meta' }, outcomeLabel(t.status)));
-        b.addEventListener('click', () => send({ type: 'openTask', id: t.id }));
-        return h('li', {}, b);
-      }));
-      if (!m.history.length) historyList.append(h('li', { class: 'empty' }, 'No tasks yet.'));
+      showHistory(m.history);
       if (m.current && (m.current.id !== taskId || recorded)) {
         recorded = false;
         showTask(m.current, m.running, m.earlier ?? []);

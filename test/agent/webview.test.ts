@@ -200,6 +200,11 @@ describe('chat panel webview in real Chromium', function () {
     assert.equal(await q(`document.querySelector('.history').hidden`), false);
     await q(`document.querySelector('.history-item').click()`);
     assert.deepEqual((await sent()).at(-1), { type: 'openTask', id: 'h1' });
+    // The store changed (a replay ended): the list is the store's again, without reopening the panel.
+    await post({ type: 'history', history: [{ id: 'h3', task: 'Replay: Find a flight', status: 'success', startedAt: 2 }, { id: 'h1', task: 'Find a flight', status: 'success', startedAt: 1 }] });
+    assert.deepEqual(await q(`[...document.querySelectorAll('.history-item .h-task')].map((e) => e.textContent)`), ['Replay: Find a flight', 'Find a flight']);
+    await post({ type: 'history', history: [] });
+    assert.equal(await q(`document.querySelector('.history .empty').textContent`), 'No tasks yet.');
     await q(`(() => { const s = document.querySelector('#model'); s.value = '0'; s.dispatchEvent(new Event('change')); })()`);
     assert.deepEqual((await sent()).at(-1), { type: 'selectModel', choice: { provider: 'vscode-lm', model: 'gpt-4o', label: 'copilot · GPT-4o' } });
     await q(`(() => { const s = document.querySelector('#mode'); s.value = 'hybrid'; s.dispatchEvent(new Event('change')); })()`);

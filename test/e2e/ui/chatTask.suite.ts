@@ -298,6 +298,8 @@ describe('UI: a task in the chat panel', function () {
     await until('the replay to be recorded as Done', async () => /Done/.test(await row.innerText()));
     assert.ok(steps.some((t) => /type/i.test(t) && /Your name/.test(t)), `the typed step is in the replay: ${steps.join(' | ')}`);
     assert.ok(!steps.some((t) => /Failed:/.test(t)), `no step failed: ${steps.join(' | ')}`);
+    // One history: the chat's Recent tasks lists the replay too, without reopening the panel.
+    await until('the replay in the chat\'s Recent tasks', async () => (await chat.locator('.history-item .h-task', { hasText: /^Replay: / }).count()) > 0);
     await wb.screenshot('replay-done');
   });
 
