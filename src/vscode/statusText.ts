@@ -25,7 +25,7 @@ export function statusText(s: SessionStatus): { text: string; tooltip: string } 
     case 'connected': {
       const title = s.tabTitle || s.tabUrl || 'about:blank';
       const short = title.length > 30 ? `${title.slice(0, 29)}…` : title;
-      const text = s.relay ? `$(extensions) your Chrome: ${short}` : s.kind === 'attached' ? `$(plug) Your browser: ${short}` : `$(globe) Browser${s.shared ? ' (shared)' : ''}: ${short}`;
+      const text = s.relay ? `$(extensions) Your Chrome: ${short}` : s.kind === 'attached' ? `$(plug) Your browser: ${short}` : `$(globe) Browser${s.shared ? ' (shared)' : ''}: ${short}`;
       const first = whoseBrowser(s);
       const tabs = `${s.tabs} tab(s)${s.shared ? ' of ours' : ''}`;
       return { text, tooltip: `${first[0].toUpperCase()}${first.slice(1)}\n${s.tabTitle ? `${s.tabTitle} · ` : ''}${s.tabUrl} · ${tabs}\nClick for actions.` };

@@ -27,7 +27,7 @@ describe('vscode: status bar text and headless resolution', () => {
     assert.equal(failed.text, '$(warning) Browser: could not launch');
     assert.match(failed.tooltip, /^Browser Agent could not launch the browser: The browser executable \/nope does not exist\./);
     const relay = statusText({ state: 'connected', kind: 'attached', headless: false, tabTitle: 'Inbox', tabUrl: 'https://mail.test/', tabs: 1, shared: true, relay: true });
-    assert.equal(relay.text, '$(extensions) your Chrome: Inbox');
+    assert.equal(relay.text, '$(extensions) Your Chrome: Inbox');
     assert.match(relay.tooltip, /tabs you share in your own Chrome, through the Browser Agent extension; Close only detaches/);
   });
 

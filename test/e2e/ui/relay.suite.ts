@@ -114,7 +114,7 @@ describe('UI: pair the Chrome extension and attach through it (real Chromium wit
     await wb.statusItem(/Relay page/).waitFor({ state: 'visible', timeout: 60_000 });
     await wb.screenshot('attached-through-extension');
     // Says where the agent works: your own Chrome, not a browser it launched or a shared daemon browser.
-    assert.match(await wb.page.locator('.statusbar-item').filter({ hasText: /Relay page/ }).first().innerText(), /your Chrome: Relay page/);
+    assert.equal(await wb.statusText(), 'Your Chrome: Relay page');
     const probe = await helper(wb, { probe: 'document.title' });
     assert.equal(probe.value, 'Relay page');
     assert.equal(probe.url, `${server.origin}/relay`);

@@ -17,7 +17,7 @@ function required(name: string): string {
 }
 
 /** Browser Agent's status bar entry, in any state (none, a page title, your browser, your Chrome). */
-export const STATUS = /Browser: |Browser \(shared\): |Your browser: |your Chrome: /;
+export const STATUS = /Browser: |Browser \(shared\): |Your browser: |Your Chrome: /;
 
 export class Workbench {
   private shot = 0;
