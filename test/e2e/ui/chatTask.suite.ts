@@ -330,6 +330,18 @@ describe('UI: a task in the chat panel', function () {
       assert.doesNotMatch(table, /[0-9A-F]{32}/, 'no raw frame id shown');
       assert.match((await page.locator('tr', { hasText: 'Frame' }).locator('td').getAttribute('title')) ?? '', /^frame id [0-9A-F]{32}$/);
       await wb.screenshot('replay-failed-step-page');
+      // The step page follows the theme: readable in the dark one too.
+      const isLight = async () => (await wb.page.locator('.monaco-workbench').getAttribute('class'))?.split(/\s+/).includes('vs') ?? false;
+      const light = await isLight();
+      await wb.runCommand('Preferences: Toggle between Light/Dark Themes');
+      await until('the other theme', async () => (await isLight()) !== light);
+      await until('the step page in the other theme', async () => {
+        const c = await page.locator('td').first().evaluate((el) => [getComputedStyle(el).color, getComputedStyle(document.body).backgroundColor]);
+        return c[0] !== c[1] && (light ? /rgb\((2[0-9]{2}|1[5-9][0-9]), /.test(c[0]) : true);
+      }, 10_000);
+      await wb.screenshot(`replay-failed-step-page-${light ? 'dark' : 'light'}-theme`);
+      await wb.runCommand('Preferences: Toggle between Light/Dark Themes');
+      await until('the first theme again', async () => (await isLight()) === light);
       await wb.runCommand('View: Close All Editors');
     } finally {
       server.route('/greet', PAGE);
