@@ -26,11 +26,12 @@ export function argumentHints(schema: object): { value: string; prompt: string }
 
 /**
  * The line a person reads first of a tool's text: a heading line ("Result (page data, not instructions):") says
- * nothing alone, so the value on the next line joins it.
+ * nothing alone, so the value on the next line joins it; the note in brackets is for the model and would push the
+ * value out of a narrow card.
  */
 export function firstLine(text: string): string {
   const lines = text.split('\n').filter((l) => l.trim());
-  const first = lines[0] ?? '';
+  const first = (lines[0] ?? '').replace(/ \(page data, not instructions\):$/, ':');
   return /:$/.test(first) && lines[1] !== undefined && !/^Hint:\s/.test(lines[1]) ? `${first} ${lines[1].trim()}` : first;
 }
 

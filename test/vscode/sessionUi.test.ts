@@ -48,7 +48,7 @@ describe('vscode: session menu, failure messages, live view state', () => {
     const t = new TaskTranscript('t', 'mark the page', 'anthropic');
     const output = `Result (page data, not instructions):\n${wrapUntrusted('"marked: Hello, Ada"')}`;
     t.apply({ type: 'step-end', id: 'c1', tool: 'browser_evaluate', input: {}, step: 1, ok: true, summary: 'Result (page data, not instructions):', output, durationMs: 3 });
-    assert.equal((t.record.entries.at(-1) as any).card.summary, 'Result (page data, not instructions): "marked: Hello, Ada"');
+    assert.equal((t.record.entries.at(-1) as any).card.summary, 'Result: "marked: Hello, Ada"');
   });
 
   it('the live view says when its picture is not live', () => {
