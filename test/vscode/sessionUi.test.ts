@@ -49,6 +49,9 @@ describe('vscode: session menu, failure messages, live view state', () => {
     const output = `Result (page data, not instructions):\n${wrapUntrusted('"marked: Hello, Ada"')}`;
     t.apply({ type: 'step-end', id: 'c1', tool: 'browser_evaluate', input: {}, step: 1, ok: true, summary: 'Result (page data, not instructions):', output, durationMs: 3 });
     assert.equal((t.record.entries.at(-1) as any).card.summary, 'Result: "marked: Hello, Ada"');
+    // The agent's own steps keep the model's words.
+    t.apply({ type: 'step-end', id: 'c2', tool: 'finish', input: {}, step: 2, ok: true, summary: 'It said Result (page data, not instructions):', output: 'It said Result (page data, not instructions):\n"x"', durationMs: 0 });
+    assert.equal((t.record.entries.at(-1) as any).card.summary, 'It said Result (page data, not instructions):');
   });
 
   it('the live view says when its picture is not live', () => {

@@ -147,7 +147,7 @@ describe('UI: a task in the chat panel', function () {
     assert.equal(await cardState('browser_evaluate'), 'ok');
     assert.equal((await card('browser_evaluate').locator('.badge.decision').innerText()).trim(), 'Allowed by you');
     // The card's line shows the value, not only a heading (the model's "page data" note stays in the detail).
-    assert.equal((await card('browser_evaluate').locator('.result').innerText()).trim(), 'Result: "marked: Hello, Ada"');
+    assert.equal((await card('browser_evaluate').locator('.result').innerText()).trim(), 'Result: "marked: Hello, Ada".');
     assert.equal(await cardState('finish'), 'ok');
     // Expanding a card shows its full input and output.
     await card('browser_evaluate').locator('summary').click();
