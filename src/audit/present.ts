@@ -80,11 +80,11 @@ export function decisionWords(s: Pick<StepRecord, 'risk' | 'decision'>): string 
 }
 
 /** The first line of a failed step's result without its code: why it failed, for the tree. */
-export function failureReason(s: Pick<StepRecord, 'ok' | 'result' | 'errorCode'>): string | undefined {
+export function failureReason(s: Pick<StepRecord, 'ok' | 'result' | 'errorCode'>, max = 160): string | undefined {
   if (s.ok || !s.result) return undefined;
   const first = s.result.split('\n').find((l) => l.trim()) ?? '';
   const text = s.errorCode && first.startsWith(`${s.errorCode}: `) ? first.slice(s.errorCode.length + 2) : first;
-  return text.length > 160 ? `${text.slice(0, 159)}…` : text;
+  return text.length > max ? `${text.slice(0, max - 1)}…` : text;
 }
 
 export function stepIcon(s: StepRecord): string {
@@ -158,7 +158,7 @@ figure{display:inline-block;margin:0 1em 1em 0;max-width:48%}img{max-width:100%;
 <table>
 ${row('Tool', s.tool)}${row('When', localTime(s.ts))}${row('Took', `${s.durationMs} ms`)}
 ${row('Safety', RISK_WORDS[s.risk] ?? s.risk)}${row('Decision', decisionWords(s) ?? 'ran without asking')}${row('Why', s.reason)}${row('Rule', s.rule)}
-${row('Result', s.ok ? 'Succeeded' : `Failed: ${failureReason(s) ?? s.errorCode ?? 'error'}${s.errorCode ? ` (${s.errorCode})` : ''}`)}
+${row('Result', s.ok ? 'Succeeded' : `Failed: ${failureReason(s, Infinity) ?? s.errorCode ?? 'error'}${s.errorCode ? ` (${s.errorCode})` : ''}`)}
 ${row('Target', t ? `${t.role ?? '?'} "${t.name ?? ''}"` : undefined)}${row('Selector', t?.selector)}${row('XPath', t?.xpath)}${frameRow(t)}
 ${row('Before', [s.before.title, s.before.url].filter(Boolean).join(' — '))}${row('After', [s.after.title, s.after.url].filter(Boolean).join(' — '))}
 </table>

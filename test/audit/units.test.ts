@@ -101,6 +101,13 @@ describe('audit: redaction, presentation, export text, ordering', () => {
     assert.match(html, /img-src vscode-resource:;/);
   });
 
+  it('the step page gives the whole reason of a failure; the tree row a short one', () => {
+    const reason = `cannot find textbox "Your name" again: ${'no single element matches it '.repeat(8)}(no textbox "Your name" is on the page)`;
+    const lost = step({ ok: false, errorCode: 'TARGET_NOT_FOUND', result: `TARGET_NOT_FOUND: ${reason}\nReplay stopped at this step.` });
+    assert.ok(stepLabel(lost).endsWith('…') && stepLabel(lost).length < 180, stepLabel(lost));
+    assert.ok(stepHtml(lost, (f) => f, 'x').includes(`<tr><th>Result</th><td>Failed: ${reason.replace(/"/g, '&quot;')} (TARGET_NOT_FOUND)</td></tr>`));
+  });
+
   it('names the frame in words on the step page; the raw CDP id only in its tooltip', () => {
     assert.deepEqual(
       ['main', 'https://ads.example:8443/slot/a?x=1#y', 'about:srcdoc', '213FBE63348EA2DC24726D758F0CEFF2', 'f3', undefined].map(frameWords),
