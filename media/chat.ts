@@ -1,7 +1,7 @@
 // The chat webview. Talks to the extension only through validated messages (src/agent/panel/messages.ts);
 // every piece of model or page text is set as textContent, never as HTML.
 import './zodConfig';
-import { FromWebview, ToWebview, type Card, type Entry, type FromWebviewMessage, type ModelChoice, type TaskRecord, type ToWebviewMessage } from '../src/agent/panel/messages';
+import { FromWebview, ToWebview, type Card, type Entry, type FromWebviewMessage, type HistoryItem, type ModelChoice, type TaskRecord, type ToWebviewMessage } from '../src/agent/panel/messages';
 import { outcomeLabel, outcomeTone } from '../src/audit/words';
 import { unfence } from '../src/safety/unfence';
 
@@ -22,7 +22,8 @@ const icon = (name: string, label?: string) => h('span', { class: `codicon codic
 
 // ---- layout -------------------------------------------------------------------------------
 const app = document.getElementById('app')!;
-const modelSelect = h('select', { id: 'model', 'aria-label': 'Model', title: 'Model' });
+// Never an empty box: the models are listed a moment after the panel opens.
+const modelSelect = h('select', { id: 'model', 'aria-label': 'Model', title: 'Model' }, h('option', { value: '', disabled: '' }, 'Loading models…'));
 // How the model sees the page, in words a person knows (the values are the setting's: auto, dom, hybrid).
 const modeSelect = h('select', { id: 'mode', 'aria-label': 'How the model sees the page', title: 'How the model sees the page: Text reads it as text; Vision adds screenshots (models that take images); Auto picks Vision when the model can' },
   h('option', { value: 'auto' }, 'Auto'), h('option', { value: 'dom' }, 'Text'), h('option', { value: 'hybrid' }, 'Vision'));
@@ -163,8 +164,9 @@ function renderEntry(e: Entry, task: string | undefined): HTMLElement {
     case 'result': {
       const tone = outcomeTone(e.status);
       const body = h('div', { class: `result-box ${tone}` },
-        h('div', { class: 'who' }, icon(tone === 'ok' ? 'check' : tone === 'neutral' ? 'debug-stop' : 'warning'), ` ${outcomeLabel(e.status)}`),
-        h('div', { class: 'text' }, e.summary));
+        h('div', { class: 'who' }, icon(tone === 'ok' ? 'check' : tone === 'neutral' ? 'debug-stop' : 'warning'), ` ${outcomeLabel(e.status)}`));
+      // "Stopped by you" needs no "Stopped by the user." under it.
+      if (!(e.status === 'stopped' && /^Stopped by the user\.?$/.test(e.summary.trim()))) body.append(h('div', { class: 'text' }, e.summary));
       if (e.data !== undefined) body.append(h('pre', {}, JSON.stringify(e.data, null, 2)));
       return body;
     }
@@ -188,23 +190,35 @@ function showTask(rec: TaskRecord, isRunning: boolean, earlier: TaskRecord[] = [
   scrollDown();
 }
 
+function showHistory(items: HistoryItem[]): void {
+  historyList.replaceChildren(...items.map((t) => {
+    const b = h('button', { class: 'history-item', title: `${t.task}\n${t.label ?? outcomeLabel(t.status)}\n${new Date(t.startedAt).toLocaleString()}` },
+      h('span', { class: `dot ${outcomeTone(t.status)}`, 'aria-label': outcomeLabel(t.status), role: 'img' }), h('span', { class: 'h-task' }, t.task), h('span', { class: 'h-meta' }, outcomeLabel(t.status)));
+    b.addEventListener('click', () => send({ type: 'openTask', id: t.id }));
+    return h('li', {}, b);
+  }));
+  if (!items.length) historyList.append(h('li', { class: 'empty' }, 'No tasks yet.'));
+}
+
 function handle(m: ToWebviewMessage) {
   switch (m.type) {
+    case 'history':
+      showHistory(m.history);
+      return;
     case 'init': {
       models = m.models;
       // Compact: the model's own name in the picker; the vendor and full label in its tooltip.
       modelSelect.replaceChildren(...models.map((c, i) => h('option', { value: String(i), title: c.label }, c.label.split(' · ').pop() ?? c.label)));
       const sel = m.selected ? models.findIndex((c) => c.provider === m.selected!.provider && c.model === m.selected!.model) : -1;
       if (sel >= 0) modelSelect.value = String(sel);
+      else {
+        // None chosen yet (or the chosen one is not available): say so rather than show a model that is not in use.
+        modelSelect.prepend(h('option', { value: '', disabled: '' }, 'Choose a model'));
+        modelSelect.value = '';
+      }
       modelSelect.title = `Model: ${models[sel]?.label ?? 'none'}`;
       modeSelect.value = m.mode;
-      historyList.replaceChildren(...m.history.map((t) => {
-        const b = h('button', { class: 'history-item', title: `${t.task}\n${t.label ?? outcomeLabel(t.status)}\n${new Date(t.startedAt).toLocaleString()}` },
-          h('span', { class: `dot ${outcomeTone(t.status)}`, 'aria-label': outcomeLabel(t.status), role: 'img' }), h('span', { class: 'h-task' }, t.task), h('span', { class: 'h-meta' }, outcomeLabel(t.status)));
-        b.addEventListener('click', () => send({ type: 'openTask', id: t.id }));
-        return h('li', {}, b);
-      }));
-      if (!m.history.length) historyList.append(h('li', { class: 'empty' }, 'No tasks yet.'));
+      showHistory(m.history);
       if (m.current && (m.current.id !== taskId || recorded)) {
         recorded = false;
         showTask(m.current, m.running, m.earlier ?? []);

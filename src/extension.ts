@@ -81,7 +81,7 @@ export function activate(context: vscode.ExtensionContext): BrowserAgentApi {
         },
       };
     },
-    history: { list: () => listHistory(a.root), open: (id) => openHistory(a.root, id), clear: () => a.clearHistory() },
+    history: { list: () => listHistory(a.root), open: (id) => openHistory(a.root, id), clear: () => a.clearHistory(), onDidChange: a.onDidChange },
     toolContext: () => createToolContext(s),
     resolveRef,
   });

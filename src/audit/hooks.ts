@@ -5,6 +5,7 @@ import type { Decision, RiskLevel } from '../safety/types';
 import type { RunHooks, StepEvent as RunStep } from '../tools/runner';
 import type { ToolContext, ToolResult } from '../tools/types';
 import type { AuditRecorder, ImplicitScope, TaskRecorder } from './recorder';
+import { recordedTarget } from './frame';
 import { redactInput } from './redact';
 import { captureScreenshot } from './screenshot';
 import type { PageState } from './types';
@@ -119,7 +120,7 @@ export function createAuditHooks(recorder: AuditRecorder, opts: AuditHookOptions
           ...(secrets.length ? { redacted: true } : {}),
           action: ev.preview?.message,
           // The preview saw the element before the action (selector, XPath); the result adds what it learned.
-          target: meta.target || ev.preview?.target ? { ...ev.preview?.target, ...definedOnly(meta.target) } : undefined,
+          target: recordedTarget(ev.preview?.target, meta.target, p?.tab?.targetId),
           before: { url: meta.urlBefore ?? p?.before.url ?? ev.preview?.url, title: p?.before.title ?? ev.preview?.title },
           after,
           risk: level,
@@ -137,8 +138,4 @@ export function createAuditHooks(recorder: AuditRecorder, opts: AuditHookOptions
       if (opts.onStep) await opts.onStep(ev);
     },
   };
-}
-
-function definedOnly<T extends object>(o: T | undefined): Partial<T> {
-  return Object.fromEntries(Object.entries(o ?? {}).filter(([, v]) => v !== undefined)) as Partial<T>;
 }

@@ -1,4 +1,5 @@
 import { unfence } from '../safety/unfence';
+import { frameWords, isReadableFrame } from './frame';
 import type { TaskSummary } from './reader';
 import type { StepRecord } from './types';
 import { outcomeLabel } from './words';
@@ -79,11 +80,11 @@ export function decisionWords(s: Pick<StepRecord, 'risk' | 'decision'>): string 
 }
 
 /** The first line of a failed step's result without its code: why it failed, for the tree. */
-export function failureReason(s: Pick<StepRecord, 'ok' | 'result' | 'errorCode'>): string | undefined {
+export function failureReason(s: Pick<StepRecord, 'ok' | 'result' | 'errorCode'>, max = 160): string | undefined {
   if (s.ok || !s.result) return undefined;
   const first = s.result.split('\n').find((l) => l.trim()) ?? '';
   const text = s.errorCode && first.startsWith(`${s.errorCode}: `) ? first.slice(s.errorCode.length + 2) : first;
-  return text.length > 160 ? `${text.slice(0, 159)}…` : text;
+  return text.length > max ? `${text.slice(0, max - 1)}…` : text;
 }
 
 export function stepIcon(s: StepRecord): string {
@@ -129,6 +130,14 @@ const RISK_WORDS: Record<string, string> = { auto: 'routine — runs without ask
 const esc = (v: unknown) =>
   String(v ?? '').replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
 
+/** The frame row: in words (main page, frame <origin/path>); the raw CDP id only in its tooltip. */
+function frameRow(t: StepRecord['target']): string {
+  const words = frameWords(t?.frame);
+  if (!words) return '';
+  const raw = t?.frameId ?? (isReadableFrame(t?.frame) ? undefined : t?.frame);
+  return `<tr><th>Frame</th><td${raw ? ` title="${esc(`frame id ${raw}`)}"` : ''}>${esc(words)}</td></tr>`;
+}
+
 /**
  * The step details page: what was done, to what, where, why it was allowed, what came back,
  * and the before/after screenshots. `img` maps a file name in the task folder to a webview URI.
@@ -149,8 +158,8 @@ figure{display:inline-block;margin:0 1em 1em 0;max-width:48%}img{max-width:100%;
 <table>
 ${row('Tool', s.tool)}${row('When', localTime(s.ts))}${row('Took', `${s.durationMs} ms`)}
 ${row('Safety', RISK_WORDS[s.risk] ?? s.risk)}${row('Decision', decisionWords(s) ?? 'ran without asking')}${row('Why', s.reason)}${row('Rule', s.rule)}
-${row('Result', s.ok ? 'Succeeded' : `Failed: ${failureReason(s) ?? s.errorCode ?? 'error'}${s.errorCode ? ` (${s.errorCode})` : ''}`)}
-${row('Target', t ? `${t.role ?? '?'} "${t.name ?? ''}"` : undefined)}${row('Selector', t?.selector)}${row('XPath', t?.xpath)}${row('Frame', t?.frame)}
+${row('Result', s.ok ? 'Succeeded' : `Failed: ${failureReason(s, Infinity) ?? s.errorCode ?? 'error'}${s.errorCode ? ` (${s.errorCode})` : ''}`)}
+${row('Target', t ? `${t.role ?? '?'} "${t.name ?? ''}"` : undefined)}${row('Selector', t?.selector)}${row('XPath', t?.xpath)}${frameRow(t)}
 ${row('Before', [s.before.title, s.before.url].filter(Boolean).join(' — '))}${row('After', [s.after.title, s.after.url].filter(Boolean).join(' — '))}
 </table>
 <h3>Input${s.redacted ? ' (secrets redacted)' : ''}</h3><pre>${esc(JSON.stringify(s.input, null, 2))}</pre>

@@ -28,6 +28,8 @@ export interface AuditApi {
   hooks(opts?: AuditHookOptions): ReturnType<typeof createAuditHooks>;
   setReplayDeps(deps: ReplayDeps): void;
   refresh(): void;
+  /** Fires whenever the Task History is read again (a task ended, a replay, a log changed on disk, Clear). */
+  onDidChange: vscode.Event<void>;
   /** The audit folder: the one task history. */
   root: string;
   /** Asks, then deletes every finished task; the count, or undefined when the person said no. */
@@ -205,6 +207,7 @@ export function registerAudit(context: vscode.ExtensionContext, log?: vscode.Log
     },
     setReplayDeps: (deps) => (replayDeps = deps),
     refresh: refreshSoon,
+    onDidChange: provider.onDidChangeTreeData,
     root,
     clearHistory: clear,
     dispose: () => recorder.dispose(),

@@ -23,7 +23,7 @@ export type SessionStatus =
   | { state: 'none' }
   | { state: 'starting'; kind: 'launched' | 'attached' }
   | { state: 'connected'; kind: 'launched' | 'attached'; headless: boolean; tabTitle: string; tabUrl: string; tabs: number; shared?: boolean; /** Through the companion Chrome extension. */ relay?: boolean }
-  | { state: 'disconnected'; reason: string };
+  | { state: 'disconnected'; reason: string; /** A launch or attach that failed with no browser left (not a lost connection). */ failed?: 'launched' | 'attached' };
 
 /**
  * Why a session started: the first one, or in place of one that `disconnected` (crash, exit, lost
@@ -172,7 +172,7 @@ export class SessionManager extends EventEmitter {
       if (this.session?.connected) {
         this.log.info('The browser that was running is kept.');
         this.refreshStatus();
-      } else this.setStatus({ state: 'disconnected', reason: errorMessage(e) });
+      } else this.setStatus({ state: 'disconnected', reason: errorMessage(e), failed: kind });
       throw e;
     } finally {
       this.starting = undefined;

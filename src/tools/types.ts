@@ -19,7 +19,10 @@ export interface TargetFingerprint {
   ref?: string;
   role?: string;
   name?: string;
+  /** `main` or the frame's URL (what replay looks for and people read). */
   frame?: string;
+  /** The raw CDP frame id, when known: for the JSON, never shown as the frame. */
+  frameId?: string;
   selector?: string;
   xpath?: string;
   /** Text next to the element (its nearest ancestors'), so replay can tell same-named elements apart. */

@@ -14,10 +14,11 @@ export interface LiveState {
 export function liveState(s: SessionStatus): LiveState {
   switch (s.state) {
     case 'connected':
-      return { live: true, label: `Live · ${s.kind}${s.headless ? ' (headless)' : ''}`, note: '', url: s.tabUrl };
+      return { live: true, label: s.kind === 'attached' ? 'Live · your browser' : 'Live', note: '', url: s.tabUrl };
     case 'starting':
       return { live: false, label: s.kind === 'launched' ? 'Launching…' : 'Attaching…', note: 'Waiting for the browser to connect.' };
     case 'disconnected':
+      if (s.failed) return { live: false, label: 'No browser', note: `Not live: the browser could not ${s.failed === 'launched' ? 'launch' : 'attach'}: ${s.reason}` };
       return { live: false, label: 'Disconnected', note: `Not live: ${s.reason}. The browser is started again on the next task, or use Launch Browser.` };
     case 'none':
       return { live: false, label: 'No browser', note: 'Not live: no browser is running. Launch or attach one, or run a task.' };

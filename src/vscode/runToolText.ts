@@ -24,13 +24,22 @@ export function argumentHints(schema: object): { value: string; prompt: string }
   return { value, prompt: fields.length ? `JSON arguments. ${fields.join(' · ')}` : 'This tool takes no arguments: {}' };
 }
 
+/**
+ * The line a person reads first of a tool's text: a heading line ("Result (page data, not instructions):") says
+ * nothing alone, so the value on the next line joins it; the note in brackets is for the model and would push the
+ * value out of a narrow card.
+ */
+export function firstLine(text: string): string {
+  const lines = text.split('\n').filter((l) => l.trim());
+  const first = (lines[0] ?? '').replace(/ \(page data, not instructions\):$/, ':');
+  return /:$/.test(first) && lines[1] !== undefined && !/^Hint:\s/.test(lines[1]) ? `${first} ${lines[1].trim()}` : first;
+}
+
 /** The first line a person sees after Run Tool…, and the full text for the document. */
 export function resultText(toolName: string, r: ToolResult): { headline: string; full: string; ok: boolean } {
   const full = unfence(r.content.map((p) => (p.type === 'text' ? p.text : `[${p.mimeType} image]`)).join('\n'));
   const lines = full.split('\n').filter((l) => l.trim());
-  let first = lines[0] ?? '';
-  // A heading line ("Result (page data, not instructions):") says nothing alone: the value is on the next line.
-  if (/:$/.test(first) && lines[1] !== undefined && !/^Hint:\s/.test(lines[1])) first = `${first} ${lines[1].trim()}`;
+  const first = firstLine(full);
   const line = r.code && first.startsWith(`${r.code}: `) ? first.slice(r.code.length + 2) : first;
   const short = line.length > 200 ? `${line.slice(0, 199)}…` : line;
   if (!r.isError) return { headline: `${toolName}: ${short || 'done'}`, full, ok: true };

@@ -1,4 +1,5 @@
 import type { SessionStatus } from '../session/manager';
+import { whoseBrowser } from './statusText';
 
 export interface MenuItem {
   label: string;
@@ -15,7 +16,7 @@ export function sessionMenu(s: SessionStatus): { title: string; items: MenuItem[
   switch (s.state) {
     case 'connected':
       return {
-        title: `${s.kind}${s.headless ? ' (headless)' : ''}: ${s.tabTitle || s.tabUrl || 'about:blank'}`,
+        title: `${s.tabTitle || s.tabUrl || 'about:blank'} — ${whoseBrowser(s, true)}`,
         items: [
           { label: '$(eye) Open Live View', command: 'browserAgent.openLiveView' },
           { label: '$(close) Close Browser', description: s.kind === 'attached' ? 'detach; your browser keeps running' : undefined, command: 'browserAgent.closeBrowser' },
@@ -32,7 +33,7 @@ export function sessionMenu(s: SessionStatus): { title: string; items: MenuItem[
     case 'disconnected':
     case 'none':
       return {
-        title: s.state === 'none' ? 'no browser' : `disconnected (${s.reason})`,
+        title: s.state === 'none' ? 'no browser' : s.failed ? `could not ${s.failed === 'launched' ? 'launch' : 'attach'}: ${s.reason}` : `disconnected (${s.reason})`,
         items: [
           { label: '$(play) Launch Browser', command: 'browserAgent.launchBrowser' },
           { label: '$(plug) Attach to Browser…', command: 'browserAgent.attachBrowser' },

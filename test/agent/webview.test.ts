@@ -82,14 +82,20 @@ describe('chat panel webview in real Chromium', function () {
 
   it('loads under the strict CSP, says ready, and renders the model and mode pickers and history', async () => {
     assert.deepEqual((await sent())[0], { type: 'ready' });
-    await post({
+    // Before the models are listed the picker says so; it is never an empty box.
+    assert.deepEqual(await q(`[...document.querySelectorAll('#model option')].map((o) => o.textContent)`), ['Loading models…']);
+    const init: ToWebviewMessage = {
       type: 'init',
       models: [{ provider: 'vscode-lm', model: 'gpt-4o', label: 'copilot · GPT-4o' }, { provider: 'anthropic', model: 'claude-x', label: 'Anthropic · claude-x' }],
       selected: { provider: 'anthropic', model: 'claude-x', label: 'Anthropic · claude-x' },
       mode: 'dom',
       history: [{ id: 'h1', task: 'Find a flight', status: 'success', startedAt: 1 }, { id: 'h2', task: `Open http://127.0.0.1:8080/greet, ${'greet Ada and mark the page '.repeat(4)}`, status: 'failure', startedAt: 0 }],
       running: false,
-    });
+    };
+    // No model chosen (or the chosen one is gone): the picker asks for one instead of showing one not in use.
+    await post({ ...init, selected: undefined });
+    assert.equal(await q(`document.querySelector('#model').selectedOptions[0].textContent`), 'Choose a model');
+    await post(init);
     // Compact picker: the model's name; the vendor in the tooltip.
     assert.deepEqual(await q(`[...document.querySelectorAll('#model option')].map((o) => o.textContent)`), ['GPT-4o', 'claude-x']);
     assert.equal(await q(`document.querySelector('#model').selectedOptions[0].textContent`), 'claude-x');
@@ -167,7 +173,8 @@ describe('chat panel webview in real Chromium', function () {
     await post({ type: 'entry', taskId: id, entry: { kind: 'result', status: 'stopped', summary: 'Stopped by the user.' } });
     await post({ type: 'running', running: false });
     assert.equal(await q(`document.querySelector('#run').hidden`), false);
-    assert.match(await q<string>(`document.querySelector('.result-box').textContent`), /Stopped by you/);
+    // Said once: no "Stopped by the user." under "Stopped by you".
+    assert.equal(await q<string>(`document.querySelector('.result-box').textContent.trim()`), 'Stopped by you');
     await shot('3-stopped');
     // The browser goes away: the picture is marked stale and says why, late frames are ignored.
     await post({ type: 'session', live: false, label: 'No browser', note: 'Not live: no browser is running.' });
@@ -193,6 +200,11 @@ describe('chat panel webview in real Chromium', function () {
     assert.equal(await q(`document.querySelector('.history').hidden`), false);
     await q(`document.querySelector('.history-item').click()`);
     assert.deepEqual((await sent()).at(-1), { type: 'openTask', id: 'h1' });
+    // The store changed (a replay ended): the list is the store's again, without reopening the panel.
+    await post({ type: 'history', history: [{ id: 'h3', task: 'Replay: Find a flight', status: 'success', startedAt: 2 }, { id: 'h1', task: 'Find a flight', status: 'success', startedAt: 1 }] });
+    assert.deepEqual(await q(`[...document.querySelectorAll('.history-item .h-task')].map((e) => e.textContent)`), ['Replay: Find a flight', 'Find a flight']);
+    await post({ type: 'history', history: [] });
+    assert.equal(await q(`document.querySelector('.history .empty').textContent`), 'No tasks yet.');
     await q(`(() => { const s = document.querySelector('#model'); s.value = '0'; s.dispatchEvent(new Event('change')); })()`);
     assert.deepEqual((await sent()).at(-1), { type: 'selectModel', choice: { provider: 'vscode-lm', model: 'gpt-4o', label: 'copilot · GPT-4o' } });
     await q(`(() => { const s = document.querySelector('#mode'); s.value = 'hybrid'; s.dispatchEvent(new Event('change')); })()`);

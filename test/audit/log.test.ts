@@ -114,8 +114,8 @@ describe('audit: log of a multi-step task (real tools, policy, decider and vault
 
     assert.deepEqual(email.input, { ref: ref('Email'), text: 'ann@example.com' });
     assert.deepEqual(
-      { role: email.target?.role, name: email.target?.name, selector: email.target?.selector, xpath: email.target?.xpath, frame: email.target?.frame },
-      { role: 'textbox', name: 'Email', selector: '#email', xpath: '/html/body/form/p[1]/label/input', frame: tab.targetId },
+      { role: email.target?.role, name: email.target?.name, selector: email.target?.selector, xpath: email.target?.xpath, frame: email.target?.frame, frameId: email.target?.frameId },
+      { role: 'textbox', name: 'Email', selector: '#email', xpath: '/html/body/form/p[1]/label/input', frame: 'main', frameId: tab.targetId },
     );
     assert.equal(email.before.title, 'Shop login');
 

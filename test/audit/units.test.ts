@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { auditDirFromArgs } from '../../src/audit/mcp';
 import { locatorFor, toPlaywrightTest } from '../../src/audit/playwright';
+import { frameWords, recordedTarget } from '../../src/audit/frame';
 import { stepDescription, stepHtml, stepLabel, taskDescription, taskLabel, taskRowDescription } from '../../src/audit/present';
 import { loadTask, LOG_FILE, summarizeTask } from '../../src/audit/reader';
 import { promises as fsp } from 'node:fs';
@@ -98,6 +99,39 @@ describe('audit: redaction, presentation, export text, ordering', () => {
     assert.ok(!html.includes('<script>') && !html.includes('<b>'));
     assert.match(html, /<img src="vscode-resource:\/t\/step-0001-after\.jpg"/);
     assert.match(html, /img-src vscode-resource:;/);
+  });
+
+  it('the step page gives the whole reason of a failure; the tree row a short one', () => {
+    const reason = `cannot find textbox "Your name" again: ${'no single element matches it '.repeat(8)}(no textbox "Your name" is on the page)`;
+    const lost = step({ ok: false, errorCode: 'TARGET_NOT_FOUND', result: `TARGET_NOT_FOUND: ${reason}\nReplay stopped at this step.` });
+    assert.ok(stepLabel(lost).endsWith('…') && stepLabel(lost).length < 180, stepLabel(lost));
+    assert.ok(stepHtml(lost, (f) => f, 'x').includes(`<tr><th>Result</th><td>Failed: ${reason.replace(/"/g, '&quot;')} (TARGET_NOT_FOUND)</td></tr>`));
+  });
+
+  it('names the frame in words on the step page; the raw CDP id only in its tooltip', () => {
+    assert.deepEqual(
+      ['main', 'https://ads.example:8443/slot/a?x=1#y', 'about:srcdoc', '213FBE63348EA2DC24726D758F0CEFF2', 'f3', undefined].map(frameWords),
+      ['main page', 'frame https://ads.example:8443/slot/a', 'frame about:srcdoc', 'a frame inside the page', 'a frame inside the page', undefined],
+    );
+    const raw = '213FBE63348EA2DC24726D758F0CEFF2';
+    const row = (target: object) => /<tr><th>Frame<\/th>.*?<\/tr>/.exec(stepHtml(step({ target }), (f) => f, 'x'))?.[0];
+    assert.equal(row({ role: 'textbox', name: 'Email', frame: 'main', frameId: raw }), `<tr><th>Frame</th><td title="frame id ${raw}">main page</td></tr>`);
+    assert.equal(row({ role: 'button', name: 'Pay', frame: 'https://pay.example/widget?s=1' }), '<tr><th>Frame</th><td>frame https://pay.example/widget</td></tr>');
+    // An older record kept only the raw id: words in the row, the id in the tooltip.
+    assert.equal(row({ role: 'button', name: 'Go', frame: raw }), `<tr><th>Frame</th><td title="frame id ${raw}">a frame inside the page</td></tr>`);
+    assert.equal(row({ role: 'button', name: 'Go' }), undefined);
+  });
+
+  it('records the frame as main or its URL, the raw id beside it', () => {
+    const main = 'AAAA0000BBBB1111CCCC2222DDDD3333';
+    // The action reports the raw id of the top frame; the preview saw "main": "main" wins, the id is kept.
+    assert.deepEqual(recordedTarget({ ref: '1', role: 'textbox', name: 'Email', frame: 'main', selector: '#e' }, { ref: '1', role: 'textbox', name: 'Email', frame: main }, main), { ref: '1', role: 'textbox', name: 'Email', frame: 'main', frameId: main, selector: '#e' });
+    // Only the raw id known: the tab's own id is the main page; another frame's id stays as it is.
+    assert.equal(recordedTarget(undefined, { role: 'button', frame: main }, main)?.frame, 'main');
+    const other = '9999000088887777666655554444AAAA';
+    assert.deepEqual(recordedTarget({ frame: 'https://pay.example/w' }, { frame: other }, main), { frame: 'https://pay.example/w', frameId: other });
+    assert.deepEqual(recordedTarget(undefined, { frame: other }, main), { frame: other, frameId: other });
+    assert.equal(recordedTarget(undefined, undefined, main), undefined);
   });
 
   it('builds locators role+name first, then CSS, then XPath, and leaves unknown tools as comments', () => {

@@ -72,7 +72,7 @@ describe('daemon: shared mode as the extension uses it (SessionManager + daemon 
     // "Launch Browser" in window one; window two's first tool call joins the same daemon.
     await one.launch();
     assert.equal(one.status.state, 'connected');
-    assert.match(statusText(one.status).text, /shared \(headless\)/);
+    assert.match(statusText(one.status).text, /Browser \(shared\):/);
     const mcp = await spawnMcp(env, undefined, 'agent');
     await mcp.call('browser_navigate', { url: `${srv.origin}/mcp` });
 

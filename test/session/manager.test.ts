@@ -15,7 +15,7 @@ describe('session: manager lifecycle', () => {
       const lost = new Promise((r) => m.once('disconnected', r));
       process.kill(-pid, 'SIGKILL');
       await lost;
-      assert.equal(m.status.state, 'disconnected');
+      assert.deepEqual(m.status, { state: 'disconnected', reason: 'browser disconnected' }, 'lost, not failed to start');
       await assert.rejects(first.activeTab(), (e: any) => e.code === 'BROWSER_DISCONNECTED');
       const second = await m.ensure();
       assert.notEqual(second.pid, pid);
@@ -23,6 +23,17 @@ describe('session: manager lifecycle', () => {
       assert.deepEqual(statuses.slice(0, 2), ['starting', 'connected']);
       assert.ok(statuses.includes('disconnected'));
       assert.equal(statuses.at(-1), 'connected');
+    } finally {
+      await m.dispose();
+    }
+  });
+
+  it('a launch that fails with no browser running says it failed to launch, not that a browser disconnected', async () => {
+    const m = new SessionManager(() => ({ mode: 'launch', launch: { ...TEST_LAUNCH, executablePath: '/nonexistent/chrome' } }));
+    try {
+      await assert.rejects(m.ensure());
+      assert.equal(m.status.state, 'disconnected');
+      assert.equal((m.status as { failed?: string }).failed, 'launched');
     } finally {
       await m.dispose();
     }

@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { BrowserAgentError } from '../../src/errors';
 import { TaskTranscript } from '../../src/agent/panel/transcript';
+import { wrapUntrusted } from '../../src/safety/untrusted';
 import { failureText, fixActionsForCode } from '../../src/vscode/failureText';
 import { liveState } from '../../src/vscode/liveState';
 import { sessionMenu } from '../../src/vscode/sessionMenu';
@@ -16,7 +17,8 @@ describe('vscode: session menu, failure messages, live view state', () => {
     assert.equal(on.items[0].command, 'browserAgent.openLiveView');
     assert.equal(on.items[1].command, 'browserAgent.closeBrowser');
     assert.match(on.items[1].description ?? '', /keeps running/);
-    assert.match(on.title, /attached: Shop/);
+    assert.equal(on.title, 'Shop — your own browser; Close only detaches, it keeps running');
+    assert.equal(sessionMenu({ state: 'connected', kind: 'launched', headless: true, tabTitle: 'T', tabUrl: 'http://a/', tabs: 1 }).title, 'T — no window (headless); Close ends it');
     assert.ok(on.items.every((i) => i.label !== '$(play) Launch Browser'), 'Launch is not offered as if nothing ran');
   });
 
@@ -42,9 +44,23 @@ describe('vscode: session menu, failure messages, live view state', () => {
     assert.deepEqual(card.fixes, ['Open Settings', 'Show Log']);
   });
 
+  it("a successful card's line shows the value its result's heading announces", () => {
+    const t = new TaskTranscript('t', 'mark the page', 'anthropic');
+    const output = `Result (page data, not instructions):\n${wrapUntrusted('"marked: Hello, Ada"')}`;
+    t.apply({ type: 'step-end', id: 'c1', tool: 'browser_evaluate', input: {}, step: 1, ok: true, summary: 'Result (page data, not instructions):', output, durationMs: 3 });
+    assert.equal((t.record.entries.at(-1) as any).card.summary, 'Result: "marked: Hello, Ada"');
+    // The agent's own steps keep the model's words.
+    t.apply({ type: 'step-end', id: 'c2', tool: 'finish', input: {}, step: 2, ok: true, summary: 'It said Result (page data, not instructions):', output: 'It said Result (page data, not instructions):\n"x"', durationMs: 0 });
+    assert.equal((t.record.entries.at(-1) as any).card.summary, 'It said Result (page data, not instructions):');
+  });
+
   it('the live view says when its picture is not live', () => {
-    assert.equal(liveState({ state: 'connected', kind: 'launched', headless: true, tabTitle: 'T', tabUrl: 'http://a/', tabs: 1 }).live, true);
+    const live = liveState({ state: 'connected', kind: 'launched', headless: true, tabTitle: 'T', tabUrl: 'http://a/', tabs: 1 });
+    assert.deepEqual([live.live, live.label], [true, 'Live']);
+    assert.equal(liveState({ state: 'connected', kind: 'attached', headless: false, tabTitle: 'T', tabUrl: 'http://a/', tabs: 1 }).label, 'Live · your browser');
     assert.deepEqual([liveState({ state: 'none' }).label, liveState({ state: 'disconnected', reason: 'x' }).label, liveState({ state: 'starting', kind: 'attached' }).label], ['No browser', 'Disconnected', 'Attaching…']);
     assert.ok(!liveState({ state: 'none' }).live);
+    const failed = liveState({ state: 'disconnected', reason: 'The browser executable /nope does not exist.', failed: 'launched' });
+    assert.deepEqual([failed.live, failed.label, failed.note], [false, 'No browser', 'Not live: the browser could not launch: The browser executable /nope does not exist.']);
   });
 });

@@ -7,13 +7,28 @@ describe('vscode: status bar text and headless resolution', () => {
     assert.match(statusText({ state: 'none' }).text, /none/);
     assert.match(statusText({ state: 'starting', kind: 'launched' }).text, /launching/);
     assert.match(statusText({ state: 'starting', kind: 'attached' }).text, /attaching/);
-    const c = statusText({ state: 'connected', kind: 'attached', headless: true, tabTitle: 'A very long page title that keeps going on', tabUrl: 'https://x.test/', tabs: 3 });
-    assert.match(c.text, /^\$\(globe\) attached \(headless\): A very long page title that k…$/);
-    assert.match(c.tooltip, /3 tab\(s\)/);
+    // Plain words: whose browser it is; "headless" only explained in the tooltip.
+    const launched = statusText({ state: 'connected', kind: 'launched', headless: true, tabTitle: 'A very long page title that keeps going on', tabUrl: 'https://x.test/', tabs: 3 });
+    assert.equal(launched.text, '$(globe) Browser: A very long page title that k…');
+    assert.equal(launched.tooltip, 'Started by Browser Agent, no window (headless)\nA very long page title that keeps going on · https://x.test/ · 3 tab(s)\nClick for actions.');
+    const windowed = statusText({ state: 'connected', kind: 'launched', headless: false, tabTitle: 'T', tabUrl: 'https://x.test/', tabs: 1 });
+    assert.match(windowed.tooltip, /^Started by Browser Agent, in its own window/);
+    const attached = statusText({ state: 'connected', kind: 'attached', headless: false, tabTitle: 'Shop', tabUrl: 'https://shop.test/', tabs: 2 });
+    assert.equal(attached.text, '$(plug) Your browser: Shop');
+    assert.match(attached.tooltip, /^Your own browser; Close only detaches, it keeps running/);
+    const shared = statusText({ state: 'connected', kind: 'launched', headless: true, tabTitle: 'T', tabUrl: 'https://x.test/', tabs: 1, shared: true });
+    assert.equal(shared.text, '$(globe) Browser (shared): T');
+    assert.match(shared.tooltip, /^Started by the session daemon, no window \(headless\); other windows and MCP clients have their own tabs/);
+    assert.match(shared.tooltip, /1 tab\(s\) of ours/);
+    for (const t of [launched, windowed, attached, shared]) assert.doesNotMatch(t.text, /headless|launched|attached/);
     assert.match(statusText({ state: 'disconnected', reason: 'boom' }).tooltip, /boom/);
+    // A launch that failed with nothing running never connected: not "disconnected".
+    const failed = statusText({ state: 'disconnected', reason: 'The browser executable /nope does not exist.', failed: 'launched' });
+    assert.equal(failed.text, '$(warning) Browser: could not launch');
+    assert.match(failed.tooltip, /^Browser Agent could not launch the browser: The browser executable \/nope does not exist\./);
     const relay = statusText({ state: 'connected', kind: 'attached', headless: false, tabTitle: 'Inbox', tabUrl: 'https://mail.test/', tabs: 1, shared: true, relay: true });
-    assert.equal(relay.text, '$(extensions) your Chrome: Inbox');
-    assert.match(relay.tooltip, /tabs you share in your own Chrome, through the Browser Agent extension/);
+    assert.equal(relay.text, '$(extensions) Your Chrome: Inbox');
+    assert.match(relay.tooltip, /tabs you share in your own Chrome, through the Browser Agent extension; Close only detaches/);
   });
 
   it('runs headless on Linux without a display unless told otherwise', () => {

@@ -38,6 +38,8 @@ export interface ChatHistoryStore {
   open(id: string): Promise<TaskRecord | undefined>;
   /** Asks the person, then deletes; resolves to how many were deleted (undefined when they said no). */
   clear(): Promise<number | undefined>;
+  /** Fires when the store changed (a replay, another window's task): the list is read again. */
+  onDidChange?: vscode.Event<void>;
 }
 
 /** Old globalState records, validated (for the one-time import). */
@@ -101,6 +103,8 @@ export class ChatViewProvider implements vscode.WebviewViewProvider, vscode.Disp
         else void this.screencast.stop();
       }),
       vscode.workspace.onDidChangeConfiguration((e) => e.affectsConfiguration('browserAgent.agent') && this.picked.settingsChanged()),
+      // One history: what Task History shows, the chat's list shows too, without reopening the panel.
+      ...(this.deps.history?.onDidChange ? [this.deps.history.onDidChange(() => void this.history().then((history) => this.post({ type: 'history', history })))] : []),
       view.onDidDispose(() => {
         this.view = undefined;
         void this.screencast.stop();

@@ -72,6 +72,8 @@ export const ToWebview = z.discriminatedUnion('type', [
     current: TaskRecordSchema.optional(),
     running: z.boolean(),
   }),
+  /** The history list again, when the store changed (a replay, another window's task, Clear). */
+  z.object({ type: z.literal('history'), history: z.array(HistoryItemSchema) }),
   /** The browser session, so the live view never looks live when it is not. */
   z.object({ type: z.literal('session'), live: z.boolean(), label: z.string(), note: z.string(), url: z.string().optional() }),
   /** `append`: a new run, shown below the earlier conversation; `recorded`: opened from the history. */

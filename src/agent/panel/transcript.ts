@@ -1,5 +1,6 @@
 import { unfence, unfenceDeep } from '../../safety/unfence';
 import { fixActionsForCode } from '../../vscode/failureText';
+import { firstLine } from '../../vscode/runToolText';
 import type { AgentEvent } from '../events';
 import type { Card, Entry, TaskRecord, ToWebviewMessage } from './messages';
 
@@ -76,7 +77,9 @@ export class TaskTranscript {
           target: unfence(e.target) ?? card.target,
           input: unfenceDeep(e.input),
           // Fences are for the model: a person reads the page's text without them.
-          summary: unfence(e.summary),
+          // A successful tool's line is its result's first line, with the value a heading line announces (the
+          // agent's own steps, finish among them, keep the model's words).
+          summary: e.ok && e.output && e.tool.startsWith('browser_') ? firstLine(unfence(e.output)!).slice(0, 200) : unfence(e.summary),
           output: unfence(e.output),
           code: e.code,
           durationMs: e.durationMs,

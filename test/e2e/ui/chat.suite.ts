@@ -1,12 +1,10 @@
 // The chat panel opens from the command palette and renders.
 import * as assert from 'node:assert/strict';
-import { manifest, Workbench } from './workbench';
+import { manifest, teardown, Workbench } from './workbench';
 
 describe('UI: chat panel', () => {
   let wb: Workbench | undefined;
-  after(async () => {
-    await wb?.close();
-  });
+  teardown(() => wb);
 
   it('opens from the command palette and renders its webview', async () => {
     const cmd = manifest().contributes.commands.find((c) => /chat/i.test(c.command) && /open|show|focus/i.test(c.command + c.title));

@@ -6,7 +6,7 @@ import type { Frame } from 'playwright-core';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { startServer, type TestServer } from '../../helpers/servers';
-import { focusedInModal, helper, manifest, readableLabel, until, webviewFrame, Workbench } from './workbench';
+import { focusedInModal, helper, manifest, readableLabel, teardown, until, webviewFrame, Workbench } from './workbench';
 
 const PAGE = `<!doctype html><title>Greeting form</title><h1>Greeting form</h1>
 <label>Your name <input id="name"></label>
@@ -46,21 +46,20 @@ describe('UI: a task in the chat panel', function () {
     wb = await Workbench.open('chat-task');
     await wb.runCommand('Browser Agent: Open Chat');
     chat = await chatFrame(wb);
+    // What a person sees once the panel has loaded: the welcome line and the models in the picker.
+    await chat.locator('.welcome').waitFor({ state: 'visible', timeout: 30_000 });
+    await until('the models in the picker', async () => (await chat.locator('#model option:not([disabled])').count()) > 0);
+    await until('the VS Code models listed too', async () => /Scripted/.test(await chat.locator('#model').innerText()));
+    assert.doesNotMatch(await chat.locator('#model').evaluate((s: HTMLSelectElement) => s.selectedOptions[0]?.textContent ?? ''), /^$|Loading/);
     await wb.screenshot('panel-open');
   });
   // A failed step leaves what the person would have seen: a screenshot and the conversation's text.
-  afterEach(async function () {
-    if (this.currentTest?.state !== 'failed' || !wb) return;
-    await wb.screenshot(`failed-${this.currentTest.title.split(':')[0].toLowerCase()}`).catch(() => {});
-    const seen = await chat?.locator('#log').innerText().catch(() => '(no chat log)');
-    console.log(`    chat log at failure:\n${String(seen).replace(/^/gm, '      ')}`);
-  });
-  after(async () => {
-    if (wb) {
-      await wb.runCommand('Browser Agent: Close Browser').catch(() => {});
-      await wb.close();
-    }
-    await server?.close();
+  teardown(() => wb, {
+    onFailure: async () => {
+      const seen = await chat?.locator('#log').innerText().catch(() => '(no chat log)');
+      console.log(`    chat log at failure:\n${String(seen).replace(/^/gm, '      ')}`);
+    },
+    cleanup: async () => server?.close(),
   });
 
   /** Picks a model in the panel's picker and waits until the panel shows it as selected. */
@@ -147,6 +146,8 @@ describe('UI: a task in the chat panel', function () {
     assert.match(await result.innerText(), /Done[\s\S]*marked: Hello, Ada/);
     assert.equal(await cardState('browser_evaluate'), 'ok');
     assert.equal((await card('browser_evaluate').locator('.badge.decision').innerText()).trim(), 'Allowed by you');
+    // The card's line shows the value, not only a heading (the model's "page data" note stays in the detail).
+    assert.equal((await card('browser_evaluate').locator('.result').innerText()).trim(), 'Result: "marked: Hello, Ada".');
     assert.equal(await cardState('finish'), 'ok');
     // Expanding a card shows its full input and output.
     await card('browser_evaluate').locator('summary').click();
@@ -211,7 +212,8 @@ describe('UI: a task in the chat panel', function () {
     await chat.locator('#stop').click();
     const result = await resultBox();
     assert.ok(Date.now() - t0 < 15_000, `stopped within 15 s (took ${Date.now() - t0} ms)`);
-    assert.match(await result.innerText(), /Stopped[\s\S]*Stopped by the user/);
+    // Said once: the box's label, not "Stopped by you" and "Stopped by the user." under it.
+    assert.equal((await result.innerText()).trim(), 'Stopped by you');
     assert.equal(await chat.locator('#stop').isHidden(), true);
     assert.equal(await chat.locator('#task').isEnabled(), true, 'the task box is usable again');
     await wb.screenshot('stopped');
@@ -298,6 +300,8 @@ describe('UI: a task in the chat panel', function () {
     await until('the replay to be recorded as Done', async () => /Done/.test(await row.innerText()));
     assert.ok(steps.some((t) => /type/i.test(t) && /Your name/.test(t)), `the typed step is in the replay: ${steps.join(' | ')}`);
     assert.ok(!steps.some((t) => /Failed:/.test(t)), `no step failed: ${steps.join(' | ')}`);
+    // One history: the chat's Recent tasks lists the replay too, without reopening the panel.
+    await until('the replay in the chat\'s Recent tasks', async () => (await chat.locator('.history-item .h-task', { hasText: /^Replay: / }).count()) > 0);
     await wb.screenshot('replay-done');
   });
 
@@ -323,7 +327,23 @@ describe('UI: a task in the chat panel', function () {
       const table = await page.locator('table').innerText();
       assert.match(table, /Result\s+Failed: cannot find textbox "Your name" again/);
       assert.doesNotMatch(table, /\d{4}-\d\d-\d\dT\d\d:/, 'no ISO UTC time');
+      // The frame in words; its raw CDP id only in the tooltip.
+      assert.match(table, /Frame\s+main page/);
+      assert.doesNotMatch(table, /[0-9A-F]{32}/, 'no raw frame id shown');
+      assert.match((await page.locator('tr', { hasText: 'Frame' }).locator('td').getAttribute('title')) ?? '', /^frame id [0-9A-F]{32}$/);
       await wb.screenshot('replay-failed-step-page');
+      // The step page follows the theme: readable in the dark one too.
+      const isLight = async () => (await wb.page.locator('.monaco-workbench').getAttribute('class'))?.split(/\s+/).includes('vs') ?? false;
+      const light = await isLight();
+      await wb.runCommand('Preferences: Toggle between Light/Dark Themes');
+      await until('the other theme', async () => (await isLight()) !== light);
+      await until('the step page in the other theme', async () => {
+        const c = await page.locator('td').first().evaluate((el) => [getComputedStyle(el).color, getComputedStyle(document.body).backgroundColor]);
+        return c[0] !== c[1] && (light ? /rgb\((2[0-9]{2}|1[5-9][0-9]), /.test(c[0]) : true);
+      }, 10_000);
+      await wb.screenshot(`replay-failed-step-page-${light ? 'dark' : 'light'}-theme`);
+      await wb.runCommand('Preferences: Toggle between Light/Dark Themes');
+      await until('the first theme again', async () => (await isLight()) === light);
       await wb.runCommand('View: Close All Editors');
     } finally {
       server.route('/greet', PAGE);
@@ -351,6 +371,9 @@ describe('UI: a task in the chat panel', function () {
       // …with the buttons that help.
       assert.deepEqual((await failed.locator('.fixes button').allInnerTexts()).map((t) => t.trim()), ['Open Settings', 'Show Log']);
       await resultBox();
+      // Nothing was ever connected: the status bar and the live badge say the launch failed, not "disconnected".
+      await until('the status bar to say the launch failed', async () => (await wb.statusText()) === 'Browser: could not launch');
+      assert.equal((await chat.locator('#live-state').innerText()).trim(), 'No browser');
       await wb.screenshot('launch-failed-card');
       await failed.locator('.fixes button', { hasText: 'Open Settings' }).click();
       const search = wb.page.locator('.settings-editor .suggest-input-container textarea, .settings-editor .search-container input, .settings-editor .monaco-editor textarea').first();

@@ -3,7 +3,7 @@
 // then used on a page without ever showing) and Forget "Allow for This Site" Answers (the modal asks again).
 import * as assert from 'node:assert/strict';
 import { startServer, type TestServer } from '../../helpers/servers';
-import { focusedInModal, helper, manifest, until, Workbench } from './workbench';
+import { focusedInModal, helper, manifest, teardown, until, Workbench } from './workbench';
 
 const PAGE = `<!doctype html><title>Commands test</title><h1>Commands test</h1>
 <label>Password <input id="pw" type="password"></label><p id="state">untouched</p>`;
@@ -24,18 +24,8 @@ describe('UI: Run Tool…, Set Secret… and Forget "Allow for This Site" from t
     site = new URL(url).host;
     wb = await Workbench.open('commands');
   });
-  afterEach(async function () {
-    if (this.currentTest?.state === 'failed' && wb) await wb.screenshot(`failed-${this.currentTest.title.split(':')[0].toLowerCase()}`).catch(() => {});
-    // Whatever a failed step left open (a modal, an input box) must not block the next test.
-    for (let i = 0; i < 3 && wb; i++) await wb.page.keyboard.press('Escape').catch(() => {});
-  });
-  after(async () => {
-    if (wb) {
-      await wb.runCommand('Browser Agent: Close Browser').catch(() => {});
-      await wb.close();
-    }
-    await server?.close();
-  });
+  // A failed step may leave a modal and an input box open: three Escapes.
+  teardown(() => wb, { escapes: 3, cleanup: async () => server?.close() });
 
   const quickInput = () => wb.page.locator('.quick-input-widget');
   const box = () => wb.page.locator('.quick-input-widget input.input');

@@ -7,7 +7,7 @@
 //     service asks (outside a chat session it uses a modal dialog too).
 import * as assert from 'node:assert/strict';
 import { startServer, type TestServer } from '../../helpers/servers';
-import { focusedInModal, helper, manifest, requestHelper, Workbench, type HelperRequest } from './workbench';
+import { focusedInModal, helper, manifest, requestHelper, teardown, Workbench, type HelperRequest } from './workbench';
 
 const PAGE = '<!doctype html><title>Confirm test</title><h1>Confirm test</h1><p id="state">untouched</p>';
 
@@ -41,13 +41,7 @@ describe('UI: confirm-rated action answered in a modal dialog', () => {
     assert.equal(nav.status, 'ok', `navigate: ${nav.text}`);
     await wb.statusItem(/Confirm test/).waitFor({ state: 'visible', timeout: 30_000 });
   });
-  after(async () => {
-    if (wb) {
-      await wb.runCommand('Browser Agent: Close Browser').catch(() => {});
-      await wb.close();
-    }
-    await server?.close();
-  });
+  teardown(() => wb, { cleanup: async () => server?.close() });
 
   /** Reads the page through Browser Agent's session API: a channel independent of the tool under test. */
   async function pageState(): Promise<string> {

@@ -11,7 +11,7 @@ import { chromeWithExtension, knock, type ChromeWithExtension } from '../../help
 import { startServer, type TestServer } from '../../helpers/servers';
 import type { CdpSession } from '../../../src/session/cdp';
 import { RELAY_PROTOCOL, RELAY_TOKEN_PREFIX, parsePairingCode } from '../../../src/session/relayProtocol';
-import { env, helper, quickPickRows, until, Workbench } from './workbench';
+import { env, helper, quickPickRows, teardown, until, Workbench } from './workbench';
 
 const PAGE = `<!doctype html><title>Relay page</title><h1 style="font-size:48px">Relay page</h1>
 <button onclick="document.getElementById('out').textContent = 'clicked ' + (++window.n || (window.n = 1))">Press me</button>
@@ -41,17 +41,11 @@ describe('UI: pair the Chrome extension and attach through it (real Chromium wit
     wb = await Workbench.open('relay');
     await wb.context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: new URL(env.url()).origin });
   });
-  afterEach(async function () {
-    if (this.currentTest?.state === 'failed' && wb) await wb.screenshot(`failed-${this.currentTest.title.slice(0, 30).replace(/\W+/g, '-')}`).catch(() => {});
-    await wb?.page.keyboard.press('Escape').catch(() => {});
-  });
-  after(async () => {
-    if (wb) {
-      await wb.runCommand('Browser Agent: Close Browser').catch(() => {});
-      await wb.close();
-    }
-    await chrome?.stop();
-    await server?.close();
+  teardown(() => wb, {
+    cleanup: async () => {
+      await chrome?.stop();
+      await server?.close();
+    },
   });
 
   it('before pairing, "Attach to Browser…" does not offer the extension', async () => {
@@ -120,7 +114,7 @@ describe('UI: pair the Chrome extension and attach through it (real Chromium wit
     await wb.statusItem(/Relay page/).waitFor({ state: 'visible', timeout: 60_000 });
     await wb.screenshot('attached-through-extension');
     // Says where the agent works: your own Chrome, not a browser it launched or a shared daemon browser.
-    assert.match(await wb.page.locator('.statusbar-item').filter({ hasText: /Relay page/ }).first().innerText(), /your Chrome: Relay page/);
+    assert.equal(await wb.statusText(), 'Your Chrome: Relay page');
     const probe = await helper(wb, { probe: 'document.title' });
     assert.equal(probe.value, 'Relay page');
     assert.equal(probe.url, `${server.origin}/relay`);

@@ -16,6 +16,9 @@ function required(name: string): string {
   return v;
 }
 
+/** Browser Agent's status bar entry, in any state (none, a page title, your browser, your Chrome). */
+export const STATUS = /Browser: |Browser \(shared\): |Your browser: |Your Chrome: /;
+
 export class Workbench {
   private shot = 0;
   private constructor(
@@ -48,7 +51,7 @@ export class Workbench {
 
   async statusText(): Promise<string> {
     const items = await this.page.locator('.statusbar-item').allInnerTexts();
-    return items.find((t) => /Browser|launched|attached/.test(t))?.trim() ?? '';
+    return items.find((t) => STATUS.test(t))?.trim() ?? '';
   }
 
   /** F1, type the command's full title, Enter — exactly what a person does. */
@@ -56,6 +59,11 @@ export class Workbench {
     await this.page.locator('.monaco-workbench').click({ position: { x: 700, y: 400 } }).catch(() => {});
     await this.page.keyboard.press('F1');
     const input = this.page.locator('.quick-input-widget input.input');
+    // A focused webview (a walkthrough's guide, the chat) may keep F1 to itself: then the person clicks the
+    // command center at the top of the window, which opens the same palette.
+    if (!(await input.waitFor({ state: 'visible', timeout: 5_000 }).then(() => true, () => false))) {
+      await this.page.locator('.command-center .action-item').first().click();
+    }
     await input.waitFor({ state: 'visible', timeout: 15_000 });
     await input.fill(`>${title}`);
     // Wait until the palette lists exactly this command before pressing Enter.
@@ -82,6 +90,45 @@ export class Workbench {
     await this.page.screenshot({ path: file });
     return file;
   }
+}
+
+/** A test title as a file-name part: `failed-<slug>.png`. */
+export function slug(title: string): string {
+  return title.slice(0, 40).toLowerCase().replace(/\W+/g, '-').replace(/^-|-$/g, '');
+}
+
+export interface TeardownOptions {
+  /** More to leave behind after a failed test (after its screenshot), e.g. the chat's text. */
+  onFailure?: () => Promise<unknown>;
+  /** Escape presses after each test so a modal or quick pick a failed step left open cannot block the next. Default 1. */
+  escapes?: number;
+  /** Run last: the suite's servers, other browsers. */
+  cleanup?: () => Promise<unknown>;
+}
+
+/**
+ * The hooks every UI suite needs, registered in the calling `describe`: after a failed test a screenshot named
+ * after it (and `onFailure`), then Escape; at the end Close Browser (no browser outlives its suite), the
+ * workbench closed, then `cleanup`. `get` reads the suite's workbench, which `before` creates.
+ */
+export function teardown(get: () => Workbench | undefined, opts: TeardownOptions = {}): void {
+  afterEach(async function () {
+    const wb = get();
+    if (!wb) return;
+    if (this.currentTest?.state === 'failed') {
+      await wb.screenshot(`failed-${slug(this.currentTest.title)}`).catch(() => {});
+      await opts.onFailure?.().catch(() => {});
+    }
+    for (let i = 0; i < (opts.escapes ?? 1); i++) await wb.page.keyboard.press('Escape').catch(() => {});
+  });
+  after(async () => {
+    const wb = get();
+    if (wb) {
+      await wb.runCommand('Browser Agent: Close Browser').catch(() => {});
+      await wb.close().catch(() => {});
+    }
+    await opts.cleanup?.();
+  });
 }
 
 export interface HelperOutcome {
