@@ -56,22 +56,28 @@ export class Workbench {
 
   /** F1, type the command's full title, Enter — exactly what a person does. */
   async runCommand(title: string, opts: { opensQuickInput?: boolean } = {}): Promise<void> {
-    await this.page.locator('.monaco-workbench').click({ position: { x: 700, y: 400 } }).catch(() => {});
-    await this.page.keyboard.press('F1');
     const input = this.page.locator('.quick-input-widget input.input');
     // A focused webview (a walkthrough's guide, the chat) may keep F1 to itself: then the person clicks the
-    // command center at the top of the window, which opens the same palette.
-    if (!(await input.waitFor({ state: 'visible', timeout: 5_000 }).then(() => true, () => false))) {
-      await this.page.locator('.command-center .action-item').first().click();
+    // command center at the top of the window, which opens the same palette. Under load the palette can take
+    // seconds to show, and a second opener would toggle it shut again, so each attempt first looks whether it is
+    // up. An editor that takes the focus as it finishes rendering (Get Started does) closes the palette while it
+    // is being typed into: then the whole attempt is made again.
+    const openers = [() => this.page.keyboard.press('F1'), () => this.page.locator('.command-center .action-item').first().click()];
+    for (let attempt = 0; ; attempt++) {
+      try {
+        if (!(await input.isVisible())) {
+          if (attempt === 0) await this.page.locator('.monaco-workbench').click({ position: { x: 700, y: 400 } }).catch(() => {});
+          await openers[attempt % openers.length]();
+          await input.waitFor({ state: 'visible', timeout: 5_000 });
+        }
+        await input.fill(`>${title}`, { timeout: 5_000 });
+        // Wait until the palette lists exactly this command before pressing Enter.
+        await this.page.locator('.quick-input-widget .monaco-list-row').filter({ hasText: title }).first().waitFor({ state: 'visible', timeout: 15_000 });
+        break;
+      } catch (e) {
+        if (attempt === 3) throw new Error(`The command palette did not take "${title}" (F1 and the command center tried twice each): ${(e as Error).message}`);
+      }
     }
-    await input.waitFor({ state: 'visible', timeout: 15_000 });
-    await input.fill(`>${title}`);
-    // Wait until the palette lists exactly this command before pressing Enter.
-    await this.page
-      .locator('.quick-input-widget .monaco-list-row')
-      .filter({ hasText: title })
-      .first()
-      .waitFor({ state: 'visible', timeout: 15_000 });
     await this.page.keyboard.press('Enter');
     // A command that asks in a quick pick of its own replaces the palette instead of hiding it.
     if (opts.opensQuickInput) await this.page.locator('.quick-input-widget input.input:not([placeholder^="Type the name of a command"])').waitFor({ state: 'visible', timeout: 15_000 });
