@@ -46,7 +46,7 @@ export function describeAct(a: PolicyAct, by: 'action' | 'earlier'): string {
       ? `BLOCKED_BY_POLICY: the action opened a new tab on ${url}, which the safety policy blocks (${rule}); the tab was closed. Do not retry; stay on allowed sites.`
       : `BLOCKED_BY_POLICY: since the last call, a new tab on ${url} was opened, which the safety policy blocks (${rule}); the session closed it.`;
   }
-  const how = a.cause === 'restored' ? ' (restored from the back/forward cache, which sends no request)' : a.cause === 'changed' ? ' (it was already showing when the rules applied)' : '';
+  const how = a.cause === 'restored' ? ' (restored from the back/forward cache, which sends no request)' : a.cause === 'changed' ? ' (it was already showing when the rules applied)' : a.cause === 'took' ? ' (it was showing when the agent took the tab up)' : '';
   return `BLOCKED_BY_POLICY: ${by === 'action' ? 'during the action' : 'since the last call'}, tab ${a.targetId.slice(0, 8)} showed ${url}${how}, which the safety policy blocks (${rule}); the session left it for about:blank.`;
 }
 

@@ -15,9 +15,10 @@ export interface PolicyAct extends RequestVerdict {
   /**
    * What the session saw: a document `committed` on the origin, one `restored` from the back/forward
    * cache (no request: the guard cannot see it), the error page of a request the guard `stopped`, or
-   * a page already showing when the rules `changed` (or when the agent took the tab up).
+   * a page already showing when the rules `changed`, or when the agent `took` the tab up (a person's tab
+   * in a browser we attached to).
    */
-  cause: 'committed' | 'restored' | 'stopped' | 'changed';
+  cause: 'committed' | 'restored' | 'stopped' | 'changed' | 'took';
   /** For `stopped`: the guard's record (reported by whoever tells the model about the request). */
   stopped?: BlockedRequest;
   /** Told to the model already. */
@@ -146,7 +147,7 @@ export class LandedPageCheck extends EventEmitter {
 
   /** Looks at what the page shows now (the agent just took it up). */
   checkNow(targetId: string): void {
-    this.check(targetId, 'changed');
+    this.check(targetId, 'took');
   }
 
   dispose(): void {

@@ -7,7 +7,7 @@ import type { RequestPolicy } from '../../src/session/requestGuard';
 import { findTool } from '../../src/tools/registry';
 import { runTool } from '../../src/tools/runner';
 import type { ToolContext, ToolResult } from '../../src/tools/types';
-import { TEST_LAUNCH } from '../helpers/chromium';
+import { TEST_LAUNCH, startExternalChromium, type ExternalBrowser } from '../helpers/chromium';
 import { startLoggedServer, type LoggedServer } from '../helpers/loggedServers';
 import { policyFor } from '../helpers/requestPolicy';
 import { toolContext } from '../helpers/tools';
@@ -199,5 +199,47 @@ describe('session: the landed-page check leaves what the request guard cannot st
     } finally {
       other.close();
     }
+  });
+});
+
+describe('session: the landed-page check in a browser we attached to (a person\'s Chromium)', function () {
+  this.timeout(90_000);
+  let ext: ExternalBrowser;
+  let person: CdpConnection;
+  let blocked: LoggedServer;
+  let sessions: SessionManager;
+  const settings = { blockedOrigins: [] as string[], allowedOrigins: [] as string[] };
+
+  before(async () => {
+    blocked = await startLoggedServer({ '/page': '<title>their page</title><p>the person reads this</p>' });
+    ext = await startExternalChromium();
+    person = await CdpConnection.connect(ext.wsEndpoint);
+  });
+  after(async () => {
+    await sessions?.close();
+    person?.close();
+    await ext?.stop();
+    await blocked?.close();
+  });
+
+  it('leaves a person\'s tab on a blocked origin alone until the agent takes it up, then leaves it and says so', async () => {
+    const { targetId } = await person.send('Target.createTarget', { url: `${blocked.origin}/page` });
+    const urlOf = async () => (await person.send('Target.getTargets')).targetInfos.find((t) => t.targetId === targetId)?.url;
+    assert.ok(await until(async () => (await urlOf()) === `${blocked.origin}/page`, 5000), 'the person\'s page loaded');
+
+    sessions = new SessionManager(() => ({ mode: 'attach', launch: TEST_LAUNCH, attach: { endpoint: ext.wsEndpoint }, attachTab: 'new' }));
+    const ctx = toolContext(sessions, { maxWaitMs: 5000 });
+    await sessions.ensure();
+    settings.blockedOrigins = [`127.0.0.1:${blocked.port}`];
+    await sessions.setRequestPolicy(policyFor(settings));
+    await sleep(500);
+    assert.equal(await urlOf(), `${blocked.origin}/page`, 'a tab the agent never used is left alone');
+
+    const select = await runTool(findTool('browser_tabs')!, { action: 'select', id: targetId }, ctx);
+    assert.equal(select.isError, undefined, textOf(select));
+    assert.ok(await until(async () => (await urlOf()) === 'about:blank', 5000), `taken up, it is left (at ${await urlOf()})`);
+    const r = await runTool(findTool('browser_snapshot')!, {}, ctx);
+    assert.match(textOf(r), /BLOCKED_BY_POLICY: since the last call, tab \w+ showed <page-content id=\w+>http:\/\/127\.0\.0\.1:\d+\/page<\/page-content id=\w+> \(it was showing when the agent took the tab up\), which the safety policy blocks \(rule blocked-origin: /, textOf(r));
+    assert.doesNotMatch(textOf(r), /the person reads this/);
   });
 });
