@@ -56,6 +56,28 @@ export class Workbench {
 
   /** F1, type the command's full title, Enter — exactly what a person does. */
   async runCommand(title: string, opts: { opensQuickInput?: boolean } = {}): Promise<void> {
+    const input = this.page.locator('.quick-input-widget input.input');
+    // An editor that takes the focus as it opens (the Get Started walkthrough) closes a palette opened at that
+    // moment, as it would under a person's hands: open it again, as they would.
+    for (let attempt = 1; ; attempt++) {
+      try {
+        await this.openPalette();
+        await input.fill(`>${title}`, { timeout: 5_000 });
+        // Wait until the palette lists exactly this command before pressing Enter.
+        await this.page.locator('.quick-input-widget .monaco-list-row').filter({ hasText: title }).first().waitFor({ state: 'visible', timeout: 15_000 });
+        break;
+      } catch (e) {
+        if (attempt === 3) throw e;
+        await this.page.keyboard.press('Escape').catch(() => {});
+      }
+    }
+    await this.page.keyboard.press('Enter');
+    // A command that asks in a quick pick of its own replaces the palette instead of hiding it.
+    if (opts.opensQuickInput) await this.page.locator('.quick-input-widget input.input:not([placeholder^="Type the name of a command"])').waitFor({ state: 'visible', timeout: 15_000 });
+    else await input.waitFor({ state: 'hidden', timeout: 15_000 });
+  }
+
+  private async openPalette(): Promise<void> {
     await this.page.locator('.monaco-workbench').click({ position: { x: 700, y: 400 } }).catch(() => {});
     await this.page.keyboard.press('F1');
     const input = this.page.locator('.quick-input-widget input.input');
@@ -65,17 +87,14 @@ export class Workbench {
       await this.page.locator('.command-center .action-item').first().click();
     }
     await input.waitFor({ state: 'visible', timeout: 15_000 });
-    await input.fill(`>${title}`);
-    // Wait until the palette lists exactly this command before pressing Enter.
-    await this.page
-      .locator('.quick-input-widget .monaco-list-row')
-      .filter({ hasText: title })
-      .first()
-      .waitFor({ state: 'visible', timeout: 15_000 });
-    await this.page.keyboard.press('Enter');
-    // A command that asks in a quick pick of its own replaces the palette instead of hiding it.
-    if (opts.opensQuickInput) await this.page.locator('.quick-input-widget input.input:not([placeholder^="Type the name of a command"])').waitFor({ state: 'visible', timeout: 15_000 });
-    else await input.waitFor({ state: 'hidden', timeout: 15_000 });
+  }
+
+  /** Closes the active editor with its tab's close button (no keyboard: the editor may hold the focus). */
+  async closeActiveEditor(): Promise<void> {
+    const tab = this.page.locator('.tabs-container .tab.active');
+    await tab.hover();
+    await tab.locator('.tab-actions .action-label').first().click();
+    await tab.waitFor({ state: 'detached', timeout: 10_000 }).catch(() => {});
   }
 
   /** The modal dialog VS Code shows for `showWarningMessage(…, { modal: true })`, once it is up. */
