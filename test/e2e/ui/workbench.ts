@@ -57,36 +57,31 @@ export class Workbench {
   /** F1, type the command's full title, Enter — exactly what a person does. */
   async runCommand(title: string, opts: { opensQuickInput?: boolean } = {}): Promise<void> {
     const input = this.page.locator('.quick-input-widget input.input');
-    // An editor that takes the focus as it opens (the Get Started walkthrough) closes a palette opened at that
-    // moment, as it would under a person's hands: open it again, as they would.
-    for (let attempt = 1; ; attempt++) {
+    // A focused webview (a walkthrough's guide, the chat) may keep F1 to itself: then the person clicks the
+    // command center at the top of the window, which opens the same palette. Under load the palette can take
+    // seconds to show, and a second opener would toggle it shut again, so each attempt first looks whether it is
+    // up. An editor that takes the focus as it finishes rendering (Get Started does) closes the palette while it
+    // is being typed into: then the whole attempt is made again.
+    const openers = [() => this.page.keyboard.press('F1'), () => this.page.locator('.command-center .action-item').first().click()];
+    for (let attempt = 0; ; attempt++) {
       try {
-        await this.openPalette();
+        if (!(await input.isVisible())) {
+          if (attempt === 0) await this.page.locator('.monaco-workbench').click({ position: { x: 700, y: 400 } }).catch(() => {});
+          await openers[attempt % openers.length]();
+          await input.waitFor({ state: 'visible', timeout: 5_000 });
+        }
         await input.fill(`>${title}`, { timeout: 5_000 });
         // Wait until the palette lists exactly this command before pressing Enter.
         await this.page.locator('.quick-input-widget .monaco-list-row').filter({ hasText: title }).first().waitFor({ state: 'visible', timeout: 15_000 });
         break;
       } catch (e) {
-        if (attempt === 3) throw e;
-        await this.page.keyboard.press('Escape').catch(() => {});
+        if (attempt === 3) throw new Error(`The command palette did not take "${title}" (F1 and the command center tried twice each): ${(e as Error).message}`);
       }
     }
     await this.page.keyboard.press('Enter');
     // A command that asks in a quick pick of its own replaces the palette instead of hiding it.
     if (opts.opensQuickInput) await this.page.locator('.quick-input-widget input.input:not([placeholder^="Type the name of a command"])').waitFor({ state: 'visible', timeout: 15_000 });
     else await input.waitFor({ state: 'hidden', timeout: 15_000 });
-  }
-
-  private async openPalette(): Promise<void> {
-    await this.page.locator('.monaco-workbench').click({ position: { x: 700, y: 400 } }).catch(() => {});
-    await this.page.keyboard.press('F1');
-    const input = this.page.locator('.quick-input-widget input.input');
-    // A focused webview (a walkthrough's guide, the chat) may keep F1 to itself: then the person clicks the
-    // command center at the top of the window, which opens the same palette.
-    if (!(await input.waitFor({ state: 'visible', timeout: 5_000 }).then(() => true, () => false))) {
-      await this.page.locator('.command-center .action-item').first().click();
-    }
-    await input.waitFor({ state: 'visible', timeout: 15_000 });
   }
 
   /** Closes the active editor with its tab's close button (no keyboard: the editor may hold the focus). */
