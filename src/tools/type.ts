@@ -17,7 +17,7 @@ export const browserType = defineTool({
     slowly: z.boolean().optional().describe('Type key by key (for widgets that react to each keystroke, like some autocompletes).'),
   }),
   risk: 'input',
-  preview: (i, ctx) => previewOf(ctx, i.submit ? 'Typing and submitting' : 'Typing', { ref: i.ref }),
+  preview: (i, ctx) => previewOf(ctx, i.submit ? 'Typing and submitting into' : 'Typing into', { ref: i.ref }),
   handler: async (i, ctx) =>
     perform(ctx, {}, async (s) => {
       const o = { clear: i.clear, submit: i.submit, keystrokes: i.slowly };

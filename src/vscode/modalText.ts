@@ -17,7 +17,7 @@ const INFINITIVE: Record<string, string> = {
 
 function infinitive(sentence: string): string {
   // "type textbox X" is not English: one types into a field (and then submits).
-  const typed = /^Typing( and submitting)? (.+?)( on \S+)?$/i.exec(sentence);
+  const typed = /^Typing( and submitting)?(?: into)? (.+?)( on \S+)?$/i.exec(sentence);
   if (typed) return `type into ${typed[2]}${typed[1] ? ' and submit' : ''}${typed[3] ?? ''}`;
   return sentence.replace(/^([\w-]+)(\s+and\s+)?([\w-]+)?/i, (all, first: string, and?: string, second?: string) => {
     const a = INFINITIVE[first.toLowerCase()];

@@ -40,6 +40,9 @@ describe('VS Code modal confirmation', () => {
     const q = (message: string) => modalText({ ...pay, preview: { message } }).title;
     assert.equal(q('Typing and submitting textbox "Search" on shop.example.com'), 'Allow Browser Agent to type into textbox "Search" and submit on shop.example.com?');
     assert.equal(q('Typing textbox "Password"'), 'Allow Browser Agent to type into textbox "Password" on shop.example.com?');
+    // What the type tool's preview says (Task History shows it as the step's name).
+    assert.equal(q('Typing into textbox "Password" on shop.example.com'), 'Allow Browser Agent to type into textbox "Password" on shop.example.com?');
+    assert.equal(q('Typing and submitting into textbox "Search"'), 'Allow Browser Agent to type into textbox "Search" and submit on shop.example.com?');
     assert.equal(q('Going back on shop.example.com'), 'Allow Browser Agent to go back on shop.example.com?');
   });
 

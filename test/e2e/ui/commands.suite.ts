@@ -152,7 +152,7 @@ describe('UI: Run Tool…, Set Secret… and Forget "Allow for This Site" from t
     const text = await page.innerText();
     for (const step of ['Launch a browser', 'Or attach to your own Chrome', 'Run a task in the chat panel', 'Stay in control', 'Use the tools from Copilot']) assert.ok(text.includes(step), `step "${step}" listed: ${text.slice(0, 600)}`);
     await wb.screenshot('get-started');
-    await wb.runCommand('View: Close All Editors');
+    await wb.closeActiveEditor();
   });
 
   it('Set Secret…: two plain steps, the value hidden; the agent types it by name and it never shows', async () => {

@@ -142,14 +142,6 @@ describe('UI: session — menu, replace prompt, failures, live view', function (
     });
   }
 
-  /** Closes the active editor with its tab's close button (no keyboard: the walkthrough may hold the focus). */
-  async function closeActiveEditor(): Promise<void> {
-    const tab = wb.page.locator('.tabs-container .tab.active');
-    await tab.hover();
-    await tab.locator('.tab-actions .action-label').first().click();
-    await tab.waitFor({ state: 'detached', timeout: 10_000 }).catch(() => {});
-  }
-
   it('How to Attach on the failure opens Get Started on "Or attach to your own Chrome", which says how, also in a narrow editor', async () => {
     await wb.runCommand('Notifications: Show Notifications');
     const failure = wb.page.locator('.notifications-center .notification-list-item').filter({ hasText: /could not attach/ }).first();
@@ -174,7 +166,7 @@ describe('UI: session — menu, replace prompt, failures, live view', function (
     } finally {
       await wb.page.setViewportSize({ width: 1400, height: 900 });
     }
-    await closeActiveEditor();
+    await wb.closeActiveEditor();
   });
 
   it('How to Attach to Your Chrome from the palette, opened while the Explorer has the focus, lands on the same step', async () => {
@@ -188,7 +180,7 @@ describe('UI: session — menu, replace prompt, failures, live view', function (
     assert.equal(title, 'Or attach to your own Chrome');
     assertSaysHowToAttach(text);
     await wb.screenshot('how-to-attach-from-palette');
-    await closeActiveEditor();
+    await wb.closeActiveEditor();
   });
 
   it('Open Live View: the page in an editor tab with its URL; after Close it says "No browser"', async () => {

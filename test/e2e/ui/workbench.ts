@@ -84,6 +84,14 @@ export class Workbench {
     else await input.waitFor({ state: 'hidden', timeout: 15_000 });
   }
 
+  /** Closes the active editor with its tab's close button (no keyboard: the editor may hold the focus). */
+  async closeActiveEditor(): Promise<void> {
+    const tab = this.page.locator('.tabs-container .tab.active');
+    await tab.hover();
+    await tab.locator('.tab-actions .action-label').first().click();
+    await tab.waitFor({ state: 'detached', timeout: 10_000 }).catch(() => {});
+  }
+
   /** The modal dialog VS Code shows for `showWarningMessage(…, { modal: true })`, once it is up. */
   async modal(timeoutMs = 30_000): Promise<Locator> {
     const box = this.page.locator('.monaco-dialog-box');
