@@ -3,6 +3,7 @@ import type { Protocol } from 'devtools-protocol';
 import type { CdpConnection } from './cdp';
 import { fenceInline } from '../safety/untrusted';
 import { socketBarrierSource } from './socketBarrier';
+import { NO_SERVICE_WORKERS } from './autoAttach';
 import { Waiters } from './waiters';
 
 /** Why a request may not go out: the rule id and plain words. */
@@ -308,7 +309,8 @@ export class RequestGuard extends EventEmitter {
         }
         // Children of this target (out-of-process iframes, dedicated workers) are paused until guarded too.
         if (t.type === 'page' || t.type === 'iframe' || t.type.endsWith('worker')) {
-          steps.push(send('Target.setAutoAttach', { autoAttach: true, waitForDebuggerOnStart: true, flatten: true }).catch(() => undefined));
+          // Service workers are guarded from the browser-level session only (see NO_SERVICE_WORKERS).
+          steps.push(send('Target.setAutoAttach', { autoAttach: true, waitForDebuggerOnStart: true, flatten: true, filter: NO_SERVICE_WORKERS }).catch(() => undefined));
         }
         await Promise.all(steps);
       } catch {

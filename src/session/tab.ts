@@ -3,6 +3,7 @@ import type { Protocol } from 'devtools-protocol';
 import { BrowserAgentError } from '../errors';
 import { fenceInline } from '../safety/untrusted';
 import type { CdpConnection, CdpSession, Unsubscribe } from './cdp';
+import { NO_SERVICE_WORKERS } from './autoAttach';
 
 export interface DialogInfo {
   type: Protocol.Page.DialogType;
@@ -92,7 +93,7 @@ export class Tab extends EventEmitter {
       session.send('Page.enable'),
       session.send('Runtime.enable'),
       session.send('Network.enable', { maxTotalBufferSize: 1_000_000, maxResourceBufferSize: 500_000 }),
-      session.send('Target.setAutoAttach', { autoAttach: true, waitForDebuggerOnStart: true, flatten: true }),
+      session.send('Target.setAutoAttach', { autoAttach: true, waitForDebuggerOnStart: true, flatten: true, filter: NO_SERVICE_WORKERS }),
       // Pages of a window without OS focus (a second client's window, a background window) still get
       // focus and blur, so clicks into fields and typing behave as for a person at that window.
       session.send('Emulation.setFocusEmulationEnabled', { enabled: true }).catch(() => undefined),
@@ -163,7 +164,7 @@ export class Tab extends EventEmitter {
           child.send('Page.enable'),
           child.send('Runtime.enable'),
           child.send('Network.enable', { maxTotalBufferSize: 1_000_000, maxResourceBufferSize: 500_000 }),
-          child.send('Target.setAutoAttach', { autoAttach: true, waitForDebuggerOnStart: true, flatten: true }),
+          child.send('Target.setAutoAttach', { autoAttach: true, waitForDebuggerOnStart: true, flatten: true, filter: NO_SERVICE_WORKERS }),
         ]);
         // Only fills a gap: this answer can arrive after a newer Page.frameNavigated.
         child.send('Page.getFrameTree').then(({ frameTree }) => void (frame.url ||= frameTree.frame.url), () => {});

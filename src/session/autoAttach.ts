@@ -1,0 +1,9 @@
+import type { Protocol } from 'devtools-protocol';
+
+/**
+ * What a tab auto-attaches to: its frames and dedicated workers, not service workers. A service worker
+ * held by several clients starts when any of them releases it, so the request guard (which attaches to
+ * every service worker at the browser) must be its only client to put its WebSocket barrier in first.
+ */
+export const NO_SERVICE_WORKERS: Protocol.Target.TargetFilter = [{ type: 'service_worker', exclude: true }, {}];
+
