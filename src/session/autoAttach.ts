@@ -1,7 +1,8 @@
 import type { Protocol } from 'devtools-protocol';
 
 /**
- * What a tab auto-attaches to: its frames and dedicated workers, not service workers. A service worker
+ * What a tab (and the request guard's page sessions) auto-attach to: frames and dedicated workers, not
+ * service workers. A service worker
  * held by several clients starts when any of them releases it, so the request guard (which attaches to
  * every service worker at the browser) must be its only client to put its WebSocket barrier in first.
  */

@@ -316,8 +316,8 @@ export class RequestGuard extends EventEmitter {
       } catch {
         /* the target went away while we set it up */
       } finally {
-        // Not waited for: a service worker answers only once every client attached to it has released it, and the
-        // tab holding the same worker releases it only after this set-up (childReady).
+        // Not waited for: a service worker answers only once every client attached to it (another CDP client's
+        // too) has released it; our tabs leave service workers to this session (NO_SERVICE_WORKERS).
         if (p.waitingForDebugger) void send('Runtime.runIfWaitingForDebugger').catch(() => undefined);
       }
     })();
