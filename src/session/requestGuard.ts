@@ -64,6 +64,10 @@ interface GuardedTarget {
   fresh: boolean;
   /** Page events are on in the guard's session (pages: the second line watches main-frame commits). */
   pageEvents?: boolean;
+  /** Service workers: the guard is leaving the session of a stopped worker (see onWorkerStopped). */
+  leaving?: boolean;
+  /** Service workers: it started again before the guard had left; attach again once it has. */
+  reattach?: boolean;
 }
 
 /** A page target the guard is attached to, for the second line. */
@@ -97,6 +101,14 @@ export class RequestGuard extends EventEmitter {
   private policy?: RequestPolicy;
   private syncing = Promise.resolve();
   private readonly offs: (() => void)[] = [];
+  /**
+   * The Fetch patterns installed at the browser level (JSON, '' for none), or undefined where that
+   * level is not ours to use (a shared browser: it would pause other clients' requests; the extension
+   * relay has none). See setBrowserFetch.
+   */
+  private browserFetch?: string;
+  /** The guard's browser session (Target.attachToBrowserTarget), or undefined where it works at the root. */
+  private root?: string;
   /** The binding through which WebSocket barriers report what they refused; unguessable per browser. */
   private readonly binding = `__browserAgentGuard_${Math.random().toString(36).slice(2)}`;
 
@@ -130,12 +142,13 @@ export class RequestGuard extends EventEmitter {
       await this.start();
       const want = this.fetchPatterns();
       const patterns = this.patterns();
-      await Promise.all(
-        [...this.targets.values()]
+      await Promise.all([
+        this.browserFetch !== undefined && this.browserFetch !== want ? this.setBrowserFetch(want) : undefined,
+        ...[...this.targets.values()]
           .filter((t) => FETCH_TYPES.has(t.type))
           .flatMap((t) => [t.fetch !== want ? this.setFetch(t, want) : undefined, t.patterns !== patterns ? this.setPatterns(t, patterns) : undefined, this.active ? this.setPageEvents(t) : undefined])
           .map((p) => p?.catch(() => undefined)),
-      );
+      ]);
       // The rules may have changed: the second line looks again at what each page shows.
       this.emit('synced');
     };
@@ -225,15 +238,22 @@ export class RequestGuard extends EventEmitter {
   dispose(): void {
     for (const off of this.offs.splice(0)) off();
     this.targets.clear();
+    if (this.root && !this.connection.closed) void this.connection.send('Target.detachFromTarget', { sessionId: this.root }).catch(() => undefined);
   }
 
   private start(): Promise<void> {
     this.started ??= (async () => {
       const conn = this.connection;
+      // The guard's own browser session, where the browser gives one: what it auto-attaches is then announced there,
+      // apart from the sessions other code attaches at the root (a tab's own, a probe), which the guard used to take
+      // over as well (each request was paused in both). A shared browser refuses one, and the extension relay has
+      // none; there the root's announcements are the guard's (the relay's only sessions are the tabs').
+      if (!this.scope) this.root = await conn.send('Target.attachToBrowserTarget', undefined, undefined, SETUP_TIMEOUT_MS).then((r) => r.sessionId, () => undefined);
       const onAttached = (p: Protocol.Target.AttachedToTargetEvent, parent?: string) => {
-        // Only the browser's own auto-attach and that of our sessions; tabs attach their own children.
-        if (parent && !this.targets.has(parent)) return;
-        if (!parent && this.scope && p.targetInfo.type === 'page' && !this.scope.owns(p.targetInfo)) {
+        // Only the browser-level auto-attach and that of our sessions: not a tab's own session or its children.
+        const browserLevel = parent === this.root;
+        if (!browserLevel && !(parent && this.targets.has(parent))) return;
+        if (browserLevel && this.scope && p.targetInfo.type === 'page' && !this.scope.owns(p.targetInfo)) {
           // Another client's page: let it run and leave it alone.
           const send = this.sender(p.sessionId);
           void send('Runtime.runIfWaitingForDebugger')
@@ -248,9 +268,23 @@ export class RequestGuard extends EventEmitter {
         if (!t) return;
         this.targets.delete(t.sessionId);
         this.setups.delete(t.targetId);
+        // A worker that started again while the guard left it runs unguarded: take it back (set up like any running target).
+        if (t.reattach) void conn.send('Target.attachToTarget', { targetId: t.targetId, flatten: true }, this.root, SETUP_TIMEOUT_MS).catch(() => undefined);
       };
-      const onPaused = (p: Protocol.Fetch.RequestPausedEvent, sessionId?: string) => {
+      // Service workers stop when idle (or when told to) and start again for the next event, in a fresh global scope.
+      const onStopped = (_p: unknown, sessionId?: string) => {
         const t = sessionId ? this.targets.get(sessionId) : undefined;
+        if (t?.type === 'service_worker') this.onWorkerStopped(t);
+      };
+      const onRestarted = (_p: unknown, sessionId?: string) => {
+        const t = sessionId ? this.targets.get(sessionId) : undefined;
+        if (t?.type === 'service_worker') void this.onWorkerRestarted(t);
+      };
+      conn.on('Inspector.targetCrashed', onStopped);
+      conn.on('Inspector.targetReloadedAfterCrash', onRestarted);
+      this.offs.push(() => conn.off('Inspector.targetCrashed', onStopped), () => conn.off('Inspector.targetReloadedAfterCrash', onRestarted));
+      const onPaused = (p: Protocol.Fetch.RequestPausedEvent, sessionId?: string) => {
+        const t = sessionId ? this.targets.get(sessionId) : this.browserFetch ? this.browserLevel(p) : undefined;
         if (t) void this.onPaused(t, p);
       };
       const onBinding = (p: Protocol.Runtime.BindingCalledEvent, sessionId?: string) => {
@@ -267,8 +301,13 @@ export class RequestGuard extends EventEmitter {
         () => conn.off('Target.detachedFromTarget', onDetached),
         () => conn.off('Fetch.requestPaused', onPaused),
       );
+      // Interception at the browser level first: it is in every request loader made from now on (see setBrowserFetch).
+      if (!this.scope) {
+        this.browserFetch = '';
+        await this.setBrowserFetch(this.fetchPatterns());
+      }
       // Browser level: every page target, existing and new (popups, window.open, new tabs), service and shared workers.
-      await conn.send('Target.setAutoAttach', { autoAttach: true, waitForDebuggerOnStart: true, flatten: true }, undefined, SETUP_TIMEOUT_MS);
+      await conn.send('Target.setAutoAttach', { autoAttach: true, waitForDebuggerOnStart: true, flatten: true }, this.root, SETUP_TIMEOUT_MS);
       // Existing targets are announced before that call returns; let their setup run.
       await this.settled();
     })();
@@ -327,6 +366,45 @@ export class RequestGuard extends EventEmitter {
     return setup.finally(() => this.pendingSetups.delete(setup));
   }
 
+  /**
+   * A service worker stopped. One the guard attached to while it ran would start again inside this
+   * session without pausing, so its script would run before a barrier could be put into its new
+   * global scope (its WebSocket got out on every restart): the guard leaves it, and its next start
+   * is a new target the browser-level auto-attach hands over paused, like a first start. One
+   * attached at its start pauses on restart too, and is set up again in onWorkerRestarted.
+   */
+  private onWorkerStopped(t: GuardedTarget): void {
+    if (t.leaving) return;
+    t.leaving = true;
+    void this.connection.send('Target.detachFromTarget', { sessionId: t.sessionId }, this.root, SETUP_TIMEOUT_MS).catch(() => undefined);
+  }
+
+  /**
+   * A service worker started again inside the guard's session, in a fresh global scope: interception
+   * and the barrier go in again before it is let run (it is paused when the guard attached at its
+   * start; a paused worker nobody releases would never run again).
+   */
+  private async onWorkerRestarted(t: GuardedTarget): Promise<void> {
+    if (t.leaving) {
+      // It started before the guard had left: attach again once the detach is through.
+      t.reattach = true;
+      return;
+    }
+    const send = this.sender(t.sessionId);
+    try {
+      if (this.active) {
+        await this.setFetch(t, this.fetchPatterns());
+        t.patterns = '[]';
+        // Answered only once the worker runs: sent before the release, not waited for.
+        this.setPatterns(t, this.patterns()).catch(() => undefined);
+      }
+    } catch {
+      /* it stopped again */
+    } finally {
+      void send('Runtime.runIfWaitingForDebugger').catch(() => undefined);
+    }
+  }
+
   private sender(sessionId: string) {
     return <M extends Parameters<CdpConnection['send']>[0]>(method: M, params?: Parameters<CdpConnection['send']>[1]) =>
       this.connection.send(method, params as never, sessionId, SETUP_TIMEOUT_MS);
@@ -339,6 +417,32 @@ export class RequestGuard extends EventEmitter {
       await this.connection.send('Fetch.enable', { patterns: list }, t.sessionId, SETUP_TIMEOUT_MS);
     } else await this.connection.send('Fetch.disable', undefined, t.sessionId, SETUP_TIMEOUT_MS);
     t.fetch = patterns;
+  }
+
+  /**
+   * Interception at the browser level, behind the targets' own: Chrome puts it into every request
+   * loader created after this call, whoever the loader is for. A target's own `Fetch.enable` reaches
+   * loaders made before it only by an update sent to the renderer; a service worker started again
+   * gets its loaders at its start, and the update arrived after its first requests had gone out
+   * (its fetch in the first event it handled reached a blocked server). The targets' interception
+   * still pauses first (and says which tab a refusal belongs to); this level sees what passed there,
+   * or what no target interception saw.
+   */
+  private async setBrowserFetch(patterns: string): Promise<void> {
+    try {
+      if (patterns) await this.connection.send('Fetch.enable', { patterns: (JSON.parse(patterns) as string[]).map((urlPattern) => ({ urlPattern, requestStage: 'Request' as const })) }, undefined, SETUP_TIMEOUT_MS);
+      else await this.connection.send('Fetch.disable', undefined, undefined, SETUP_TIMEOUT_MS);
+      this.browserFetch = patterns;
+    } catch {
+      // The extension relay has no browser level: the targets' interception is the only one there.
+      this.browserFetch = undefined;
+    }
+  }
+
+  /** Who a request paused at the browser level belongs to: its frame's page when that is a tab, else the browser. */
+  private browserLevel(p: Protocol.Fetch.RequestPausedEvent): GuardedTarget {
+    const page = p.frameId ? [...this.targets.values()].find((t) => t.type === 'page' && t.targetId === p.frameId) : undefined;
+    return { sessionId: '', targetId: page?.targetId ?? 'browser', type: 'browser', fetch: this.browserFetch ?? '', patterns: '[]', url: '', fresh: false };
   }
 
   /** Main-frame commits of a page reach the guard's session (for the second line); once per target. */
@@ -405,11 +509,11 @@ export class RequestGuard extends EventEmitter {
       verdict = { rule: 'policy-error', reason: `the safety policy could not be evaluated (${(e as Error).message})` };
     }
     if (!verdict) {
-      await this.connection.send('Fetch.continueRequest', { requestId: p.requestId }, t.sessionId, SETUP_TIMEOUT_MS).catch(() => undefined);
+      await this.connection.send('Fetch.continueRequest', { requestId: p.requestId }, t.sessionId || undefined, SETUP_TIMEOUT_MS).catch(() => undefined);
       return;
     }
     const entry = this.record(t, verdict, p.request.url, p.resourceType, p.frameId);
-    await this.connection.send('Fetch.failRequest', { requestId: p.requestId, errorReason: 'BlockedByClient' }, t.sessionId, SETUP_TIMEOUT_MS).catch(() => undefined);
+    await this.connection.send('Fetch.failRequest', { requestId: p.requestId, errorReason: 'BlockedByClient' }, t.sessionId || undefined, SETUP_TIMEOUT_MS).catch(() => undefined);
     this.emit('blocked', entry);
   }
 

@@ -80,7 +80,10 @@ export function routesTo(blocked: string, blockedOtherSite: string): Record<stri
     '/swsocket': `<title>service worker socket</title><script>navigator.serviceWorker.register('/sw-socket.js?' + Math.random())</script>`,
     '/sw-socket.js': (_req, res) => {
       res.writeHead(200, { 'content-type': 'text/javascript' });
-      res.end(`try { new WebSocket('${blocked.replace(/^http/, 'ws')}/sw-socket').onerror = () => {}; } catch {}`);
+      // Each start opens a WebSocket and fetches; a message makes the worker fetch and answer (so a test sees it ran again).
+      res.end(`try { new WebSocket('${blocked.replace(/^http/, 'ws')}/sw-socket').onerror = () => {}; } catch {}
+fetch('${blocked}/sw-start', { mode: 'no-cors' }).catch(() => {});
+self.addEventListener('message', (e) => e.waitUntil(fetch('${blocked}/sw-fetch', { mode: 'no-cors' }).then(() => 'reached', () => 'refused').then((r) => e.source.postMessage('awake, fetch ' + r))));`);
     },
   };
 }

@@ -167,31 +167,36 @@ describe('session: the landed-page check leaves what the request guard cannot st
     assert.match(textOf(r), /BLOCKED_BY_POLICY: since the last call, tab \w+ showed <page-content id=\w+>http:\/\/127\.0\.0\.1:\d+\/ticking<\/page-content id=\w+> \(it was already showing when the rules applied\), which the safety policy blocks \(rule blocked-origin: /, textOf(r));
   });
 
-  it('a tab another CDP client opens with a blocked URL: its first request gets out before anyone can intercept, the session closes the tab at commit', async () => {
+  it('a tab another CDP client opens with a blocked URL: its first request is stopped too, and the session closes the tab', async () => {
     const s = await browser();
     const other = await CdpConnection.connect(s.endpoint);
     try {
       const exists = async (id: string) => (await other.send('Target.getTargets')).targetInfos.some((t) => t.targetId === id);
-      // Control: the page rule off. Target.createTarget with a URL starts loading before the new target can be
-      // paused, so the request guard never sees the document request: the page loads and stays (its later
-      // requests are stopped). Our own tabs open on about:blank first for that reason (BrowserSession.newTab).
+      // The first line alone: Target.createTarget with a URL starts loading before the new target can be paused,
+      // so no interception of the target's own sees the document request (it used to get out). The guard's
+      // browser-level interception is in the new tab's request loaders from the start: the request is stopped
+      // and named for that tab; the tab stays, on Chrome's error page.
       await apply(true, false);
       blocked.log.length = 0;
+      const mark = s.guard.mark();
       const { targetId: kept } = await other.send('Target.createTarget', { url: `${blocked.origin}/ticking` });
       await sleep(1500);
       assert.ok(await exists(kept), 'the first line alone leaves the tab open');
-      assert.deepEqual(blocked.log, ['GET /ticking'], 'the document request got out; its timer requests did not');
+      assert.deepEqual(blocked.log, [], 'the document request did not get out');
+      const stopped = s.guard.blockedSince(mark).find((b) => b.navigation);
+      assert.deepEqual(stopped && { targetId: stopped.targetId, rule: stopped.rule, url: stopped.url }, { targetId: kept, rule: 'blocked-origin', url: `${blocked.origin}/ticking` });
       await other.send('Target.closeTarget', { targetId: kept });
 
+      // Both lines: the session closes a fresh tab whose first navigation was stopped, and says so.
       await apply(true, true);
       blocked.log.length = 0;
       const before = (await acts()).length;
       const { targetId } = await other.send('Target.createTarget', { url: `${blocked.origin}/ticking` });
       assert.ok(await until(async () => !(await exists(targetId)), 5000), 'the session closed the tab');
       assert.equal(await quiet(), 0);
-      assert.deepEqual(blocked.log, ['GET /ticking'], 'only the request nobody could intercept');
+      assert.deepEqual(blocked.log, [], 'nothing reached the blocked server');
       const act = (await acts()).slice(before).find((a) => a.targetId === targetId);
-      assert.deepEqual(act && { did: act.did, cause: act.cause, url: act.url }, { did: 'closed', cause: 'committed', url: `${blocked.origin}/ticking` });
+      assert.deepEqual(act && { did: act.did, cause: act.cause, url: act.url }, { did: 'closed', cause: 'stopped', url: `${blocked.origin}/ticking` });
 
       const r = await tool('browser_tabs', { action: 'list' });
       assert.match(textOf(r), /BLOCKED_BY_POLICY: since the last call, a new tab on <page-content id=\w+>http:\/\/127\.0\.0\.1:\d+\/ticking<\/page-content id=\w+> was opened, which the safety policy blocks \(rule blocked-origin: .*\); the session closed it\./, textOf(r));
