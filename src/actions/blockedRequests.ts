@@ -1,7 +1,7 @@
 import { BrowserAgentError } from '../errors';
 import { fenceInline } from '../safety/untrusted';
 import type { LandedPageCheck, PolicyAct } from '../session/landedPageCheck';
-import { describeBlocked, type BlockedRequest } from '../session/requestGuard';
+import { describeBlocked, type BlockedRequest, type RequestGuard } from '../session/requestGuard';
 import type { Scope } from './scope';
 
 /**
@@ -102,4 +102,18 @@ export function takePolicyNotes(check: LandedPageCheck | undefined, upTo: number
       if (a.stopped) a.stopped.reported = true;
       return describeAct(a, 'earlier');
     });
+}
+
+/**
+ * Requests the guard stopped before this call that no result has named yet (a worker's or a page's request
+ * after the last action had settled, a tab in the background): lines for the next result, a few and a count.
+ * Call after takePolicyNotes (a stop that a left or closed page explains is told there).
+ */
+export function takeBlockedNotes(guard: RequestGuard | undefined, upTo: number | undefined): string[] {
+  if (!guard || upTo === undefined) return [];
+  const fresh = guard.blockedSince(0).filter((b) => b.seq <= upTo && !b.reported);
+  for (const b of fresh) b.reported = true;
+  const lines = fresh.slice(0, 3).map((b) => describeBlocked(b).replace(/^BLOCKED_BY_POLICY: /, 'BLOCKED_BY_POLICY: since the last call, '));
+  if (fresh.length > 3) lines.push(`BLOCKED_BY_POLICY: since the last call, ${fresh.length - 3} more requests to blocked origins were stopped.`);
+  return lines;
 }

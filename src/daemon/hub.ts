@@ -33,8 +33,11 @@ const EVENT_TAIL = /,"sessionId":"([^"]+)"\}$/;
 
 /** Page-session Target.* calls a client may make: its own iframes and workers only. */
 const SESSION_TARGET_METHODS = new Set(['Target.setAutoAttach', 'Target.getTargetInfo', 'Target.detachFromTarget']);
-/** Browser-wide calls that would reach other clients' tabs or end the shared browser. */
-const DENIED = new Set(['Browser.close', 'Browser.crash', 'Browser.crashGpuProcess', 'Target.attachToBrowserTarget', 'Target.exposeDevToolsProtocol', 'Target.autoAttachRelated', 'Target.setRemoteLocations']);
+/**
+ * Browser-wide calls that would reach other clients' tabs or end the shared browser. (`Fetch.enable` at the
+ * browser level would pause every client's requests, and its events reach no client.)
+ */
+const DENIED = new Set(['Browser.close', 'Browser.crash', 'Browser.crashGpuProcess', 'Target.attachToBrowserTarget', 'Target.exposeDevToolsProtocol', 'Target.autoAttachRelated', 'Target.setRemoteLocations', 'Fetch.enable']);
 
 function cdpError(id: number, message: string): string {
   return JSON.stringify({ id, error: { code: -32000, message } });

@@ -243,7 +243,7 @@ export class BrowserSession extends EventEmitter {
   }
 
   private addTab(info: Protocol.Target.TargetInfo): Tab {
-    const tab = new Tab(this.connection, info.targetId, { url: info.url, title: info.title, openerId: info.openerId }, (child) => this.guard.childReady(child));
+    const tab = new Tab(this.connection, info.targetId, { url: info.url, title: info.title, openerId: info.openerId }, (child) => this.guard.childReady(child), () => this.guard.childFilter());
     tab.on('infoChanged', () => this.emit('tabChanged', tab));
     // A tab the agent takes up (attach mode: a person's tab) is looked at against the rules then.
     tab.on('attached', () => this.landedCheck.checkNow(info.targetId));

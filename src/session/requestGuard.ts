@@ -64,6 +64,10 @@ interface GuardedTarget {
   fresh: boolean;
   /** Page events are on in the guard's session (pages: the second line watches main-frame commits). */
   pageEvents?: boolean;
+  /** The session that attached it (the guard's browser session, or a page's or frame's): where it is detached. */
+  parent?: string;
+  /** Service workers: their requests by Network request id, to name what the renderer's URL blocking stopped. */
+  requests?: Map<string, string>;
   /** Service workers: the guard is leaving the session of a stopped worker (see onWorkerStopped). */
   leaving?: boolean;
   /** Service workers: it started again before the guard had left; attach again once it has. */
@@ -103,12 +107,18 @@ export class RequestGuard extends EventEmitter {
   private readonly offs: (() => void)[] = [];
   /**
    * The Fetch patterns installed at the browser level (JSON, '' for none), or undefined where that
-   * level is not ours to use (a shared browser: it would pause other clients' requests; the extension
-   * relay has none). See setBrowserFetch.
+   * level is not ours to use (a shared browser: it would pause other clients' requests; the daemon's
+   * proxy and the extension relay have none). See setBrowserFetch.
    */
   private browserFetch?: string;
   /** The guard's browser session (Target.attachToBrowserTarget), or undefined where it works at the root. */
   private root?: string;
+  /**
+   * Browser-wide auto-attach is real here (the browser gave a browser session): service workers are then
+   * attached at the browser level only. Through the daemon's proxy or the extension relay it is not, and
+   * pages attach their own service workers. Undefined until the guard starts.
+   */
+  private browserWide?: boolean;
   /** The binding through which WebSocket barriers report what they refused; unguessable per browser. */
   private readonly binding = `__browserAgentGuard_${Math.random().toString(36).slice(2)}`;
 
@@ -190,6 +200,16 @@ export class RequestGuard extends EventEmitter {
     await this.setups.get(targetId);
   }
 
+  /**
+   * What a session of ours (a tab's, or the guard's in a page or frame) auto-attaches: not service workers where
+   * the guard attaches them at the browser level (a second client could start one before the guard's barrier is
+   * in); where browser-wide auto-attach is not real (the daemon's proxy, the extension relay) pages attach them,
+   * in the one session the tab and the guard share there.
+   */
+  childFilter(): Protocol.Target.TargetFilter | undefined {
+    return this.browserWide === false ? undefined : NO_SERVICE_WORKERS;
+  }
+
   /** A mark to ask later what was blocked since (`blockedSince`). */
   mark(): number {
     return this.seq;
@@ -248,7 +268,12 @@ export class RequestGuard extends EventEmitter {
       // apart from the sessions other code attaches at the root (a tab's own, a probe), which the guard used to take
       // over as well (each request was paused in both). A shared browser refuses one, and the extension relay has
       // none; there the root's announcements are the guard's (the relay's only sessions are the tabs').
-      if (!this.scope) this.root = await conn.send('Target.attachToBrowserTarget', undefined, undefined, SETUP_TIMEOUT_MS).then((r) => r.sessionId, () => undefined);
+      const own = await conn.send('Target.attachToBrowserTarget', undefined, undefined, SETUP_TIMEOUT_MS).then((r) => r.sessionId, () => undefined);
+      this.browserWide = !!own;
+      // In a browser shared with other clients the guard stays at the root (our tabs become ours only once
+      // announced there; see guarded()).
+      if (own && !this.scope) this.root = own;
+      else if (own) void conn.send('Target.detachFromTarget', { sessionId: own }, undefined, SETUP_TIMEOUT_MS).catch(() => undefined);
       const onAttached = (p: Protocol.Target.AttachedToTargetEvent, parent?: string) => {
         // Only the browser-level auto-attach and that of our sessions: not a tab's own session or its children.
         const browserLevel = parent === this.root;
@@ -258,10 +283,10 @@ export class RequestGuard extends EventEmitter {
           const send = this.sender(p.sessionId);
           void send('Runtime.runIfWaitingForDebugger')
             .catch(() => undefined)
-            .then(() => send('Target.detachFromTarget', { sessionId: p.sessionId }).catch(() => undefined));
+            .then(() => this.connection.send('Target.detachFromTarget', { sessionId: p.sessionId }, parent, SETUP_TIMEOUT_MS).catch(() => undefined));
           return;
         }
-        void this.onAttached(p);
+        void this.onAttached(p, parent);
       };
       const onDetached = (p: Protocol.Target.DetachedFromTargetEvent) => {
         const t = p.sessionId ? this.targets.get(p.sessionId) : undefined;
@@ -269,7 +294,7 @@ export class RequestGuard extends EventEmitter {
         this.targets.delete(t.sessionId);
         this.setups.delete(t.targetId);
         // A worker that started again while the guard left it runs unguarded: take it back (set up like any running target).
-        if (t.reattach) void conn.send('Target.attachToTarget', { targetId: t.targetId, flatten: true }, this.root, SETUP_TIMEOUT_MS).catch(() => undefined);
+        if (t.reattach && t.parent === this.root) void conn.send('Target.attachToTarget', { targetId: t.targetId, flatten: true }, this.root, SETUP_TIMEOUT_MS).catch(() => undefined);
       };
       // Service workers stop when idle (or when told to) and start again for the next event, in a fresh global scope.
       const onStopped = (_p: unknown, sessionId?: string) => {
@@ -280,6 +305,25 @@ export class RequestGuard extends EventEmitter {
         const t = sessionId ? this.targets.get(sessionId) : undefined;
         if (t?.type === 'service_worker') void this.onWorkerRestarted(t);
       };
+      // What the renderer's URL blocking stopped in a service worker (see setPatterns), named like other refusals.
+      const onRequest = (p: Protocol.Network.RequestWillBeSentEvent, sessionId?: string) => {
+        const t = sessionId ? this.targets.get(sessionId) : undefined;
+        if (t?.type !== 'service_worker') return;
+        const requests = (t.requests ??= new Map());
+        requests.set(p.requestId, p.request.url);
+        if (requests.size > KEEP_BLOCKED) requests.delete(requests.keys().next().value as string);
+      };
+      const onDone = (p: { requestId: string; blockedReason?: string; type?: string }, sessionId?: string) => {
+        const t = sessionId ? this.targets.get(sessionId) : undefined;
+        const url = t?.requests?.get(p.requestId);
+        if (!t || url === undefined) return;
+        t.requests!.delete(p.requestId);
+        if (p.blockedReason === 'inspector') this.onRendererBlocked(t, url, p.type ?? 'Other');
+      };
+      conn.on('Network.requestWillBeSent', onRequest);
+      conn.on('Network.loadingFailed', onDone);
+      conn.on('Network.loadingFinished', onDone);
+      this.offs.push(() => conn.off('Network.requestWillBeSent', onRequest), () => conn.off('Network.loadingFailed', onDone), () => conn.off('Network.loadingFinished', onDone));
       conn.on('Inspector.targetCrashed', onStopped);
       conn.on('Inspector.targetReloadedAfterCrash', onRestarted);
       this.offs.push(() => conn.off('Inspector.targetCrashed', onStopped), () => conn.off('Inspector.targetReloadedAfterCrash', onRestarted));
@@ -302,12 +346,21 @@ export class RequestGuard extends EventEmitter {
         () => conn.off('Fetch.requestPaused', onPaused),
       );
       // Interception at the browser level first: it is in every request loader made from now on (see setBrowserFetch).
-      if (!this.scope) {
+      // Only in a browser of our own, over a connection of our own (a shared browser's other clients' requests would
+      // pause here too; the daemon's proxy and the relay have no browser session, and would not pass such events on).
+      if (this.root) {
         this.browserFetch = '';
         await this.setBrowserFetch(this.fetchPatterns());
       }
       // Browser level: every page target, existing and new (popups, window.open, new tabs), service and shared workers.
       await conn.send('Target.setAutoAttach', { autoAttach: true, waitForDebuggerOnStart: true, flatten: true }, this.root, SETUP_TIMEOUT_MS);
+      if (!this.browserWide) {
+        // No browser-wide auto-attach (the daemon's proxy, the extension relay): it attached nothing. The pages
+        // already open (ours) are attached one by one; pages opened from now on are announced as their tabs attach.
+        const { targetInfos } = await conn.send('Target.getTargets', undefined, undefined, SETUP_TIMEOUT_MS).catch(() => ({ targetInfos: [] as Protocol.Target.TargetInfo[] }));
+        const pages = targetInfos.filter((t) => t.type === 'page' && (!this.scope || this.scope.owns(t)));
+        await Promise.all(pages.map((t) => conn.send('Target.attachToTarget', { targetId: t.targetId, flatten: true }, undefined, SETUP_TIMEOUT_MS).catch(() => undefined)));
+      }
       // Existing targets are announced before that call returns; let their setup run.
       await this.settled();
     })();
@@ -320,9 +373,10 @@ export class RequestGuard extends EventEmitter {
     while (this.pendingSetups.size) await Promise.all([...this.pendingSetups]);
   }
 
-  private onAttached(p: Protocol.Target.AttachedToTargetEvent): Promise<void> {
+  private onAttached(p: Protocol.Target.AttachedToTargetEvent, parent?: string): Promise<void> {
     const t: GuardedTarget = {
       sessionId: p.sessionId,
+      parent,
       targetId: p.targetInfo.targetId,
       type: p.targetInfo.type,
       fetch: '',
@@ -348,8 +402,8 @@ export class RequestGuard extends EventEmitter {
         }
         // Children of this target (out-of-process iframes, dedicated workers) are paused until guarded too.
         if (t.type === 'page' || t.type === 'iframe' || t.type.endsWith('worker')) {
-          // Service workers are guarded from the browser-level session only (see NO_SERVICE_WORKERS).
-          steps.push(send('Target.setAutoAttach', { autoAttach: true, waitForDebuggerOnStart: true, flatten: true, filter: NO_SERVICE_WORKERS }).catch(() => undefined));
+          // Service workers are guarded from the browser-level session only (see NO_SERVICE_WORKERS), where there is one.
+          steps.push(send('Target.setAutoAttach', { autoAttach: true, waitForDebuggerOnStart: true, flatten: true, filter: this.childFilter() }).catch(() => undefined));
         }
         await Promise.all(steps);
       } catch {
@@ -376,7 +430,7 @@ export class RequestGuard extends EventEmitter {
   private onWorkerStopped(t: GuardedTarget): void {
     if (t.leaving) return;
     t.leaving = true;
-    void this.connection.send('Target.detachFromTarget', { sessionId: t.sessionId }, this.root, SETUP_TIMEOUT_MS).catch(() => undefined);
+    void this.connection.send('Target.detachFromTarget', { sessionId: t.sessionId }, t.parent, SETUP_TIMEOUT_MS).catch(() => undefined);
   }
 
   /**
@@ -497,6 +551,12 @@ export class RequestGuard extends EventEmitter {
         batch.push(send('Page.addScriptToEvaluateOnNewDocument', { source, runImmediately: true }).then((r) => (t.scriptId = r.identifier)));
       } else batch.push(send('Runtime.evaluate', { expression: source }).catch(() => undefined));
     }
+    // A service worker's request loaders can predate its interception (see setBrowserFetch); the renderer's own
+    // URL blocking, set while it is paused at its start, stops its requests from its first line.
+    if (t.type === 'service_worker') {
+      const http = (JSON.parse(patterns) as { urlPattern: string; block: boolean }[]).map((r) => ({ ...r, urlPattern: r.urlPattern.replace(/^ws(s?):/, 'http$1:') }));
+      batch.push(send('Network.enable').catch(() => undefined), send('Network.setBlockedURLs', { urlPatterns: http }).catch(() => undefined));
+    }
     await Promise.all(batch);
   }
 
@@ -515,6 +575,17 @@ export class RequestGuard extends EventEmitter {
     const entry = this.record(t, verdict, p.request.url, p.resourceType, p.frameId);
     await this.connection.send('Fetch.failRequest', { requestId: p.requestId, errorReason: 'BlockedByClient' }, t.sessionId || undefined, SETUP_TIMEOUT_MS).catch(() => undefined);
     this.emit('blocked', entry);
+  }
+
+  /** The renderer's URL blocking stopped a service worker's request (its rules are the policy's own). */
+  private onRendererBlocked(t: GuardedTarget, url: string, resourceType: string): void {
+    let verdict: RequestVerdict | undefined;
+    try {
+      verdict = this.policy?.active() ? this.policy.check(url) : undefined;
+    } catch (e) {
+      verdict = { rule: 'policy-error', reason: `the safety policy could not be evaluated (${(e as Error).message})` };
+    }
+    if (verdict) this.emit('blocked', this.record(t, verdict, url, resourceType));
   }
 
   /** A barrier refused a WebSocket; recorded only when the policy agrees (the report comes from page context). */

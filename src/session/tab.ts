@@ -47,6 +47,8 @@ export class Tab extends EventEmitter {
      * every client, so the request guard's interception must be on first.
      */
     private readonly beforeRelease?: (targetId: string) => Promise<void>,
+    /** What this tab's sessions auto-attach: the request guard decides whether that includes service workers. */
+    private readonly childFilter: () => Protocol.Target.TargetFilter | undefined = () => NO_SERVICE_WORKERS,
   ) {
     super();
     this.url = info.url;
@@ -93,7 +95,7 @@ export class Tab extends EventEmitter {
       session.send('Page.enable'),
       session.send('Runtime.enable'),
       session.send('Network.enable', { maxTotalBufferSize: 1_000_000, maxResourceBufferSize: 500_000 }),
-      session.send('Target.setAutoAttach', { autoAttach: true, waitForDebuggerOnStart: true, flatten: true, filter: NO_SERVICE_WORKERS }),
+      session.send('Target.setAutoAttach', { autoAttach: true, waitForDebuggerOnStart: true, flatten: true, filter: this.childFilter() }),
       // Pages of a window without OS focus (a second client's window, a background window) still get
       // focus and blur, so clicks into fields and typing behave as for a person at that window.
       session.send('Emulation.setFocusEmulationEnabled', { enabled: true }).catch(() => undefined),
@@ -164,7 +166,7 @@ export class Tab extends EventEmitter {
           child.send('Page.enable'),
           child.send('Runtime.enable'),
           child.send('Network.enable', { maxTotalBufferSize: 1_000_000, maxResourceBufferSize: 500_000 }),
-          child.send('Target.setAutoAttach', { autoAttach: true, waitForDebuggerOnStart: true, flatten: true, filter: NO_SERVICE_WORKERS }),
+          child.send('Target.setAutoAttach', { autoAttach: true, waitForDebuggerOnStart: true, flatten: true, filter: this.childFilter() }),
         ]);
         // Only fills a gap: this answer can arrive after a newer Page.frameNavigated.
         child.send('Page.getFrameTree').then(({ frameTree }) => void (frame.url ||= frameTree.frame.url), () => {});

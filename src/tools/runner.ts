@@ -6,7 +6,7 @@ import type { ActionPreview, ToolContext, ToolDefinition, ToolResult } from './t
 import { takeNotice, watchContinuity } from './continuity';
 import { takeTurn } from './tabLocks';
 import { runHandler } from './interrupted';
-import { takePolicyNotes } from '../actions/blockedRequests';
+import { takeBlockedNotes, takePolicyNotes } from '../actions/blockedRequests';
 
 /** One executed (or refused) tool call, for the audit log, notifications and the chat panel. */
 export interface StepEvent {
@@ -55,6 +55,7 @@ export async function runTool(tool: ToolDefinition, rawInput: unknown, ctx: Tool
   let decidingMs = 0;
   // What the session did about blocked origins before this call's handler (between calls, or when this call's rules applied).
   let notesUpTo: number | undefined;
+  let blockedUpTo: number | undefined;
   if (!parsed.success) {
     result = errorResult(new BrowserAgentError('INVALID_INPUT', describeZodError(tool.name, parsed.error), 'Fix the arguments to match the tool schema and call it again.'));
   } else {
@@ -77,6 +78,7 @@ export async function runTool(tool: ToolDefinition, rawInput: unknown, ctx: Tool
       if (hooks.decide) decision = await hooks.decide(tool, parsed.data, preview, ctx);
       decidingMs = Date.now() - t0;
       notesUpTo = ctx.sessions?.current?.landedCheck?.mark();
+      blockedUpTo = ctx.sessions?.current?.guard.mark();
       if (decision.outcome === 'blocked') {
         result = errorResult(new BrowserAgentError('BLOCKED_BY_POLICY', `${tool.name} was blocked by the safety policy${decision.rating.reason ? `: ${decision.rating.reason}` : ''}.`, 'Do not retry this action; choose another way or ask the user.'));
       } else if (decision.outcome === 'needs-confirmation') {
@@ -92,7 +94,7 @@ export async function runTool(tool: ToolDefinition, rawInput: unknown, ctx: Tool
       release();
     }
   }
-  const notes = takePolicyNotes(ctx.sessions?.current?.landedCheck, notesUpTo);
+  const notes = [...takePolicyNotes(ctx.sessions?.current?.landedCheck, notesUpTo), ...takeBlockedNotes(ctx.sessions?.current?.guard, blockedUpTo)];
   if (notes.length) result = withNotice(result, notes.join('\n'));
   // The first result after a relaunch or reattach says so (the model's pages and refs are gone).
   const notice = takeNotice(ctx.sessions);

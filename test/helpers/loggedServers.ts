@@ -65,6 +65,7 @@ export function routesTo(blocked: string, blockedOtherSite: string): Record<stri
       res.writeHead(200, { 'content-type': 'text/javascript' });
       res.end(`fetch('${blocked}/from-worker').catch(() => {});`);
     },
+    '/late': `<title>late</title><p>a request after the load</p><script>setTimeout(() => fetch('${blocked}/after-load', { mode: 'no-cors' }).catch(() => {}), 1500)</script>`,
     '/download': `<title>download</title><a id=go href="${blocked}/file.bin" download>get</a>`,
     // A fresh script URL each time: a shared worker is reused per URL, and a service worker only installs when its script changes.
     '/sharedworker': `<title>shared worker</title><script>new SharedWorker('/shared.js?' + Math.random())</script>`,

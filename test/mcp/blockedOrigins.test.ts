@@ -170,10 +170,25 @@ describe('mcp: a blocked origin gets nothing, whatever the route (two logged loo
       await sleep(1000);
       assert.deepEqual(blocked.log, [], `guarded, the blocked server was reached via ${route.name}:\n${guarded.outputs.join('\n')}`);
       route.after?.(guarded);
+      // A request stopped after the action's result was composed (a worker's, under load) is told by the next call.
+      await guarded.mcp.call('browser_tabs', { action: 'list' });
       const told = guarded.outputs.join('\n');
       assert.match(told, route.rule ?? /BLOCKED_BY_POLICY: .*(rule blocked-origin|matches the blocked origin)/, `the model is told which rule fired:\n${told}`);
     });
   }
+
+  it('a request stopped after the action returned is named by the next call, once', async () => {
+    await guarded.mcp.call('browser_navigate', { url: `${A}/` });
+    blocked.log.length = 0;
+    const nav = await guarded.mcp.call('browser_navigate', { url: `${A}/late` });
+    assert.doesNotMatch(nav.text, /after-load/, 'the page asks 1.5 s after its load, after the result');
+    await sleep(2500);
+    const next = await guarded.mcp.call('browser_snapshot', {});
+    assert.match(next.text, /BLOCKED_BY_POLICY: since the last call, an? \w+ request to <page-content id=\w+>http:\/\/127\.0\.0\.1:\d+\/after-load<\/page-content id=\w+> was stopped before it was sent \(rule blocked-origin: /, next.text);
+    const again = await guarded.mcp.call('browser_snapshot', {});
+    assert.doesNotMatch(again.text, /since the last call/, 'told once');
+    assert.deepEqual(blocked.log, []);
+  });
 
   it('an allow list: resources the page pulls from another origin are stopped and named', async () => {
     const r = await start(['--allowed-origins', `127.0.0.1:${allowed.port}`], 'allow');

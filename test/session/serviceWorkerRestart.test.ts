@@ -1,10 +1,10 @@
 import assert from 'node:assert/strict';
-import { BrowserSession } from '../../src/session/browserSession';
 import { sleep } from '../../src/session/launcher';
 import type { CdpSession } from '../../src/session/cdp';
 import { policyFor } from '../helpers/requestPolicy';
-import { TEST_LAUNCH, crossSite } from '../helpers/chromium';
+import { crossSite } from '../helpers/chromium';
 import { blockedRoutes, routesTo, startLoggedServer } from '../helpers/loggedServers';
+import { SESSION_MODES, openSession } from '../helpers/sessionModes';
 
 async function until(fn: () => boolean, ms: number): Promise<boolean> {
   const end = Date.now() + ms;
@@ -37,9 +37,10 @@ async function wake(page: CdpSession): Promise<string> {
 describe('session: a stopped service worker woken under a rule opens no WebSocket past the guard', function () {
   this.timeout(120_000);
   const RESTARTS = 3;
+  for (const where of SESSION_MODES)
   for (const mode of ['block list', 'allow list'] as const) {
     for (const when of ['stopped before the rule', 'running when the rule came'] as const) {
-      it(`${mode}, ${when}: woken ${RESTARTS} times, the other server gets nothing and the worker still runs`, async () => {
+      it(`${where}, ${mode}, ${when}: woken ${RESTARTS} times, the other server gets nothing and the worker still runs`, async () => {
         const blocked = await startLoggedServer(blockedRoutes());
         const allowed = await startLoggedServer(routesTo(blocked.origin, crossSite(blocked.origin)));
         const settings = { blockedOrigins: [] as string[], allowedOrigins: [] as string[] };
@@ -48,7 +49,7 @@ describe('session: a stopped service worker woken under a rule opens no WebSocke
           settings.allowedOrigins = on && mode === 'allow list' ? [`127.0.0.1:${allowed.port}`] : [];
           await s.guard.sync();
         };
-        const s = await BrowserSession.launch({ ...TEST_LAUNCH, requestPolicy: policyFor(settings) });
+        const s = await openSession(where, policyFor(settings));
         try {
           const page = await (await s.activeTab()).session();
           // Control: without rules the worker's script and its fetch do reach the other server.
@@ -74,6 +75,7 @@ describe('session: a stopped service worker woken under a rule opens no WebSocke
             const rule = mode === 'block list' ? 'blocked-origin' : 'not-allowed-origin';
             const fired = s.guard.blockedSince(mark);
             assert.ok(fired.some((b) => b.resourceType === 'WebSocket' && b.rule === rule), `restart ${i}: the guard names the WebSocket it refused: ${JSON.stringify(fired)}`);
+            assert.ok(fired.some((b) => b.url.endsWith('/sw-start') && b.rule === rule), `restart ${i}: and the fetch of the worker's start: ${JSON.stringify(fired)}`);
           }
         } finally {
           await s.close();

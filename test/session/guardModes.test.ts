@@ -1,0 +1,68 @@
+import assert from 'node:assert/strict';
+import { sleep } from '../../src/session/launcher';
+import { policyFor } from '../helpers/requestPolicy';
+import { crossSite } from '../helpers/chromium';
+import { blockedRoutes, routesTo, startLoggedServer } from '../helpers/loggedServers';
+import { SESSION_MODES, openSession } from '../helpers/sessionModes';
+
+async function until(fn: () => boolean, ms: number): Promise<boolean> {
+  const end = Date.now() + ms;
+  while (!fn() && Date.now() < end) await sleep(25);
+  return fn();
+}
+
+const CALLS = `fetch(BLOCKED + '/fetch', { mode: 'no-cors' }).catch(() => {});
+  try { new WebSocket(BLOCKED.replace(/^http/, 'ws') + '/ws').onerror = () => {}; } catch {}`;
+
+// The request guard must hold however the session reaches its browser. Through the daemon's proxy (and the
+// extension relay) there is no browser-wide auto-attach: a tab open before the rules came was never guarded
+// (nothing announced it to the guard), and service workers were attached by nobody.
+describe('session: the request guard in each way a session reaches its browser (real Chromium, session daemon, two loopback servers)', function () {
+  this.timeout(120_000);
+  for (const mode of SESSION_MODES) {
+    it(`${mode}: a tab open before the rule came, and one opened after, send nothing to the blocked origin`, async () => {
+      const blocked = await startLoggedServer(blockedRoutes());
+      const allowed = await startLoggedServer(routesTo(blocked.origin, crossSite(blocked.origin)));
+      const settings = { blockedOrigins: [] as string[], allowedOrigins: [] as string[] };
+      const s = await openSession(mode, policyFor(settings));
+      try {
+        const tab = await s.activeTab();
+        const page = await tab.session();
+        const loaded = page.waitFor('Page.loadEventFired', () => true, 10_000);
+        await page.send('Page.navigate', { url: `${allowed.origin}/` });
+        await loaded;
+        const calls = CALLS.replace(/BLOCKED/g, JSON.stringify(blocked.origin));
+        // Control: no rule, the page's fetch and WebSocket reach the other server.
+        await tab.evaluate(calls);
+        assert.ok(await until(() => blocked.log.includes('GET /fetch') && blocked.log.includes('UPGRADE /ws'), 5000), `unguarded, both arrive: ${JSON.stringify(blocked.log)}`);
+
+        settings.blockedOrigins = [`127.0.0.1:${blocked.port}`];
+        await s.applyPolicy(policyFor(settings));
+        blocked.log.length = 0;
+        let mark = s.guard.mark();
+        await tab.evaluate(calls);
+        await until(() => s.guard.blockedSince(mark).length >= 2, 3000);
+        await sleep(200);
+        assert.deepEqual(blocked.log, [], 'the tab open before the rule sends nothing');
+        assert.deepEqual(s.guard.blockedSince(mark).map((b) => `${b.resourceType} ${b.rule}`).sort(), ['WebSocket blocked-origin', 'XHR blocked-origin'], 'the guard names both, for that tab');
+        assert.ok(s.guard.blockedSince(mark, [tab.targetId]).length === 2, 'attributed to the tab');
+
+        mark = s.guard.mark();
+        const second = await s.newTab(`${allowed.origin}/resources`);
+        await until(() => s.guard.blockedSince(mark).length >= 3, 3000);
+        await second.evaluate(calls);
+        await until(() => s.guard.blockedSince(mark).length >= 5, 3000);
+        await sleep(200);
+        assert.deepEqual(blocked.log, [], 'the tab opened after the rule sends nothing');
+        assert.deepEqual(
+          s.guard.blockedSince(mark, [second.targetId]).map((b) => b.resourceType).sort(),
+          ['Image', 'Script', 'Stylesheet', 'WebSocket', 'XHR'],
+        );
+      } finally {
+        await s.close();
+        await allowed.close();
+        await blocked.close();
+      }
+    });
+  }
+});
