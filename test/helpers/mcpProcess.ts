@@ -18,12 +18,13 @@ export interface McpProcess {
 }
 
 /** The real server over stdio through the SDK's client, as any MCP host runs it. */
-export async function startMcp(args: string[], stderr: 'ignore' | 'pipe' = 'ignore'): Promise<McpProcess> {
+export async function startMcp(args: string[], stderr: 'ignore' | 'pipe' = 'ignore', opts: { daemonEnv?: Record<string, string> } = {}): Promise<McpProcess> {
   if (!existsSync(MCP_BIN)) throw new Error(`${MCP_BIN} is missing: run node esbuild.mjs first`);
-  // These tests are about a server and the browser it drives itself, not the shared session daemon.
-  const own = args.includes('--no-daemon') ? args : [...args, '--no-daemon'];
+  // These tests are about a server and the browser it drives itself, not the shared session daemon — unless a
+  // test gives a daemon environment of its own (daemonEnv in helpers/daemon.ts): then the server's default.
+  const own = opts.daemonEnv || args.includes('--no-daemon') ? args : [...args, '--no-daemon'];
   const withAudit = own.includes('--audit-dir') ? own : [...own, '--audit-dir', 'off'];
-  const transport = new StdioClientTransport({ command: process.execPath, args: [MCP_BIN, ...withAudit], stderr });
+  const transport = new StdioClientTransport({ command: process.execPath, args: [MCP_BIN, ...withAudit], stderr, env: opts.daemonEnv });
   const client = new Client({ name: 'browser-agent-robust-test', version: '1.0.0' });
   await client.connect(transport);
   return {
