@@ -328,8 +328,9 @@ export class RequestGuard extends EventEmitter {
       conn.on('Inspector.targetReloadedAfterCrash', onRestarted);
       this.offs.push(() => conn.off('Inspector.targetCrashed', onStopped), () => conn.off('Inspector.targetReloadedAfterCrash', onRestarted));
       const onPaused = (p: Protocol.Fetch.RequestPausedEvent, sessionId?: string) => {
-        const t = sessionId ? this.targets.get(sessionId) : this.browserFetch ? this.browserLevel(p) : undefined;
-        if (t) void this.onPaused(t, p);
+        const t = sessionId ? this.targets.get(sessionId) : undefined;
+        if (t) void this.onPaused(p, t.sessionId, () => t.targetId);
+        else if (!sessionId && this.browserFetch) void this.onPaused(p, undefined, () => this.pageOf(p.frameId));
       };
       const onBinding = (p: Protocol.Runtime.BindingCalledEvent, sessionId?: string) => {
         const t = sessionId ? this.targets.get(sessionId) : undefined;
@@ -448,6 +449,7 @@ export class RequestGuard extends EventEmitter {
     try {
       if (this.active) {
         await this.setFetch(t, this.fetchPatterns());
+        // A fresh global scope: the barrier goes in again, whatever was installed in the old one.
         t.patterns = '[]';
         // Answered only once the worker runs: sent before the release, not waited for.
         this.setPatterns(t, this.patterns()).catch(() => undefined);
@@ -488,15 +490,14 @@ export class RequestGuard extends EventEmitter {
       else await this.connection.send('Fetch.disable', undefined, undefined, SETUP_TIMEOUT_MS);
       this.browserFetch = patterns;
     } catch {
-      // The extension relay has no browser level: the targets' interception is the only one there.
+      // Refused: the targets' interception is the only one.
       this.browserFetch = undefined;
     }
   }
 
-  /** Who a request paused at the browser level belongs to: its frame's page when that is a tab, else the browser. */
-  private browserLevel(p: Protocol.Fetch.RequestPausedEvent): GuardedTarget {
-    const page = p.frameId ? [...this.targets.values()].find((t) => t.type === 'page' && t.targetId === p.frameId) : undefined;
-    return { sessionId: '', targetId: page?.targetId ?? 'browser', type: 'browser', fetch: this.browserFetch ?? '', patterns: '[]', url: '', fresh: false };
+  /** Whom a request stopped at the browser level is told as: its frame's page when that is one of ours, else the browser. */
+  private pageOf(frameId: string | undefined): string {
+    return frameId && this.pages().some((t) => t.targetId === frameId) ? frameId : 'browser';
   }
 
   /** Main-frame commits of a page reach the guard's session (for the second line); once per target. */
@@ -560,42 +561,42 @@ export class RequestGuard extends EventEmitter {
     await Promise.all(batch);
   }
 
-  private async onPaused(t: GuardedTarget, p: Protocol.Fetch.RequestPausedEvent): Promise<void> {
-    let verdict: RequestVerdict | undefined;
+  /** Why `url` may not be requested, or undefined; nothing while no rule is active. */
+  private verdictFor(url: string): RequestVerdict | undefined {
     try {
-      verdict = this.policy?.active() ? this.policy.check(p.request.url) : undefined;
+      return this.policy?.active() ? this.policy.check(url) : undefined;
     } catch (e) {
       // A broken rule must not open the door: refuse.
-      verdict = { rule: 'policy-error', reason: `the safety policy could not be evaluated (${(e as Error).message})` };
+      return { rule: 'policy-error', reason: `the safety policy could not be evaluated (${(e as Error).message})` };
     }
+  }
+
+  /** A request paused in `sessionId` (undefined: at the browser level); `owner` names its target, asked only on a refusal. */
+  private async onPaused(p: Protocol.Fetch.RequestPausedEvent, sessionId: string | undefined, owner: () => string): Promise<void> {
+    const verdict = this.verdictFor(p.request.url);
     if (!verdict) {
-      await this.connection.send('Fetch.continueRequest', { requestId: p.requestId }, t.sessionId || undefined, SETUP_TIMEOUT_MS).catch(() => undefined);
+      await this.connection.send('Fetch.continueRequest', { requestId: p.requestId }, sessionId, SETUP_TIMEOUT_MS).catch(() => undefined);
       return;
     }
-    const entry = this.record(t, verdict, p.request.url, p.resourceType, p.frameId);
-    await this.connection.send('Fetch.failRequest', { requestId: p.requestId, errorReason: 'BlockedByClient' }, t.sessionId || undefined, SETUP_TIMEOUT_MS).catch(() => undefined);
+    const entry = this.record(owner(), verdict, p.request.url, p.resourceType, p.frameId);
+    await this.connection.send('Fetch.failRequest', { requestId: p.requestId, errorReason: 'BlockedByClient' }, sessionId, SETUP_TIMEOUT_MS).catch(() => undefined);
     this.emit('blocked', entry);
   }
 
   /** The renderer's URL blocking stopped a service worker's request (its rules are the policy's own). */
   private onRendererBlocked(t: GuardedTarget, url: string, resourceType: string): void {
-    let verdict: RequestVerdict | undefined;
-    try {
-      verdict = this.policy?.active() ? this.policy.check(url) : undefined;
-    } catch (e) {
-      verdict = { rule: 'policy-error', reason: `the safety policy could not be evaluated (${(e as Error).message})` };
-    }
-    if (verdict) this.emit('blocked', this.record(t, verdict, url, resourceType));
+    const verdict = this.verdictFor(url);
+    if (verdict) this.emit('blocked', this.record(t.targetId, verdict, url, resourceType));
   }
 
   /** A barrier refused a WebSocket; recorded only when the policy agrees (the report comes from page context). */
   private onSocketRefused(t: GuardedTarget, url: string): void {
     const verdict = /^wss?:\/\//.test(url) ? this.policy?.check(url) : undefined;
-    if (verdict) this.emit('blocked', this.record(t, verdict, url, 'WebSocket'));
+    if (verdict) this.emit('blocked', this.record(t.targetId, verdict, url, 'WebSocket'));
   }
 
-  private record(t: GuardedTarget, verdict: RequestVerdict, url: string, resourceType: string, frameId?: string): BlockedRequest {
-    const entry: BlockedRequest = { ...verdict, url, resourceType, navigation: resourceType === 'Document', targetId: t.targetId, frameId, seq: ++this.seq };
+  private record(targetId: string, verdict: RequestVerdict, url: string, resourceType: string, frameId?: string): BlockedRequest {
+    const entry: BlockedRequest = { ...verdict, url, resourceType, navigation: resourceType === 'Document', targetId, frameId, seq: ++this.seq };
     this.blocked.push(entry);
     if (this.blocked.length > KEEP_BLOCKED) this.blocked.splice(0, this.blocked.length - KEEP_BLOCKED);
     return entry;

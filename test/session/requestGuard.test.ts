@@ -147,8 +147,7 @@ describe('session: request guard (two loopback servers, the blocked one must get
     settings.blockedOrigins = [];
     try {
       // This test is about a page's resources: the service workers earlier tests registered on A are removed
-      // first, so one waking up here cannot be counted (a restarted worker's WebSocket is a known open gap,
-      // docs/safety.md).
+      // first, so that only the page's own requests are counted.
       const tab = await s.selectTab(s.tabs()[0].id);
       const page = await tab.session();
       await page.send('Storage.clearDataForOrigin', { origin: A, storageTypes: 'service_workers' });
