@@ -15,6 +15,8 @@ export type ErrorCode =
   | 'TAB_CLOSED'
   | 'CANCELLED'
   | 'PAGE_HUNG'
+  /** The tab's renderer process died (out of memory, killed, a crash): only leaving the page helps. */
+  | 'PAGE_CRASHED'
   /** The Chrome extension relay lost a call's answer (its service worker was stopped); not repeated. */
   | 'RELAY_INTERRUPTED'
   | 'CDP_ERROR';

@@ -36,6 +36,14 @@ export function hungError(tab: Tab): BrowserAgentError {
   );
 }
 
+export function crashedError(tab: Tab): BrowserAgentError {
+  return new BrowserAgentError(
+    'PAGE_CRASHED',
+    `The page ${fenceUrl(tab.url)} crashed (its renderer process died); nothing on it can be read or used.`,
+    'Open it again with browser_navigate (or browser_reload), or switch to another tab with browser_tabs. The tab itself is still there.',
+  );
+}
+
 /** What happened to a hung page, for the model (one line). */
 export type Recovery = { text: string; replacedTabId?: string };
 
@@ -63,12 +71,11 @@ function waitCrashed(tab: Tab, ms: number): Promise<boolean> {
  * work (a browser that refuses it), the tab is closed from the browser target and a fresh one opened
  * in its place.
  */
-export async function stopHungPage(browser: BrowserSession, tab: Tab, page: CdpSession): Promise<Recovery> {
-  const url = tab.url;
+export async function stopHungPage(browser: BrowserSession, tab: Tab, page: CdpSession, why = `The page ${fenceUrl(tab.url)} was hung (a script never yielded)`): Promise<Recovery> {
   const crashed = waitCrashed(tab, 3000);
   // The renderer dies before it can answer; the reply never comes.
   page.send('Page.crash', undefined, 1000).catch(() => undefined);
-  if (await crashed) return { text: `The page ${url} was hung (a script never yielded); its renderer was stopped` };
+  if (await crashed) return { text: `${why}; its renderer was stopped` };
   const fresh = await browser.replaceTab(tab.targetId);
-  return { text: `The page ${url} was hung (a script never yielded); the tab was closed and replaced by a new one (id ${fresh.targetId.slice(0, 8)})`, replacedTabId: fresh.targetId };
+  return { text: `${why}; the tab was closed and replaced by a new one (id ${fresh.targetId.slice(0, 8)})`, replacedTabId: fresh.targetId };
 }

@@ -6,7 +6,8 @@ import { observeBrowser, observeTab, type BrowserObserver, type TabObserver } fr
 import { reportBlocked } from './blockedRequests';
 import { screenDownloads } from './policyScreen';
 import { composeResult } from './report';
-import { hungError, isResponsive, stopHungPage } from './hung';
+import { crashedError, hungError, isResponsive, stopHungPage, type Recovery } from './hung';
+import { leaveDialogs } from './leaveDialogs';
 import { carryRefs } from '../snapshot/carryRefs';
 import { SettleWatch, type SettleReport } from './settle';
 
@@ -42,17 +43,23 @@ export async function openScope(ctx: ToolContext, opts: ScopeOptions = {}): Prom
   const browser = await ctx.browser();
   let tab = await ctx.tab();
   let page = await tab.session();
-  let recovered: string | undefined;
-  if (!(await isResponsive(tab, page))) {
+  let r: Recovery | undefined;
+  // A crashed renderer answers nothing: say so at once instead of probing (and calling it hung); a
+  // navigation loads a new renderer into the same tab.
+  if (tab.crashed && !opts.leavesPage) throw crashedError(tab);
+  // Leaving a page that holds an alert/confirm/prompt (maybe one after another): dismissed, or stopped.
+  if (opts.leavesPage && tab.dialog) r = await leaveDialogs(browser, tab, page);
+  if (!r && !tab.crashed && !(await isResponsive(tab, page))) {
+    if (tab.crashed && !opts.leavesPage) throw crashedError(tab); // it crashed while we probed
     if (!opts.leavesPage) throw hungError(tab);
-    const r = await stopHungPage(browser, tab, page);
-    recovered = r.text;
-    if (r.replacedTabId) {
-      const old = tab;
-      tab = browser.getTab(r.replacedTabId);
-      carryRefs([], old, tab); // the hung page's refs give STALE_REF, never a new page's element
-      page = await tab.session();
-    }
+    r = await stopHungPage(browser, tab, page);
+  }
+  const recovered = r?.text;
+  if (r?.replacedTabId) {
+    const old = tab;
+    tab = browser.getTab(r.replacedTabId);
+    carryRefs([], old, tab); // the hung page's refs give STALE_REF, never a new page's element
+    page = await tab.session();
   }
   const [browserObs, tabObs] = await Promise.all([observeBrowser(browser, ctx.settings.downloadsDir), observeTab(tab)]);
   // Another client of a shared browser may have pointed downloads at its folder, or left (Chrome then

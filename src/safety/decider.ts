@@ -77,6 +77,9 @@ const FACTS_SCRIPT = `(() => {
 export async function readPageFacts(ctx: ToolContext): Promise<PageFacts | undefined> {
   try {
     const tab = await ctx.tab();
+    // Nothing to read: a crashed page answers nothing (the handler says PAGE_CRASHED), and an open dialog holds
+    // every script until it is answered (each call would wait out the 2 s timeout).
+    if (tab.crashed || tab.dialog) return undefined;
     return await tab.evaluate<PageFacts>(FACTS_SCRIPT, 2000);
   } catch {
     return undefined;

@@ -56,7 +56,8 @@ export async function previewOf(ctx: ToolContext, verb: string, opts: { ref?: st
   const tab = await currentTab(ctx);
   const preview: ActionPreview = { message: verb, url: tab?.url, title: tab?.title, destination: opts.destination, secret: opts.secret };
   let what = '';
-  if (tab && opts.ref) {
+  // A crashed tab answers no call: every lookup would wait out its timeout before the handler says PAGE_CRASHED.
+  if (tab && opts.ref && !tab.crashed) {
     try {
       const h = await handleFor(tab, opts.ref);
       const { tag, attrs } = await describeNode(h);

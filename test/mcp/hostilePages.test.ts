@@ -1,0 +1,211 @@
+// An attacker's sweep: pages that try to trap, flood or break the agent, through the real MCP server
+// (the SDK's client over stdio, --no-daemon), real headless Chromium and real loopback HTTP servers.
+// Covered elsewhere, so not repeated here: while(true) pages (test/actions/hung.test.ts,
+// test/daemon/faults.test.ts), alert/confirm on load (test/mcp/widgets.test.ts), a beforeunload prompt
+// on navigate (test/actions/settle.test.ts), one window.open popup (test/actions/settle.test.ts).
+import assert from 'node:assert/strict';
+import { CdpConnection } from '../../src/session/cdp';
+import { readDevToolsActivePort, sleep } from '../../src/session/launcher';
+import { HEADLESS_ARGS, startMcp, type McpProcess } from '../helpers/mcpProcess';
+import { launchedBrowserOf } from '../helpers/procs';
+import { startServer, type TestServer } from '../helpers/servers';
+
+/** Generous bound for one call on a loaded 2-core machine; a hang runs into the 60 s call timeout instead. */
+const QUICK_MS = 15_000;
+
+const PAGES: Record<string, string> = {
+  '/': `<!doctype html><title>Start</title><h1>Start</h1><button onclick="document.title='clicked'">Press me</button>`,
+  '/next': `<!doctype html><title>Next page</title><h1>Next</h1><button>Go on</button>`,
+  // Alerts again after every answer, for ever (until the tab leaves the page).
+  '/alertloop': `<!doctype html><title>Alert loop</title><p>trapped</p><script>let n = 0; onload = () => { for (;;) alert('Again ' + (++n)); };</script>`,
+  // Asks before leaving, whatever the way out; the click gives the sticky user activation Chromium requires.
+  '/trap': `<!doctype html><title>Trap</title><input id=i aria-label="Name"><script>addEventListener('beforeunload', (e) => { e.preventDefault(); e.returnValue = 'Stay!'; });</script>`,
+  // One click opens 40 windows.
+  '/storm': `<!doctype html><title>Storm</title><button onclick="for (let i = 0; i < 40; i++) window.open('/child?i=' + i, '_blank')">Win a prize</button>`,
+  '/child': `<!doctype html><title>Child window with a rather long title to make every line of noise cost something</title><p>child</p>`,
+  // A popup that closes itself when its button is clicked.
+  '/opener': `<!doctype html><title>Opener</title><button onclick="window.open('/closer', '_blank')">Open helper</button>`,
+  '/closer': `<!doctype html><title>Closer</title><button onclick="window.close()">Done</button>`,
+  // History and title floods.
+  '/flood': `<!doctype html><title>Flood</title><button id=push onclick="for (let i = 0; i < 10000; i++) history.pushState({ i }, '', '/flood?step=' + i); document.getElementById('out').textContent = 'pushed ' + history.length">Push</button>
+<p id=out>idle</p><script>let t = 0; setInterval(() => { document.title = 'Tick ' + (++t); }, 1);</script>`,
+  // Breaks the globals a page script of ours might lean on.
+  '/globals': `<!doctype html><title>Globals</title><h1>Broken globals</h1>
+<article><p>${'This paragraph is the main readable text of a page that has broken every global it could. '.repeat(4)}</p><p>${'A second paragraph, so the readability algorithm has enough to keep as content. '.repeat(4)}</p></article>
+<label>Search <input id=q></label> <button id=go onclick="document.getElementById('said').textContent = 'Searched ' + document.getElementById('q').value">Go</button><p id=said>nothing yet</p>
+<script>
+  window.JSON = { stringify() { throw new Error('JSON broken'); }, parse() { throw new Error('JSON broken'); } };
+  window.Promise = function () { throw new Error('Promise broken'); };
+  Array.prototype.map = function () { throw new Error('map broken'); };
+  Array.prototype.filter = function () { throw new Error('filter broken'); };
+  Array.prototype.push = function () { throw new Error('push broken'); };
+  Array.from = function () { throw new Error('from broken'); };
+  Object.keys = function () { throw new Error('keys broken'); };
+  Function.prototype.toString = function () { throw new Error('toString broken'); };
+  document.querySelector = function () { return null; };
+  document.querySelectorAll = function () { return []; };
+  Element.prototype.getBoundingClientRect = function () { return { x: -9999, y: -9999, width: 0, height: 0, top: -9999, left: -9999, right: -9999, bottom: -9999 }; };
+  Element.prototype.scrollIntoView = function () { throw new Error('scroll broken'); };
+  window.getComputedStyle = function () { throw new Error('style broken'); };
+  EventTarget.prototype.dispatchEvent = function () { throw new Error('dispatch broken'); };
+</script>`,
+};
+
+describe('mcp: hostile pages through the real MCP server', function () {
+  this.timeout(120_000);
+  let srv: TestServer;
+  let mcp: McpProcess;
+
+  before(async () => {
+    srv = await startServer(PAGES);
+    srv.route('/loop', (_req, res) => {
+      res.writeHead(302, { location: '/loop' });
+      res.end();
+    });
+    // Headers and the start of the page at once, then one byte every 300 ms, for ever.
+    srv.route('/drip', (_req, res) => {
+      res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' });
+      res.write(`<!doctype html><title>Dripping</title><h1>Rendered so far</h1><button>Early button</button>${' '.repeat(2048)}`);
+      const t = setInterval(() => res.write(' '), 300);
+      res.on('close', () => clearInterval(t));
+    });
+    // Popups allowed, so the storm is real (Chromium blocks all but one window.open per click by default).
+    mcp = await startMcp([...HEADLESS_ARGS, '--browser-arg=--disable-popup-blocking', '--max-wait-ms', '8000', '--allow-confirm-actions']);
+  });
+  after(async () => {
+    await mcp?.close();
+    await srv?.close();
+  });
+
+  /** Calls a tool and asserts it answered within QUICK_MS. */
+  async function timed(name: string, args: Record<string, unknown> = {}) {
+    const t0 = Date.now();
+    const r = await mcp.call(name, args, 60_000);
+    const ms = Date.now() - t0;
+    if (process.env.HOSTILE_TIMES) console.log(`${name} ${ms} ms`);
+    assert.ok(ms < QUICK_MS, `${name} took ${ms} ms: ${r.text.slice(0, 300)}`);
+    return r;
+  }
+  async function ok(name: string, args: Record<string, unknown> = {}) {
+    const r = await timed(name, args);
+    assert.equal(r.isError, false, `${name}: ${r.text}`);
+    return r.text;
+  }
+  /** Closes every tab but one and leaves that one on the start page. */
+  async function reset() {
+    for (let i = 0; i < 60; i++) {
+      const list = (await mcp.call('browser_tabs', { action: 'list' })).text.split('\n').filter((l) => /^\d+\./.test(l));
+      if (list.length <= 1) break;
+      await mcp.call('browser_tabs', { action: 'close', index: list.length - 1 });
+    }
+    const r = await mcp.call('browser_navigate', { url: srv.url });
+    if (/Dialog open/.test(r.text)) await mcp.call('browser_handle_dialog', { accept: true });
+  }
+  function refOf(snap: string, line: RegExp): string {
+    const l = snap.split('\n').find((x) => line.test(x));
+    const ref = l && /^\[([^\]]+)\]/.exec(l)?.[1];
+    assert.ok(ref, `no line ${line} in:\n${snap}`);
+    return ref;
+  }
+  async function tabLines(): Promise<string[]> {
+    return (await ok('browser_tabs', { action: 'list' })).split('\n').filter((l) => /^\d+\./.test(l));
+  }
+
+  it('the active tab\'s renderer crashes: the next call says so at once, and navigate recovers the tab', async () => {
+    await reset();
+    await ok('browser_navigate', { url: `${srv.origin}/next` });
+    const goOn = refOf(await ok('browser_snapshot'), /button "Go on"/);
+    // A second, raw CDP client crashes the renderer of that tab, as an out-of-memory kill would.
+    const browser = launchedBrowserOf(mcp.pid);
+    assert.ok(browser, 'the MCP server launched a browser');
+    const cdp = await CdpConnection.connect(readDevToolsActivePort(browser.profileDir)!);
+    try {
+      const { targetInfos } = await cdp.send('Target.getTargets');
+      const target = targetInfos.find((t) => t.type === 'page' && t.url.endsWith('/next'));
+      assert.ok(target, JSON.stringify(targetInfos));
+      const { sessionId } = await cdp.send('Target.attachToTarget', { targetId: target.targetId, flatten: true });
+      const crashed = new Promise((r) => cdp.once('Inspector.targetCrashed', r));
+      cdp.send('Page.crash', undefined, sessionId, 2000).catch(() => undefined); // the renderer dies before it answers
+      await crashed;
+    } finally {
+      cdp.close();
+    }
+    for (const [tool, args] of [['browser_snapshot', {}], ['browser_click', { ref: goOn }], ['browser_click', { x: 10, y: 10 }], ['browser_screenshot', {}], ['browser_evaluate', { script: '1' }]] as const) {
+      const r = await timed(tool, args);
+      assert.equal(r.isError, true, `${tool}: ${r.text}`);
+      assert.match(r.text, /^PAGE_CRASHED: .*crashed/, `${tool}: ${r.text}`);
+      assert.match(r.text, /browser_navigate/, `${tool} says how to go on`);
+    }
+    const nav = await ok('browser_navigate', { url: srv.url });
+    assert.match(nav, /Navigated to/);
+    const snap = await ok('browser_snapshot');
+    assert.match(snap, /button "Press me"/);
+    assert.equal((await tabLines()).length, 1, 'the same tab was reused');
+  });
+
+  it('an alert loop: every answer names the next alert, and navigate leaves the page', async () => {
+    await reset();
+    const nav = await timed('browser_navigate', { url: `${srv.origin}/alertloop` });
+    assert.match(nav.text, /Dialog open: alert <page-content id=(\w+)>Again 1<\/page-content id=\1>/);
+    for (let i = 1; i <= 5; i++) {
+      const r = await ok('browser_handle_dialog', { accept: true });
+      assert.match(r, new RegExp(`Accepted the alert <page-content id=(\\w+)>Again ${i}<`));
+      assert.match(r, new RegExp(`Dialog open: alert <page-content id=(\\w+)>Again ${i + 1}<`));
+      assert.ok(r.length < 1500, `bounded result (${r.length} chars)`);
+    }
+    // Other tools are refused while the alert is up, with the way out.
+    const snap = await timed('browser_click', { x: 5, y: 5 });
+    assert.equal(snap.isError, true);
+    assert.match(snap.text, /^DIALOG_OPEN: .*browser_handle_dialog/s);
+    // Leaving the page is always possible, though the page alerts again at once.
+    const away = await ok('browser_navigate', { url: `${srv.origin}/next` });
+    assert.match(away, /The page kept opening dialogs \(3 dismissed, the last: alert <page-content id=(\w+)>Again \d+<\/page-content id=\1>\); its renderer was stopped\. Navigated to/);
+    assert.doesNotMatch(away, /Dialog open/);
+    assert.ok(away.length < 3000, `bounded result (${away.length} chars)`);
+    assert.match(await ok('browser_snapshot'), /button "Go on"/);
+  });
+
+  it('a beforeunload trap: reload names the dialog and accepting it goes through; closing the tab closes it at once', async () => {
+    await reset();
+    await ok('browser_tabs', { action: 'new', url: `${srv.origin}/trap` });
+    const snap = await ok('browser_snapshot');
+    await ok('browser_click', { ref: refOf(snap, /textbox "Name"/) }); // sticky activation: the prompt now shows
+    const reload = await ok('browser_reload');
+    assert.match(reload, /Dialog open: beforeunload/);
+    assert.match(await ok('browser_handle_dialog', { accept: true }), /Accepted the beforeunload/);
+    // Closing the tab: the page asks again; the result says so and the answer closes it.
+    const snap2 = await ok('browser_snapshot');
+    await ok('browser_click', { ref: refOf(snap2, /textbox "Name"/) });
+    // Closing the tab does not ask the page: the model chose to close it, and the tab goes at once.
+    const close = await ok('browser_tabs', { action: 'close' });
+    assert.match(close, /^Closed the active tab\./);
+    for (let i = 0; i < 50 && (await tabLines()).length > 1; i++) await sleep(100);
+    const tabs = await tabLines();
+    assert.equal(tabs.length, 1, tabs.join('\n'));
+    assert.doesNotMatch(tabs[0], /Trap/);
+    assert.match(await ok('browser_navigate', { url: `${srv.origin}/next` }), /Navigated to/);
+  });
+
+  it('an endless redirect loop: navigate says too many redirects, and the tab still works', async () => {
+    await reset();
+    const r = await timed('browser_navigate', { url: `${srv.origin}/loop` });
+    assert.equal(r.isError, true, r.text);
+    assert.match(r.text, /^NAVIGATION_FAILED: .*ERR_TOO_MANY_REDIRECTS/);
+    assert.match(r.text, /redirect/i);
+    assert.match(await ok('browser_navigate', { url: `${srv.origin}/next` }), /Navigated to/);
+    assert.match(await ok('browser_snapshot'), /button "Go on"/);
+  });
+
+  it('a response that never ends: navigate returns within its cap saying so, and what rendered can be read and used', async () => {
+    await reset();
+    const r = await ok('browser_navigate', { url: `${srv.origin}/drip` });
+    assert.match(r, /Navigated to/);
+    assert.match(r, /still loading/);
+    const snap = await ok('browser_snapshot');
+    assert.match(snap, /Rendered so far/);
+    const click = await ok('browser_click', { ref: refOf(snap, /button "Early button"/) });
+    assert.match(click, /Clicked/);
+    assert.match(await ok('browser_navigate', { url: `${srv.origin}/next` }), /Navigated to/);
+  });
+
+});
