@@ -74,7 +74,12 @@ describe('actions: downloads in a browser we attached to (a person\'s Chromium)'
     await srv?.close();
   });
 
-  it('the agent hears only of its own downloads; a person\'s file keeps its name', async () => {
+  it('the agent hears only of its own downloads; a person\'s file goes to their downloads folder under its name', async () => {
+    // The person's own downloads folder (where Chrome saves by default): a folder of the test's own.
+    const theirs = mkdtempSync(join(tmpdir(), 'ba-person-dl-'));
+    const saved = process.env.XDG_DOWNLOAD_DIR;
+    process.env.XDG_DOWNLOAD_DIR = theirs;
+    after(() => (saved === undefined ? delete process.env.XDG_DOWNLOAD_DIR : (process.env.XDG_DOWNLOAD_DIR = saved)));
     const { targetId } = await person.send('Target.createTarget', { url: `${srv.origin}/page` });
     sessions = new SessionManager(() => ({ mode: 'attach', launch: TEST_LAUNCH, attach: { endpoint: ext.wsEndpoint }, attachTab: 'new' }));
     const ctx = toolContext(sessions, { maxWaitMs: 5000 });
@@ -86,15 +91,17 @@ describe('actions: downloads in a browser we attached to (a person\'s Chromium)'
     const { sessionId } = await person.send('Target.attachToTarget', { targetId, flatten: true });
     await person.send('Runtime.evaluate', { expression: `location.href = '/file?name=theirs.txt'` }, sessionId);
     const deadline = Date.now() + 10_000;
-    while (Date.now() < deadline && !readdirSync(dir).includes('theirs.txt')) await sleep(100);
-    assert.deepEqual(readdirSync(dir), ['theirs.txt'], 'the person\'s file is named, not left under its guid');
+    while (Date.now() < deadline && !readdirSync(theirs).includes('theirs.txt')) await sleep(100);
+    assert.deepEqual(readdirSync(theirs), ['theirs.txt'], 'the person\'s file is in their folder, named, not left under its guid');
+    assert.equal(readFileSync(join(theirs, 'theirs.txt'), 'utf8'), 'theirs.txt');
+    assert.deepEqual(readdirSync(dir), [], 'and not in ours');
 
     const snap = textOf(await run('browser_snapshot', {}));
     assert.doesNotMatch(snap, /Download|theirs/, 'the agent is not told of the person\'s download');
     const ref = /\[(\w+)\] link "get"/.exec(snap)![1];
     const r = textOf(await run('browser_click', { ref }));
     assert.match(r, /Downloaded <page-content id=(\w+)>agent\.txt<\/page-content id=\1> \(9 bytes\)/, r);
-    assert.deepEqual(readdirSync(dir).sort(), ['agent.txt', 'theirs.txt']);
+    assert.deepEqual(readdirSync(dir), ['agent.txt']);
     assert.equal(readFileSync(join(dir, 'agent.txt'), 'utf8'), 'agent.txt');
   });
 });
