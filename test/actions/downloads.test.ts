@@ -12,6 +12,7 @@ import type { ToolResult } from '../../src/tools/types';
 import { TEST_LAUNCH, startExternalChromium, type ExternalBrowser } from '../helpers/chromium';
 import { startServer, type TestServer } from '../helpers/servers';
 import { toolContext } from '../helpers/tools';
+import { startHarness, textOf as harnessText, type Harness } from './harness';
 
 const textOf = (r: ToolResult) => r.content.map((c) => (c.type === 'text' ? c.text : '')).join('\n');
 
@@ -105,3 +106,50 @@ describe('actions: downloads in a browser we attached to (a person\'s Chromium)'
     assert.equal(readFileSync(join(dir, 'agent.txt'), 'utf8'), 'agent.txt');
   });
 });
+
+describe('actions: a server that names its download to escape the folder (real Chromium)', function () {
+  this.timeout(60_000);
+  let h: Harness;
+  let srv: TestServer;
+  const names: Record<string, string> = {
+    plain: 'attachment; filename="../../escape.txt"',
+    encoded: "attachment; filename*=UTF-8''..%2F..%2Fescape-encoded.txt",
+    backslash: 'attachment; filename="..\\..\\escape-backslash.txt"',
+    long: `attachment; filename="${'n'.repeat(300)}.txt"`,
+  };
+  before(async () => {
+    const routes: Record<string, string | ((req: import('node:http').IncomingMessage, res: import('node:http').ServerResponse) => void)> = {};
+    for (const [k, cd] of Object.entries(names)) {
+      routes[`/${k}`] = `<title>${k}</title><a href="/${k}.bin">get</a>`;
+      routes[`/${k}.bin`] = (_req, res) => {
+        res.writeHead(200, { 'content-type': 'application/octet-stream', 'content-disposition': cd });
+        res.end(k);
+      };
+    }
+    srv = await startServer(routes);
+    h = await startHarness();
+  });
+  after(async () => {
+    await h?.close();
+    await srv?.close();
+  });
+
+  it('every file lands inside the downloads folder, under one plain name, with its bytes', async () => {
+    const escaped = () => [join(h.downloadsDir, '..'), join(h.downloadsDir, '..', '..')].flatMap((d) => readdirSync(d).filter((f) => /escape|nnnnnnnnnn/.test(f)));
+    for (const k of Object.keys(names)) {
+      await h.ok('browser_navigate', { url: `${srv.origin}/${k}` });
+      const snap = await h.ok('browser_snapshot');
+      const ref = /\[(\w+)\] link "get"/.exec(snap)![1];
+      const r = harnessText(await h.call('browser_click', { ref }));
+      assert.match(r, /Downloaded /, `${k}: ${r}`);
+    }
+    const files = readdirSync(h.downloadsDir);
+    assert.equal(files.length, Object.keys(names).length, files.join(' | '));
+    for (const f of files) {
+      assert.ok(!/[/\\]/.test(f) && f.length <= 200, f);
+      assert.ok(Object.keys(names).includes(readFileSync(join(h.downloadsDir, f), 'utf8')), `${f} holds one of the bodies`);
+    }
+    assert.deepEqual(escaped(), [], 'nothing was written beside the folder or above it');
+  });
+});
+
