@@ -3,6 +3,7 @@ import { BrowserAgentError, errorMessage } from '../errors';
 import type { CdpSession } from '../session/cdp';
 import type { Tab } from '../session/tab';
 import type { ElementHandle } from '../snapshot/types';
+import { actWorld, forgetActWorld } from './actWorld';
 
 /** How a person would call the element in a sentence: `button "Submit"`. */
 export function describeHandle(h: Pick<ElementHandle, 'role' | 'name'>): string {
@@ -17,15 +18,27 @@ function stale(h: ElementHandle, detail?: string): BrowserAgentError {
   );
 }
 
-/** A remote object for the element, in its own frame's main world. */
+/**
+ * A remote object for the element, in an isolated world of its own frame: the page's scripts share the DOM
+ * but not the globals, so a page that replaces `getBoundingClientRect`, `JSON`, `Array.prototype.map` or
+ * `dispatchEvent` cannot blind or break the functions we run on its elements.
+ */
 export async function resolveObject(h: ElementHandle): Promise<string> {
-  try {
-    const { object } = await h.session.send('DOM.resolveNode', { backendNodeId: h.backendNodeId });
-    if (!object.objectId) throw stale(h);
-    return object.objectId;
-  } catch (e) {
-    if (e instanceof BrowserAgentError && e.code !== 'CDP_ERROR') throw e;
-    throw stale(h, errorMessage(e).replace(/^DOM\.resolveNode: /, ''));
+  for (let attempt = 0; ; attempt++) {
+    const contextId = await actWorld(h.session, h.frameId).catch(() => undefined);
+    try {
+      const { object } = await h.session.send('DOM.resolveNode', { backendNodeId: h.backendNodeId, ...(contextId ? { executionContextId: contextId } : {}) });
+      if (!object.objectId) throw stale(h);
+      return object.objectId;
+    } catch (e) {
+      if (e instanceof BrowserAgentError && e.code !== 'CDP_ERROR') throw e;
+      // The world may have gone with an earlier document of the frame: make it again, once.
+      if (contextId && attempt === 0) {
+        forgetActWorld(h.session, h.frameId);
+        continue;
+      }
+      throw stale(h, errorMessage(e).replace(/^DOM\.resolveNode: /, ''));
+    }
   }
 }
 

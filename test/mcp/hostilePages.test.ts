@@ -27,11 +27,12 @@ const PAGES: Record<string, string> = {
   '/opener': `<!doctype html><title>Opener</title><button onclick="window.open('/closer', '_blank')">Open helper</button>`,
   '/closer': `<!doctype html><title>Closer</title><button onclick="window.close()">Done</button>`,
   // History and title floods.
-  '/flood': `<!doctype html><title>Flood</title><button id=push onclick="for (let i = 0; i < 10000; i++) history.pushState({ i }, '', '/flood?step=' + i); document.getElementById('out').textContent = 'pushed ' + history.length">Push</button>
+  '/flood': `<!doctype html><title>Flood</title><button id=push onclick="for (let i = 0; i < 2000; i++) history.pushState({ i }, '', '/flood?step=' + i); document.getElementById('out').textContent = 'pushed ' + history.length">Push</button>
 <p id=out>idle</p><script>let t = 0; setInterval(() => { document.title = 'Tick ' + (++t); }, 1);</script>`,
   // Breaks the globals a page script of ours might lean on.
   '/globals': `<!doctype html><title>Globals</title><h1>Broken globals</h1>
 <article><p>${'This paragraph is the main readable text of a page that has broken every global it could. '.repeat(4)}</p><p>${'A second paragraph, so the readability algorithm has enough to keep as content. '.repeat(4)}</p></article>
+<label>Size <select id=size><option>Small</option><option>Large</option></select></label>
 <label>Search <input id=q></label> <button id=go onclick="document.getElementById('said').textContent = 'Searched ' + document.getElementById('q').value">Go</button><p id=said>nothing yet</p>
 <script>
   window.JSON = { stringify() { throw new Error('JSON broken'); }, parse() { throw new Error('JSON broken'); } };
@@ -186,6 +187,29 @@ describe('mcp: hostile pages through the real MCP server', function () {
     assert.match(await ok('browser_navigate', { url: `${srv.origin}/next` }), /Navigated to/);
   });
 
+  it('a popup storm of 40 windows: the click result stays short, tabs are listed and closed', async () => {
+    await reset();
+    await ok('browser_navigate', { url: `${srv.origin}/storm` });
+    const snap = await ok('browser_snapshot');
+    const click = await ok('browser_click', { ref: refOf(snap, /button "Win a prize"/) });
+    assert.match(click, /^40 new tabs opened \(5 named here; browser_tabs lists them all\)\.$/m);
+    assert.match(click, /New tab opened: .* — now the active tab/, 'the active one is named');
+    assert.ok(click.length < 2500, `click result is ${click.length} chars:\n${click}`);
+    assert.ok(click.split('\n').filter((l) => /New tab opened/.test(l)).length <= 5, click);
+    let tabs: string[] = [];
+    for (let i = 0; i < 50; i++) {
+      tabs = await tabLines();
+      if (tabs.length === 41) break;
+      await sleep(100);
+    }
+    assert.equal(tabs.length, 41, tabs.join('\n'));
+    assert.ok(tabs.slice(1).every((l) => /\/child\?i=\d+/.test(l)), tabs.join('\n'));
+    for (let n = 41; n > 1; n--) await ok('browser_tabs', { action: 'close', index: n - 1 });
+    const left = await tabLines();
+    assert.equal(left.length, 1);
+    assert.match(left[0], /\(active\).*Storm/);
+  });
+
   it('an endless redirect loop: navigate says too many redirects, and the tab still works', async () => {
     await reset();
     const r = await timed('browser_navigate', { url: `${srv.origin}/loop` });
@@ -208,4 +232,59 @@ describe('mcp: hostile pages through the real MCP server', function () {
     assert.match(await ok('browser_navigate', { url: `${srv.origin}/next` }), /Navigated to/);
   });
 
+  it('a popup that closes itself: the result says the tab is gone, the next call works in the opener', async () => {
+    await reset();
+    await ok('browser_navigate', { url: `${srv.origin}/opener` });
+    const open = await ok('browser_click', { ref: refOf(await ok('browser_snapshot'), /button "Open helper"/) });
+    assert.match(open, /New tab opened: .*\/closer.* now the active tab/);
+    const helper = await ok('browser_snapshot');
+    const done = await ok('browser_click', { ref: refOf(helper, /button "Done"/) });
+    assert.match(done, /^Clicked button "Done"|\nClicked button "Done"/);
+    // window.close() is asynchronous: the click's result says so when the tab went before it was written, else the next one does, once.
+    const snap = await ok('browser_snapshot');
+    const said = /Note: the tab <page-content id=(\w+)>Closer<\/page-content id=\1> <page-content id=(\w+)>http:\/\/127\.0\.0\.1:\d+\/closer<\/page-content id=\2> was closed \(by the page itself, the user or the origin policy\); the active tab is now <page-content id=(\w+)>Opener</;
+    assert.equal([done, snap].filter((t) => said.test(t)).length, 1, `${done}\n---\n${snap}`);
+    assert.match(snap, /button "Open helper"/);
+    const tabs = await tabLines();
+    assert.equal(tabs.length, 1, tabs.join('\n'));
+  });
+
+  it('2,000 pushState calls and a title that changes every millisecond: results stay short and right', async () => {
+    await reset();
+    await ok('browser_navigate', { url: `${srv.origin}/flood` });
+    const snap = await ok('browser_snapshot');
+    assert.ok(snap.length < 3000, `snapshot is ${snap.length} chars`);
+    const click = await ok('browser_click', { ref: refOf(snap, /button "Push"/) });
+    assert.ok(click.length < 3000, `click result is ${click.length} chars:\n${click.slice(0, 3000)}`);
+    assert.match(click, /flood\?step=1999/);
+    assert.doesNotMatch(click, /still loading/, 'a pushState is no load');
+    const after = await ok('browser_snapshot');
+    assert.match(after, /pushed \d+/);
+    assert.match(after, /flood\?step=1999/);
+    assert.ok(after.length < 3000, `snapshot is ${after.length} chars`);
+    const back = await ok('browser_navigate_back');
+    assert.match(back, /step=1998/);
+    assert.match(await ok('browser_navigate', { url: `${srv.origin}/next` }), /Navigated to/);
+  });
+
+  it('a page that breaks JSON, Promise, Array, Function.toString, querySelector and getBoundingClientRect: snapshot, type, click, find and extract still work', async () => {
+    await reset();
+    await ok('browser_navigate', { url: `${srv.origin}/globals` });
+    const snap = await ok('browser_snapshot');
+    assert.match(snap, /Broken globals/);
+    assert.match(snap, /textbox "Search"/);
+    await ok('browser_type', { ref: refOf(snap, /textbox "Search"/), text: 'kittens' });
+    assert.match(await ok('browser_click', { ref: refOf(snap, /button "Go"/) }), /Clicked button "Go"/);
+    assert.match(await ok('browser_find', { query: 'Searched' }), /Searched kittens/);
+    const md = await ok('browser_extract', {});
+    assert.match(md, /main readable text of a page/);
+    const details = await ok('browser_element_details', { refs: [refOf(snap, /button "Go"/)] });
+    assert.match(details, /#go|button/);
+    assert.match(await ok('browser_select_option', { ref: refOf(snap, /combobox "Size"/), values: ['Large'] }), /Large/);
+    assert.match(await ok('browser_fill_form', { fields: [{ ref: refOf(snap, /textbox "Search"/), value: 'puppies' }] }), /puppies|Search/);
+    assert.match(await ok('browser_evaluate', { script: "document.getElementById('size').value + ' ' + document.getElementById('q').value" }), /"Large puppies"/);
+    await ok('browser_hover', { ref: refOf(snap, /button "Go"/) });
+    const shot = await timed('browser_screenshot', {});
+    assert.equal(shot.images, 1, shot.text);
+  });
 });
