@@ -18,6 +18,8 @@ const PAGES: Record<string, string> = {
   '/next': `<!doctype html><title>Next page</title><h1>Next</h1><button>Go on</button>`,
   // Alerts again after every answer, for ever (until the tab leaves the page).
   '/alertloop': `<!doctype html><title>Alert loop</title><p>trapped</p><script>let n = 0; onload = () => { for (;;) alert('Again ' + (++n)); };</script>`,
+  // The same, but each alert comes from a new task, so the page is idle between them.
+  '/alertloop2': `<!doctype html><title>Alert loop 2</title><p>trapped again</p><script>let n = 0; const again = () => { alert('Once more ' + (++n)); setTimeout(again, 0); }; onload = again;</script>`,
   // Asks before leaving, whatever the way out; the click gives the sticky user activation Chromium requires.
   '/trap': `<!doctype html><title>Trap</title><input id=i aria-label="Name"><script>addEventListener('beforeunload', (e) => { e.preventDefault(); e.returnValue = 'Stay!'; });</script>`,
   // One click opens 40 windows.
@@ -163,6 +165,16 @@ describe('mcp: hostile pages through the real MCP server', function () {
     assert.match(away, /The page kept opening dialogs \(3 dismissed, the last: alert <page-content id=(\w+)>Again \d+<\/page-content id=\1>\); its renderer was stopped\. Navigated to/);
     assert.doesNotMatch(away, /Dialog open/);
     assert.ok(away.length < 3000, `bounded result (${away.length} chars)`);
+    assert.match(await ok('browser_snapshot'), /button "Go on"/);
+  });
+
+  it('an alert loop with a task between alerts: navigate still leaves the page', async () => {
+    await reset();
+    const nav = await timed('browser_navigate', { url: `${srv.origin}/alertloop2` });
+    assert.match(nav.text, /Dialog open: alert <page-content id=(\w+)>Once more 1</);
+    const away = await ok('browser_navigate', { url: `${srv.origin}/next` });
+    assert.match(away, /^The page kept opening dialogs \(3 dismissed, the last: alert <page-content id=(\w+)>Once more \d+<\/page-content id=\1>\); its renderer was stopped\. Navigated to/);
+    assert.doesNotMatch(away, /Dialog open/);
     assert.match(await ok('browser_snapshot'), /button "Go on"/);
   });
 
