@@ -4,6 +4,7 @@
 // test/daemon/faults.test.ts), alert/confirm on load (test/mcp/widgets.test.ts), a beforeunload prompt
 // on navigate (test/actions/settle.test.ts), one window.open popup (test/actions/settle.test.ts).
 import assert from 'node:assert/strict';
+import { countTokens } from 'gpt-tokenizer/encoding/o200k_base';
 import { CdpConnection } from '../../src/session/cdp';
 import { readDevToolsActivePort, sleep } from '../../src/session/launcher';
 import { HEADLESS_ARGS, startMcp, type McpProcess } from '../helpers/mcpProcess';
@@ -31,6 +32,8 @@ const PAGES: Record<string, string> = {
   // History and title floods.
   '/flood': `<!doctype html><title>Flood</title><button id=push onclick="for (let i = 0; i < 2000; i++) history.pushState({ i }, '', '/flood?step=' + i); document.getElementById('out').textContent = 'pushed ' + history.length">Push</button>
 <p id=out>idle</p><script>let t = 0; setInterval(() => { document.title = 'Tick ' + (++t); }, 1);</script>`,
+  // Megabyte strings wherever a page can put one: title, URL, console, a dialog, a button's name.
+  '/huge': `<!doctype html><title>Huge</title><button id=b onclick="const big = 'W'.repeat(1_000_000); document.title = big; history.pushState({}, '', '/huge?' + 'q'.repeat(100_000)); for (let i = 0; i < 50; i++) console.error(big); this.textContent = big; setTimeout(() => alert(big), 0);">Blow up</button>`,
   // Breaks the globals a page script of ours might lean on.
   '/globals': `<!doctype html><title>Globals</title><h1>Broken globals</h1>
 <article><p>${'This paragraph is the main readable text of a page that has broken every global it could. '.repeat(4)}</p><p>${'A second paragraph, so the readability algorithm has enough to keep as content. '.repeat(4)}</p></article>
@@ -277,6 +280,26 @@ describe('mcp: hostile pages through the real MCP server', function () {
     const back = await ok('browser_navigate_back');
     assert.match(back, /step=1998/);
     assert.match(await ok('browser_navigate', { url: `${srv.origin}/next` }), /Navigated to/);
+  });
+
+  it('megabyte title, URL, console errors, dialog and element name: every result stays small', async () => {
+    await reset();
+    await ok('browser_navigate', { url: `${srv.origin}/huge` });
+    const click = await ok('browser_click', { ref: refOf(await ok('browser_snapshot'), /button "Blow up"/) });
+    const small = (what: string, text: string, max = 12_000) => assert.ok(text.length < max, `${what}: ${text.length} chars:\n${text.slice(0, 600)}`);
+    // What the strictest common client takes in one result (Claude Code's cap; see resultSize.test.ts).
+    const fits = (what: string, text: string) => assert.ok(countTokens(text) <= 25_000, `${what}: ${countTokens(text)} tokens`);
+    small('click', click);
+    assert.match(click, /Dialog open: alert/);
+    small('handle_dialog', await ok('browser_handle_dialog', { accept: true }));
+    small('tabs', await ok('browser_tabs', { action: 'list' }));
+    const snap = await ok('browser_snapshot');
+    fits('snapshot', snap);
+    assert.match(snap, /^Title: W{299}…$/m, 'the title line is cut');
+    assert.match(snap, /\[Cut by the 16,000-token budget/);
+    small('find', await ok('browser_find', { query: 'WWWW' }));
+    small('new tab', await ok('browser_tabs', { action: 'new', url: `${srv.origin}/next` }));
+    small('close', await ok('browser_tabs', { action: 'close' }));
   });
 
   it('a page that breaks JSON, Promise, Array, Function.toString, querySelector and getBoundingClientRect: snapshot, type, click, find and extract still work', async () => {
