@@ -29,6 +29,8 @@ const THEIRS_CACHE = process.env.BENCH_THEIRS_CACHE;
 const DUMP = process.env.BENCH_DUMP;
 /** File to write the per-page rows to, as JSON. */
 const JSON_OUT = process.env.BENCH_JSON;
+/** Our snapshot budget (as `--snapshot-max-tokens` / `browserAgent.snapshot.maxTokens` set it); unset: the default. */
+const MAX_TOKENS = process.env.BENCH_MAX_TOKENS ? Number(process.env.BENCH_MAX_TOKENS) : undefined;
 
 /** Names of the rendered interactive elements, by one definition independent of both tools. */
 const GROUND_TRUTH = `(() => {
@@ -230,7 +232,7 @@ async function main() {
         cache[page] = theirs;
       }
       const t1 = performance.now();
-      const ours = await takeSnapshot(tab);
+      const ours = await takeSnapshot(tab, { maxTokens: MAX_TOKENS });
       const ms = performance.now() - t1;
       const cov = coverage(text, ours);
       // Follow the continuation the snapshot offers, as a model would, to see what the whole read carries.
@@ -238,7 +240,7 @@ async function main() {
       let tokensAll = countTokens(ours);
       let parts = 1;
       for (let off = nextOffset(ours); off !== undefined && parts < 200; parts++) {
-        const more = await takeSnapshot(tab, { offset: off });
+        const more = await takeSnapshot(tab, { offset: off, maxTokens: MAX_TOKENS });
         whole += '\n' + more;
         tokensAll += countTokens(more);
         const next = nextOffset(more);
@@ -285,6 +287,7 @@ async function main() {
     const ratio = stats(corpus.map((r) => pick(r)[0] / Math.max(pick(r)[1], 1e-9)));
     console.log(`${label.padEnd(10)} ours median ${ours.median.toFixed(d)} p90 ${ours.p90.toFixed(d)} | theirs median ${theirs.median.toFixed(d)} p90 ${theirs.p90.toFixed(d)} | per-page ratio median ${ratio.median.toFixed(2)} p90 ${ratio.p90.toFixed(2)}`);
   };
+  if (MAX_TOKENS) console.log(`\nOur snapshot budget: ${MAX_TOKENS} tokens (BENCH_MAX_TOKENS)`);
   console.log(`\nCorpus (${dir}): ${corpus.length} pages compared (${rows.filter((r) => r.error).length} errors)`);
   if (corpus.length) {
     report('time', (r) => [r.ours.ms, r.theirs!.ms]);

@@ -1,10 +1,11 @@
-import { mkdirSync, rmSync } from 'node:fs';
-import { join } from 'node:path';
+import { existsSync, mkdirSync, rmSync } from 'node:fs';
+import { dirname, join } from 'node:path';
 import { EventEmitter } from 'node:events';
 import type { Protocol } from 'devtools-protocol';
 import type { BrowserSession } from '../session/browserSession';
 import type { CdpSession } from '../session/cdp';
 import type { Tab } from '../session/tab';
+import { placeDownload, safeFileName } from './downloadFiles';
 
 export interface FileChooserState {
   session: CdpSession;
@@ -70,6 +71,8 @@ export class TabObserver extends EventEmitter {
 /** Browser-wide facts: downloads (saved to a folder) and tabs opened since the last result. */
 export class BrowserObserver {
   readonly downloads = new Map<string, DownloadInfo>();
+  /** Downloads that are not ours, by guid: the name to give a person's file (see onForeignProgress). */
+  private readonly foreign = new Map<string, string>();
   private reported = new Set<string>();
   private opened: Tab[] = [];
   private readonly waiters = new Set<() => void>();
@@ -83,26 +86,61 @@ export class BrowserObserver {
     const conn = this.browser.connection;
     conn.on('Browser.downloadWillBegin', (p: Protocol.Browser.DownloadWillBeginEvent, sid?: string) => {
       if (sid) return;
-      this.downloads.set(p.guid, { guid: p.guid, url: p.url, filename: p.suggestedFilename, path: join(this.downloadsDir, p.suggestedFilename), state: 'inProgress', bytes: 0 });
+      if (!this.browser.downloadIsOurs(p.frameId)) {
+        // Another client's (it names and moves its own file), or a person's in a browser we attached to.
+        if (!this.browser.shared) this.foreign.set(p.guid, safeFileName(p.suggestedFilename));
+        return;
+      }
+      const filename = safeFileName(p.suggestedFilename);
+      this.downloads.set(p.guid, { guid: p.guid, url: p.url, filename, path: join(this.downloadsDir, filename), state: 'inProgress', bytes: 0 });
       this.notify();
     });
     conn.on('Browser.downloadProgress', (p: Protocol.Browser.DownloadProgressEvent, sid?: string) => {
+      if (sid) return;
       const d = this.downloads.get(p.guid);
-      if (sid || !d) return;
+      if (!d) return this.onForeignProgress(p);
       d.bytes = p.receivedBytes;
-      if (p.filePath) d.path = p.filePath; // Chrome renames on clashes ("setup (1).exe")
+      const landed = p.filePath ?? join(this.downloadsDir, p.guid);
       if (d.blocked) {
         // Refused while it was still running and the cancel lost the race: remove what landed.
-        if (p.state === 'completed') rmSync(d.path, { force: true });
+        if (p.state === 'completed') rmSync(landed, { force: true });
         if (p.state !== 'inProgress') d.state = 'canceled';
         return;
       }
+      if (p.state === 'completed') d.path = this.place(landed, this.downloadsDir, d.filename) ?? d.path;
       d.state = p.state;
       if (p.state !== 'inProgress') this.notify();
     });
     this.browser.on('tabOpened', (tab: Tab) => this.opened.push(tab));
     mkdirSync(this.downloadsDir, { recursive: true });
-    await conn.send('Browser.setDownloadBehavior', { behavior: 'allow', downloadPath: this.downloadsDir, eventsEnabled: true });
+    await this.claimDownloads();
+  }
+
+  /**
+   * Points the browser's downloads at our folder, each saved under its guid (named when it completes).
+   * The setting is browser-wide: in a shared browser the client that set it last gets every file, and
+   * when that client leaves Chrome falls back to its own default folder. So a shared session sets it
+   * again before each action, and each client moves its own finished files into its folder.
+   */
+  async claimDownloads(): Promise<void> {
+    await this.browser.connection.send('Browser.setDownloadBehavior', { behavior: 'allowAndName', downloadPath: this.downloadsDir, eventsEnabled: true });
+  }
+
+  /** A finished file under its final name in `dir`; undefined when it is not there (nothing to move). */
+  private place(landed: string, dir: string, name: string): string | undefined {
+    try {
+      return placeDownload(landed, dir, name);
+    } catch {
+      return existsSync(landed) ? landed : undefined;
+    }
+  }
+
+  /** A person's download in a browser we attached to landed in our folder under its guid: give it its name there. */
+  private onForeignProgress(p: Protocol.Browser.DownloadProgressEvent) {
+    const name = this.foreign.get(p.guid);
+    if (name === undefined || p.state === 'inProgress') return;
+    this.foreign.delete(p.guid);
+    if (p.state === 'completed' && p.filePath) this.place(p.filePath, dirname(p.filePath), name);
   }
 
   get downloadsInProgress(): number {

@@ -62,6 +62,9 @@ export async function openScope(ctx: ToolContext, opts: ScopeOptions = {}): Prom
     page = await tab.session();
   }
   const [browserObs, tabObs] = await Promise.all([observeBrowser(browser, ctx.settings.downloadsDir), observeTab(tab)]);
+  // Another client of a shared browser may have pointed downloads at its folder, or left (Chrome then
+  // falls back to its default folder): the acting client points them at its own again.
+  if (browser.shared) await browserObs.claimDownloads().catch(() => undefined);
   return { ctx, browser, tab, page, browserObs, tabObs, recovered };
 }
 

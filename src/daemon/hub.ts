@@ -11,6 +11,11 @@ export interface HubClient {
   discover: boolean;
   /** The tab the client last brought to front (for "focus" from the Sessions view). */
   activeTarget?: string;
+  /**
+   * The client asked for browser-wide auto-attach paused at start (its request guard): its new pages
+   * (popups) are handed to it paused, as Chrome would, and run once it lets them.
+   */
+  autoAttach?: boolean;
 }
 
 interface Pending {
@@ -39,6 +44,10 @@ const SESSION_TARGET_METHODS = new Set(['Target.setAutoAttach', 'Target.getTarge
  */
 const DENIED = new Set(['Browser.close', 'Browser.crash', 'Browser.crashGpuProcess', 'Target.attachToBrowserTarget', 'Target.exposeDevToolsProtocol', 'Target.autoAttachRelated', 'Target.setRemoteLocations', 'Fetch.enable']);
 
+function errorText(e: unknown): string {
+  return e instanceof Error ? e.message : String(e);
+}
+
 function cdpError(id: number, message: string): string {
   return JSON.stringify({ id, error: { code: -32000, message } });
 }
@@ -61,6 +70,10 @@ export class BrowserHub {
   private readonly downloadOwner = new Map<string, HubClient>();
   /** Tabs we closed whose targetDestroyed has not come yet: never listed or handed out again. */
   private readonly closing = new Set<string>();
+  /** Client attachToTarget calls in flight, by target: their attachedToTarget events are not the hub's own. */
+  private readonly attaching = new Map<string, number>();
+  /** The hub's browser-wide auto-attach (pages only, paused at start), on while a client asks for it. */
+  private autoAttach?: Promise<void>;
   private _closed = false;
   onclose?: () => void;
 
@@ -168,9 +181,11 @@ export class BrowserHub {
         client.discover = !!params.discover;
         return reply({});
       case 'Target.setAutoAttach':
-        // Browser-wide auto-attach would pause every client's new targets: not relayed. (The request
-        // guard then covers only what page sessions auto-attach; see README, proxy transport.)
-        return reply({});
+        // Not relayed: browser-wide it would pause every client's new targets. The hub pauses new pages
+        // itself and hands a client only its own (popups of its tabs); see onNewPage.
+        client.autoAttach = !!(params.autoAttach && params.waitForDebuggerOnStart && params.flatten);
+        if (!client.autoAttach) return reply({});
+        return void this.startAutoAttach().then(() => reply({}), (e) => client.deliver(cdpError(clientId, errorText(e))));
       case 'Target.getTargets':
         return reply({ targetInfos: this.tabsOf(client) });
       case 'Target.createTarget': {
@@ -185,6 +200,7 @@ export class BrowserHub {
       case 'Target.getTargetInfo':
         if (!owned(params.targetId)) return client.deliver(cdpError(clientId, `No target with given id found`));
         if (method === 'Target.activateTarget') client.activeTarget = params.targetId;
+        if (method === 'Target.attachToTarget') this.attaching.set(params.targetId, (this.attaching.get(params.targetId) ?? 0) + 1);
         return this.forward(client, clientId, method, line, idDigits, params.targetId);
       case 'Target.detachFromTarget':
         if (this.sessionOwner.get(params.sessionId) !== client) return client.deliver(cdpError(clientId, `No session with given id`));
@@ -227,6 +243,11 @@ export class BrowserHub {
       return;
     }
     const client = p.client!;
+    if (p.method === 'Target.attachToTarget' && p.targetId) {
+      const n = (this.attaching.get(p.targetId) ?? 1) - 1;
+      if (n > 0) this.attaching.set(p.targetId, n);
+      else this.attaching.delete(p.targetId);
+    }
     if (p.method === 'Target.createTarget' || p.method === 'Target.attachToTarget') {
       const result = JSON.parse(line).result;
       if (result?.targetId) {
@@ -270,8 +291,12 @@ export class BrowserHub {
         return;
       }
       case 'Target.attachedToTarget': {
-        // The event twin of an attachToTarget answer; the answer already recorded the session.
-        const owner = this.targetOwner.get(params.targetInfo?.targetId);
+        const targetId = params.targetInfo?.targetId;
+        // The hub's own auto-attach: a new page paused at its start, or one that was open when it began.
+        const twin = !params.waitingForDebugger && (this.sessionOwner.has(params.sessionId) || this.attaching.has(targetId));
+        if (!twin) return params.waitingForDebugger ? this.onNewPage(params, line) : undefined;
+        // The event twin of a client's attachToTarget (before or after its answer, which records the session too).
+        const owner = this.targetOwner.get(targetId);
         if (owner) {
           this.sessionOwner.set(params.sessionId, owner);
           owner.deliver(line);
@@ -294,6 +319,37 @@ export class BrowserHub {
         if (params.state !== 'inProgress') this.downloadOwner.delete(params.guid);
         return;
     }
+  }
+
+  /**
+   * Pauses every new page at its start (only the hub's hold: a direct client's own auto-attach holds it
+   * too, until that client lets it run). Through the proxy there is no browser-wide auto-attach for the
+   * client, so a popup's first request went out before its guard could attach.
+   */
+  private startAutoAttach(): Promise<void> {
+    this.autoAttach ??= this.call('Target.setAutoAttach', { autoAttach: true, waitForDebuggerOnStart: true, flatten: true, filter: [{ type: 'page' }, { exclude: true }] }).then(
+      () => undefined,
+      // The extension relay has no browser-wide auto-attach: nothing is held there.
+      () => undefined,
+    );
+    return this.autoAttach;
+  }
+
+  /**
+   * A new page, paused. A popup of a client that asked for auto-attach is handed to it in this session,
+   * paused, as Chrome would hand it over (its guard lets it run once it intercepts); every other page
+   * runs at once.
+   */
+  private onNewPage(params: Protocol.Target.AttachedToTargetEvent, line: string) {
+    const info = params.targetInfo;
+    const owner = this.targetOwner.get(info.targetId) ?? (info.openerId ? this.targetOwner.get(info.openerId) : undefined);
+    if (owner?.autoAttach) {
+      if (!this.targetOwner.has(info.targetId)) this.targetOwner.set(info.targetId, owner);
+      this.sessionOwner.set(params.sessionId, owner);
+      return owner.deliver(line);
+    }
+    // Answered only once every holder has let it run: not waited for.
+    void this.call('Runtime.runIfWaitingForDebugger', {}, params.sessionId, 60_000).catch(() => undefined);
   }
 
   /** A download started in a subframe has no known owner: every client hears of it. */

@@ -32,6 +32,9 @@ Options:
   --downloads-dir <dir>    where downloads are saved (default: <tmp>/browser-agent-downloads)
   --allow-schemes <list>   extra URL schemes browser_navigate may open (e.g. file)
   --max-wait-ms <ms>       cap for any wait (default 30000)
+  --snapshot-max-tokens <n>
+                           token budget of a snapshot the model asks for without one (default 16000,
+                           200–200000); a longer page is cut between lines and says how to read on
   --allow-confirm-actions  run actions the safety policy would confirm when the client cannot be asked
                            (no MCP elicitation); without it they are blocked
   --secrets-file <path>    .env-style file of secrets the model may type as {{secret:NAME}}
@@ -67,6 +70,7 @@ export function parseCli(argv: string[]): McpOptions & { help?: boolean; version
       'downloads-dir': { type: 'string' },
       'allow-schemes': { type: 'string' },
       'max-wait-ms': { type: 'string' },
+      'snapshot-max-tokens': { type: 'string' },
       'allow-confirm-actions': { type: 'boolean' },
       'secrets-file': { type: 'string' },
       'secret-origins': { type: 'string' },
@@ -85,6 +89,8 @@ export function parseCli(argv: string[]): McpOptions & { help?: boolean; version
   if (values.extension && values['cdp-url']) throw new Error('--extension and --cdp-url are two different browsers: give one');
   const maxWait = values['max-wait-ms'] ? Number(values['max-wait-ms']) : undefined;
   if (maxWait !== undefined && !(maxWait >= 1000)) throw new Error('--max-wait-ms must be a number ≥ 1000');
+  const snapshotMax = values['snapshot-max-tokens'] ? Number(values['snapshot-max-tokens']) : undefined;
+  if (snapshotMax !== undefined && !(Number.isInteger(snapshotMax) && snapshotMax >= 200 && snapshotMax <= 200_000)) throw new Error('--snapshot-max-tokens must be a whole number from 200 to 200000');
   const maxInput = values['max-input-bytes'] ? Number(values['max-input-bytes']) : undefined;
   if (maxInput !== undefined && !(Number.isInteger(maxInput) && maxInput >= 65_536)) throw new Error('--max-input-bytes must be a whole number ≥ 65536');
   return {
@@ -99,6 +105,7 @@ export function parseCli(argv: string[]): McpOptions & { help?: boolean; version
     downloadsDir: values['downloads-dir'],
     allowedSchemes: list(values['allow-schemes']),
     maxWaitMs: maxWait,
+    snapshotMaxTokens: snapshotMax,
     daemon: !values['no-daemon'],
     maxInputBytes: maxInput,
     skillsDirs: values['skills-dir'],

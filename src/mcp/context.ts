@@ -24,6 +24,8 @@ export interface McpOptions {
   downloadsDir?: string;
   allowedSchemes?: string[];
   maxWaitMs?: number;
+  /** Token budget of a snapshot when the call gives none. */
+  snapshotMaxTokens?: number;
   /** `--skills-dir` values (see src/skills/folders.ts). */
   skillsDirs?: string[];
   /** Work in the per-user session daemon's shared browser (default), or in-process (--no-daemon). */
@@ -51,6 +53,7 @@ export function createMcpContext(opts: McpOptions, log: Logger): { ctx: ToolCont
     allowedSchemes: opts.allowedSchemes ?? [],
     downloadsDir: opts.downloadsDir ?? join(tmpdir(), 'browser-agent-downloads'),
     maxWaitMs: opts.maxWaitMs ?? 30_000,
+    snapshotMaxTokens: opts.snapshotMaxTokens,
   };
   const launch = { headless: opts.headless, userDataDir: opts.userDataDir, executablePath: opts.executablePath, args: opts.browserArgs };
   if (opts.daemon) {

@@ -131,6 +131,23 @@ export class BrowserSession extends EventEmitter {
     return this.kind === 'launched' || !!this.handle.scope || tab.attached || !!tab.openerId || this.created.has(id);
   }
 
+  /** Shared with other clients through the session daemon (or a relay): only our own tabs are ours. */
+  get shared(): boolean {
+    // The proxy transport keeps the scope in the daemon, so its handle has a session id but no scope.
+    return !!this.handle.scope || !!this.handle.sessionId;
+  }
+
+  /**
+   * Whether a download is ours: any in a browser we launched for ourselves; in a shared browser one
+   * that started in a frame of our tabs; in a browser we attached to, one from a tab the agent works in
+   * (a person's own downloads are theirs).
+   */
+  downloadIsOurs(frameId: string): boolean {
+    if (this.kind === 'launched' && !this.shared) return true;
+    for (const tab of this.tabMap.values()) if (tab.hasFrame(frameId)) return this.inHand(tab.targetId);
+    return false;
+  }
+
   get connected(): boolean {
     return !this.connection.closed;
   }

@@ -286,6 +286,9 @@ export class RequestGuard extends EventEmitter {
             .then(() => this.connection.send('Target.detachFromTarget', { sessionId: p.sessionId }, parent, SETUP_TIMEOUT_MS).catch(() => undefined));
           return;
         }
+        // Through the daemon's proxy a popup is announced at the root twice: handed over paused by the daemon, and
+        // again as its tab's own session. One session guards a page (in two, each request was paused twice).
+        if (browserLevel && !this.root && p.targetInfo.type === 'page' && this.guardsPage(p.targetInfo.targetId)) return;
         void this.onAttached(p, parent);
       };
       const onDetached = (p: Protocol.Target.DetachedFromTargetEvent) => {
@@ -366,6 +369,12 @@ export class RequestGuard extends EventEmitter {
       await this.settled();
     })();
     return this.started;
+  }
+
+  /** A session of the guard's own at the root already guards this page. */
+  private guardsPage(targetId: string): boolean {
+    for (const t of this.targets.values()) if (t.targetId === targetId && t.type === 'page' && t.parent === this.root) return true;
+    return false;
   }
 
   private pendingSetups = new Set<Promise<void>>();

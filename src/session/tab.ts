@@ -36,6 +36,8 @@ export class Tab extends EventEmitter {
   private _session?: CdpSession;
   private attaching?: Promise<CdpSession>;
   private readonly children = new Map<string, ChildFrameSession>();
+  /** Every frame id this tab shows (main, same-process and out-of-process iframes): whose a download is. */
+  private readonly frameIds = new Set<string>();
   private readonly subscriptions: Unsubscribe[] = [];
 
   constructor(
@@ -80,6 +82,20 @@ export class Tab extends EventEmitter {
     return this.children.get(frameId);
   }
 
+  /** True when the frame is this tab's page or one of its iframes (as far as an attached tab knows). */
+  hasFrame(frameId: string): boolean {
+    return frameId === this.targetId || this.children.has(frameId) || this.frameIds.has(frameId);
+  }
+
+  /** Frames that existed before Page.enable are not announced: read them from the tree once. */
+  private readFrameTree(session: CdpSession) {
+    const add = (t: Protocol.Page.FrameTree) => {
+      this.frameIds.add(t.frame.id);
+      for (const c of t.childFrames ?? []) add(c);
+    };
+    session.send('Page.getFrameTree').then(({ frameTree }) => add(frameTree), () => {});
+  }
+
   /** Fails with DIALOG_OPEN when a JavaScript dialog blocks the page. */
   assertNoDialog(): void {
     if (this.dialog) {
@@ -102,6 +118,7 @@ export class Tab extends EventEmitter {
     ]);
     // Dialogs already open before we attached are re-announced by Page.enable; nothing else to do.
     this._session = session;
+    this.readFrameTree(session);
     void this.refreshInfo(); // the page may have finished loading before Page.enable
     this.emit('attached', session);
     return session;
@@ -118,6 +135,9 @@ export class Tab extends EventEmitter {
         this.emit('dialogClosed');
       }),
       session.on('Target.attachedToTarget', (p) => void this.onChildAttached(session, p)),
+      session.on('Page.frameAttached', (p) => void this.frameIds.add(p.frameId)),
+      // 'swap' moves a frame into another process: it is still ours.
+      session.on('Page.frameDetached', (p) => p.reason === 'remove' && this.frameIds.delete(p.frameId)),
       session.on('Target.targetInfoChanged', (p) => {
         const child = this.children.get(p.targetInfo.targetId);
         if (child && p.targetInfo.url) child.url = p.targetInfo.url;
@@ -170,6 +190,7 @@ export class Tab extends EventEmitter {
         ]);
         // Only fills a gap: this answer can arrive after a newer Page.frameNavigated.
         child.send('Page.getFrameTree').then(({ frameTree }) => void (frame.url ||= frameTree.frame.url), () => {});
+        this.readFrameTree(child);
         this.emit('frameAttached', frame);
       }
     } catch {

@@ -14,7 +14,7 @@ export const browserSnapshot = defineTool({
     layer: z.enum(['summary', 'elements']).optional().describe('Default "elements".'),
     viewportOnly: z.boolean().optional().describe('Only what is visible in the viewport.'),
     ref: z.string().max(40).optional().describe('Only the subtree under this ref.'),
-    maxTokens: z.number().int().min(200).max(200_000).optional().describe('Token budget (default 16000); a longer page is cut between lines with a marker saying how to read on.'),
+    maxTokens: z.number().int().min(200).max(200_000).optional().describe('Token budget (default 16000 unless the user configured another); a longer page is cut between lines with a marker saying how to read on.'),
     offset: z.number().int().min(0).optional().describe('Read on from this line: the offset a cut snapshot names.'),
   }),
   risk: 'read',
@@ -22,7 +22,7 @@ export const browserSnapshot = defineTool({
   preview: (_i, ctx) => previewOf(ctx, 'Reading the page'),
   handler: async (i, ctx) => {
     const s = await openScope(ctx);
-    const text = await takeSnapshot(s.tab, { layer: i.layer, viewportOnly: i.viewportOnly, ref: i.ref ? normalizeRef(i.ref) : undefined, maxTokens: i.maxTokens, offset: i.offset });
+    const text = await takeSnapshot(s.tab, { layer: i.layer, viewportOnly: i.viewportOnly, ref: i.ref ? normalizeRef(i.ref) : undefined, maxTokens: i.maxTokens ?? s.ctx.settings.snapshotMaxTokens, offset: i.offset });
     const modal = modalLines(s);
     return { content: [{ type: 'text', text: [text, ...modal].join('\n') }] };
   },

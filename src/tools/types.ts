@@ -84,6 +84,8 @@ export interface ToolSettings {
   downloadsDir: string;
   /** Upper bound for any wait a tool does. */
   maxWaitMs: number;
+  /** Token budget of a snapshot when the call gives none (default DEFAULT_MAX_TOKENS, 16,000). */
+  snapshotMaxTokens?: number;
 }
 
 export interface ToolDefinition<S extends z.ZodObject = z.ZodObject> {

@@ -1,4 +1,5 @@
 import { tmpdir } from 'node:os';
+import * as vscode from 'vscode';
 import { join } from 'node:path';
 import { BrowserAgentError } from '../errors';
 import type { SessionManager } from '../session/manager';
@@ -7,7 +8,13 @@ import type { ToolContext, ToolSettings } from '../tools/types';
 import { readPolicySettings } from './safetySettings';
 
 export function readToolSettings(): ToolSettings {
-  return { allowedSchemes: readPolicySettings().allowedSchemes, downloadsDir: join(tmpdir(), 'browser-agent-downloads'), maxWaitMs: 30_000 };
+  const snapshotMaxTokens = vscode.workspace.getConfiguration('browserAgent').get<number>('snapshot.maxTokens');
+  return {
+    allowedSchemes: readPolicySettings().allowedSchemes,
+    downloadsDir: join(tmpdir(), 'browser-agent-downloads'),
+    maxWaitMs: 30_000,
+    ...(snapshotMaxTokens !== undefined && snapshotMaxTokens >= 200 ? { snapshotMaxTokens: Math.min(Math.round(snapshotMaxTokens), 200_000) } : {}),
+  };
 }
 
 let skills: SkillLibrary | undefined;

@@ -149,19 +149,20 @@ describe(`mcp (${via}): a blocked origin gets nothing, whatever the route (two l
       name: 'download (no file written)',
       run: clickOn('/download', 'link', 'get'),
       after: (r) => {
-        // A shared browser has one download folder, the last client's (Browser.setDownloadBehavior is browser-wide):
-        // through the daemon the open run's file may be in either folder, so the guarded run must add none to either.
-        const dirs = daemon ? [open.downloads, guarded.downloads] : [r.downloads];
-        const files = dirs.flatMap((d) => {
+        // Through the daemon both runs are clients of one browser: the open run's file must land in its own folder
+        // only, and the guarded run must add a file to neither.
+        const list = (d: string) => {
           try {
             return readdirSync(d).map((f) => join(d, f));
           } catch {
             return [];
           }
-        });
+        };
+        const files = [...list(open.downloads), ...list(guarded.downloads)];
         if (r === guarded) assert.deepEqual(files.filter((f) => !downloadedUnguarded.includes(f)), [], 'no file from the blocked origin');
         else {
-          assert.ok(files.length > 0, `unguarded, the download is saved (${dirs.join(', ')})`);
+          assert.ok(list(r.downloads).length > 0, `unguarded, the download is saved in ${r.downloads}`);
+          assert.deepEqual(list(guarded.downloads), [], 'and not in the other client\'s folder');
           downloadedUnguarded.push(...files);
         }
       },

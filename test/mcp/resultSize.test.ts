@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
 import { countTokens } from 'gpt-tokenizer/encoding/o200k_base';
-import { HEADLESS_ARGS, startMcp, type McpProcess } from '../helpers/mcpProcess';
+import { HEADLESS_ARGS, MCP_BIN, startMcp, type McpProcess } from '../helpers/mcpProcess';
 import { startServer, type TestServer } from '../helpers/servers';
 
 /** What the strictest common client accepts in one tool result (Claude Code's cap). */
@@ -36,6 +37,30 @@ describe('mcp: a huge page never yields a result a client cannot take', function
       assert.ok(tokens <= CLIENT_CAP_TOKENS, `${tool}: ${tokens} tokens`);
       assert.match(r.text, /Item 0\b/, `${tool} still returns the start of the page`);
       if (tool === 'browser_snapshot') assert.match(r.text, /\[Cut by the [\d,]+-token budget after line \d+ of \d+; .*Read on: browser_snapshot with offset=\d+/);
+    }
+  });
+
+  it('--snapshot-max-tokens sets the budget of a snapshot called without one; a call\'s own maxTokens wins', async () => {
+    const frugal = await startMcp([...HEADLESS_ARGS, '--snapshot-max-tokens', '2000']);
+    try {
+      await frugal.call('browser_navigate', { url: `${srv.url}big` }, 120_000);
+      const r = await frugal.call('browser_snapshot', {}, 120_000);
+      assert.match(r.text, /\[Cut by the 2,000-token budget after line (\d+) of \d+; .*Read on: browser_snapshot with offset=\1/);
+      const tokens = countTokens(r.text);
+      assert.ok(tokens > 1200 && tokens < 2600, `about the budget: ${tokens} tokens`);
+      const own = await frugal.call('browser_snapshot', { maxTokens: 6000 }, 120_000);
+      assert.match(own.text, /\[Cut by the 6,000-token budget/);
+      const next = /offset=(\d+)/.exec(r.text)![1];
+      const more = await frugal.call('browser_snapshot', { offset: Number(next) }, 120_000);
+      assert.match(more.text, new RegExp(`continued from offset=${next}`), 'reading on uses the same budget');
+      assert.match(more.text, /\[Cut by the 2,000-token budget/);
+    } finally {
+      await frugal.close();
+    }
+    for (const bad of ['12', 'lots', '300000']) {
+      const run = spawnSync(process.execPath, [MCP_BIN, '--snapshot-max-tokens', bad], { encoding: 'utf8', timeout: 20_000 });
+      assert.equal(run.status, 2, `${bad}: ${run.stderr}`);
+      assert.match(run.stderr, /--snapshot-max-tokens must be a whole number from 200 to 200000/);
     }
   });
 });

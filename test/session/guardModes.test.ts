@@ -64,5 +64,50 @@ describe('session: the request guard in each way a session reaches its browser (
         await blocked.close();
       }
     });
+
+    // A popup is a new page target: only a browser-wide auto-attach holds it before its first request. Through
+    // the daemon's proxy the daemon holds it and hands it to the client whose tab opened it.
+    it(`${mode}: a popup the tab opens onto the blocked origin sends nothing, its first request included`, async () => {
+      const blocked = await startLoggedServer(blockedRoutes());
+      const allowed = await startLoggedServer(routesTo(blocked.origin, crossSite(blocked.origin)));
+      const settings = { blockedOrigins: [] as string[], allowedOrigins: [] as string[] };
+      const s = await openSession(mode, policyFor(settings));
+      try {
+        const tab = await s.activeTab();
+        const page = await tab.session();
+        const loaded = page.waitFor('Page.loadEventFired', () => true, 10_000);
+        await page.send('Page.navigate', { url: `${allowed.origin}/` });
+        await loaded;
+        const gesture = (expression: string) => page.send('Runtime.evaluate', { expression, userGesture: true });
+        const byWindowOpen = (path: string) => gesture(`window.open(${JSON.stringify(blocked.origin + path)}); 1`);
+        const byLink = (path: string) =>
+          gesture(`{ const a = document.createElement('a'); a.href = ${JSON.stringify(blocked.origin + path)}; a.target = '_blank'; document.body.append(a); a.click(); } 1`);
+        const popups = () => blocked.log.filter((l) => l.startsWith('GET /popup'));
+
+        // Control: without a rule both popups reach the other server.
+        await byWindowOpen('/popup-open-control');
+        await byLink('/popup-link-control');
+        assert.ok(await until(() => popups().length >= 2, 5000), `unguarded, both popups load: ${JSON.stringify(blocked.log)}`);
+
+        settings.blockedOrigins = [`127.0.0.1:${blocked.port}`];
+        await s.applyPolicy(policyFor(settings));
+        blocked.log.length = 0;
+        const mark = s.guard.mark();
+        await byWindowOpen('/popup-open');
+        await byLink('/popup-link');
+        await until(() => s.guard.blockedSince(mark).filter((b) => b.resourceType === 'Document').length >= 2, 5000);
+        await sleep(300);
+        assert.deepEqual(popups(), [], 'neither popup reaches the blocked server');
+        assert.deepEqual(
+          s.guard.blockedSince(mark).filter((b) => b.resourceType === 'Document').map((b) => new URL(b.url).pathname).sort(),
+          ['/popup-link', '/popup-open'],
+          'the guard names both',
+        );
+      } finally {
+        await s.close();
+        await allowed.close();
+        await blocked.close();
+      }
+    });
   }
 });

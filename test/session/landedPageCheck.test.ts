@@ -51,7 +51,13 @@ describe('session: the landed-page check leaves what the request guard cannot st
   before(async () => {
     // A page that keeps talking to its own server: a restored copy of it shows whether its requests get out.
     blocked = await startLoggedServer({
-      '/ticking': '<title>ticking</title><p>blocked page text</p><script>setInterval(() => fetch("/tick").catch(() => {}), 100)</script>',
+      // A fetch still in flight when the page is left keeps it out of the back/forward cache (a loaded machine made
+      // that likely): the page aborts it on pagehide and ticks again once restored.
+      '/ticking': `<title>ticking</title><p>blocked page text</p><script>
+        let c, t; const tick = () => { c = new AbortController(); fetch("/tick", { signal: c.signal }).catch(() => {}); };
+        t = setInterval(tick, 100);
+        addEventListener("pagehide", () => { clearInterval(t); c?.abort(); });
+        addEventListener("pageshow", (e) => { if (e.persisted) t = setInterval(tick, 100); });</script>`,
       '/page': '<title>blocked page</title><p>blocked</p>',
     });
     allowed = await startLoggedServer({ '/': '<title>home</title><p>allowed home</p>' });

@@ -91,4 +91,23 @@ describe('Language-model tools through vscode.lm', () => {
     assert.deepEqual(await tab.evaluate('[...document.querySelectorAll("#list li")].map((li) => li.textContent)'), ['Oat milk']);
     assert.equal(await tab.evaluate('document.title'), 'Shopping list (1)');
   });
+
+  it('browserAgent.snapshot.maxTokens sets the budget of a snapshot the model calls without one', async () => {
+    await api();
+    server ??= await startServer({});
+    server.route('/long', `<!doctype html><title>Long</title>${Array.from({ length: 400 }, (_, i) => `<p>Paragraph ${i} of a long page, with a few more words.</p>`).join('')}`);
+    await invoke('browser_navigate', { url: `${server.origin}/long` });
+    const config = vscode.workspace.getConfiguration('browserAgent');
+    await config.update('snapshot.maxTokens', 500, vscode.ConfigurationTarget.Global);
+    try {
+      const cut = resultText(await invoke('browser_snapshot', {}));
+      assert.match(cut, /\[Cut by the 500-token budget after line \d+ of \d+; .*Read on: browser_snapshot with offset=\d+/, cut.slice(-400));
+      assert.doesNotMatch(cut, /Paragraph 399\b/);
+    } finally {
+      await config.update('snapshot.maxTokens', undefined, vscode.ConfigurationTarget.Global);
+    }
+    const whole = resultText(await invoke('browser_snapshot', {}));
+    assert.match(whole, /Paragraph 399\b/, 'back at the default budget the page is whole');
+    assert.doesNotMatch(whole, /\[Cut by/);
+  });
 });
