@@ -46,11 +46,17 @@ export async function resolveObject(h: ElementHandle): Promise<string> {
 export async function callOnElement<T>(h: ElementHandle, fn: string, args: unknown[] = [], timeoutMs?: number): Promise<T> {
   const objectId = await resolveObject(h);
   try {
-    const res = await h.session.send(
-      'Runtime.callFunctionOn',
-      { objectId, functionDeclaration: fn, arguments: [{ objectId }, ...args.map((value) => ({ value }))], returnByValue: true, awaitPromise: true },
-      timeoutMs,
-    );
+    const res = await h.session
+      .send(
+        'Runtime.callFunctionOn',
+        { objectId, functionDeclaration: fn, arguments: [{ objectId }, ...args.map((value) => ({ value }))], returnByValue: true, awaitPromise: true },
+        timeoutMs,
+      )
+      .catch((e) => {
+        // The document went away under the call (a reload, a navigation): the element is gone with it.
+        if (/context was destroyed|Cannot find context|Could not find object/i.test(errorMessage(e))) throw stale(h, 'the page loaded a new document');
+        throw e;
+      });
     if (res.exceptionDetails) throw new BrowserAgentError('CDP_ERROR', `In-page script failed: ${res.exceptionDetails.exception?.description ?? res.exceptionDetails.text}`);
     return res.result.value as T;
   } finally {
