@@ -62,7 +62,7 @@ const median = (a) => [...a].sort((x, y) => x - y)[Math.floor(a.length / 2)];
 
 const ours = {
   name: 'browser-agent',
-  client: await connect([join(root, 'dist', 'mcp.js'), '--cdp-url', cdp, '--no-daemon']),
+  client: await connect([join(root, 'dist', 'mcp.js'), '--cdp-url', cdp, '--no-daemon', '--allow-confirm-actions']),
   refs: {},
   async navigate(path) {
     await call(this.client, 'browser_navigate', { url: origin + path });

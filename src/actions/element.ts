@@ -3,6 +3,7 @@ import { BrowserAgentError, errorMessage } from '../errors';
 import type { CdpSession } from '../session/cdp';
 import type { Tab } from '../session/tab';
 import type { ElementHandle } from '../snapshot/types';
+import { actWorld, forgetActWorld } from './actWorld';
 
 /** How a person would call the element in a sentence: `button "Submit"`. */
 export function describeHandle(h: Pick<ElementHandle, 'role' | 'name'>): string {
@@ -17,15 +18,27 @@ function stale(h: ElementHandle, detail?: string): BrowserAgentError {
   );
 }
 
-/** A remote object for the element, in its own frame's main world. */
+/**
+ * A remote object for the element, in an isolated world of its own frame: the page's scripts share the DOM
+ * but not the globals, so a page that replaces `getBoundingClientRect`, `JSON`, `Array.prototype.map` or
+ * `dispatchEvent` cannot blind or break the functions we run on its elements.
+ */
 export async function resolveObject(h: ElementHandle): Promise<string> {
-  try {
-    const { object } = await h.session.send('DOM.resolveNode', { backendNodeId: h.backendNodeId });
-    if (!object.objectId) throw stale(h);
-    return object.objectId;
-  } catch (e) {
-    if (e instanceof BrowserAgentError && e.code !== 'CDP_ERROR') throw e;
-    throw stale(h, errorMessage(e).replace(/^DOM\.resolveNode: /, ''));
+  for (let attempt = 0; ; attempt++) {
+    const contextId = await actWorld(h.session, h.frameId).catch(() => undefined);
+    try {
+      const { object } = await h.session.send('DOM.resolveNode', { backendNodeId: h.backendNodeId, ...(contextId ? { executionContextId: contextId } : {}) });
+      if (!object.objectId) throw stale(h);
+      return object.objectId;
+    } catch (e) {
+      if (e instanceof BrowserAgentError && e.code !== 'CDP_ERROR') throw e;
+      // The world may have gone with an earlier document of the frame: make it again, once.
+      if (contextId && attempt === 0) {
+        forgetActWorld(h.session, h.frameId);
+        continue;
+      }
+      throw stale(h, errorMessage(e).replace(/^DOM\.resolveNode: /, ''));
+    }
   }
 }
 
@@ -33,11 +46,17 @@ export async function resolveObject(h: ElementHandle): Promise<string> {
 export async function callOnElement<T>(h: ElementHandle, fn: string, args: unknown[] = [], timeoutMs?: number): Promise<T> {
   const objectId = await resolveObject(h);
   try {
-    const res = await h.session.send(
-      'Runtime.callFunctionOn',
-      { objectId, functionDeclaration: fn, arguments: [{ objectId }, ...args.map((value) => ({ value }))], returnByValue: true, awaitPromise: true },
-      timeoutMs,
-    );
+    const res = await h.session
+      .send(
+        'Runtime.callFunctionOn',
+        { objectId, functionDeclaration: fn, arguments: [{ objectId }, ...args.map((value) => ({ value }))], returnByValue: true, awaitPromise: true },
+        timeoutMs,
+      )
+      .catch((e) => {
+        // The document went away under the call (a reload, a navigation): the element is gone with it.
+        if (/context was destroyed|Cannot find context|Could not find object/i.test(errorMessage(e))) throw stale(h, 'the page loaded a new document');
+        throw e;
+      });
     if (res.exceptionDetails) throw new BrowserAgentError('CDP_ERROR', `In-page script failed: ${res.exceptionDetails.exception?.description ?? res.exceptionDetails.text}`);
     return res.result.value as T;
   } finally {

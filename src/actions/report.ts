@@ -4,6 +4,9 @@ import type { ToolResult } from '../tools/types';
 import type { ActionOutcome, Scope } from './scope';
 import type { SettleReport } from './settle';
 
+/** New tabs named one by one in a result; more are counted. */
+const MAX_TAB_LINES = 5;
+
 function short(s: string, n = 120): string {
   return s.length > n ? `${s.slice(0, n - 1)}…` : s;
 }
@@ -40,7 +43,12 @@ export async function composeResult(scope: Scope, before: { url: string; title: 
   } catch {
     /* browser gone: reported by the next call */
   }
-  for (const t of scope.browserObs.takeOpenedTabs()) {
+  // A page can open dozens of windows from one click: name a few (always the active one) and count the rest.
+  const opened = scope.browserObs.takeOpenedTabs();
+  const keep = new Set([...new Set([...opened.filter((t) => t.targetId === tab.targetId), ...opened])].slice(0, MAX_TAB_LINES));
+  const named = opened.filter((t) => keep.has(t));
+  if (named.length < opened.length) lines.push(`${opened.length} new tabs opened (${named.length} named here; browser_tabs lists them all).`);
+  for (const t of named) {
     lines.push(`New tab opened: ${t.title ? fenceInline(short(t.title)) : '(loading)'} ${fenceUrl(t.url)}${t.targetId === tab.targetId ? ' — now the active tab' : ''} (id ${t.targetId.slice(0, 8)}).`);
   }
   await tab.refreshInfo();

@@ -105,15 +105,28 @@ export async function perform(ctx: ToolContext, opts: PerformOptions, action: (s
     scope.tab.once('dialog', on);
     offDialog = () => scope.tab.off('dialog', on);
   });
+  // The page may close its own tab in answer to the input (window.close()): the calls still waiting on it get no
+  // answer. Only then: a tab that goes with the whole browser (killed, disconnected) is BROWSER_DISCONNECTED.
+  const closedByPage = () => scope.tab.closed && !!scope.pending && !scope.browser.connection.closed;
+  let offClosed = () => {};
+  const tabClosed = new Promise<ActionOutcome>((resolve) => {
+    const on = () => closedByPage() && resolve(scope.pending!);
+    scope.tab.once('closed', on);
+    offClosed = () => scope.tab.off('closed', on);
+  });
   const running = action(scope);
   running.catch(() => {}); // abandoned when a dialog holds the input call; it resolves once answered
   try {
-    outcome = opts.allowDialog ? await running : await Promise.race([running, dialogOpened]);
+    outcome = opts.allowDialog ? await running : await Promise.race([running, dialogOpened, tabClosed]);
   } catch (e) {
-    watch?.dispose();
-    throw e;
+    if (!closedByPage()) {
+      watch?.dispose();
+      throw e;
+    }
+    outcome = scope.pending!; // the input went out and the page closed its tab in answer
   } finally {
     offDialog();
+    offClosed();
   }
   if (scope.recovered) outcome = { ...outcome, text: `${scope.recovered}. ${outcome.text}` };
   let settle: SettleReport | undefined;

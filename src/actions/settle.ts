@@ -81,7 +81,9 @@ export class SettleWatch {
     const isMain = (frameId: string) => frameId === tab.targetId;
     this.offs.push(
       main.on('Page.frameRequestedNavigation', (p) => isMain(p.frameId) && this.startNav()),
-      main.on('Page.frameStartedLoading', (p) => isMain(p.frameId) && this.startNav()),
+      // After a pushState, "started loading" alone is the next pushState (a page may make thousands); a new
+      // document is still announced by frameRequestedNavigation or frameNavigated.
+      main.on('Page.frameStartedLoading', (p) => isMain(p.frameId) && !this.sameDocument && this.startNav()),
       main.on('Page.frameNavigated', (p) => {
         if (!p.frame.parentId) {
           this.navStarted = true;
@@ -92,7 +94,11 @@ export class SettleWatch {
         }
       }),
       main.on('Page.navigatedWithinDocument', (p) => {
-        if (isMain(p.frameId)) this.sameDocument = true;
+        if (isMain(p.frameId)) {
+          this.sameDocument = true;
+          // pushState and fragment changes also start and stop "loading" without a document to wait for.
+          if (!this.navCommitted) this.navStarted = false;
+        }
         this.poke();
       }),
       main.on('Page.domContentEventFired', () => {
@@ -107,7 +113,7 @@ export class SettleWatch {
         // A navigation that turned into a download, or was cancelled, stops without committing.
         if (isMain(p.frameId) && !this.navCommitted) {
           this.navStarted = false;
-          this.stoppedUncommitted = Date.now();
+          if (!this.sameDocument) this.stoppedUncommitted = Date.now();
         }
         this.poke();
       }),

@@ -31,8 +31,12 @@ export function fenceInline(content: string): string {
  * a redirect, a download name): the path can carry any words, so it is fenced like other page text.
  */
 export function fenceUrl(url: string): string {
-  return fenceInline(url);
+  // A page can make its URL megabytes long (pushState): every result naming it would be that long.
+  return fenceInline(url.length > MAX_URL_CHARS ? `${url.slice(0, MAX_URL_CHARS)}…(+${url.length - MAX_URL_CHARS} chars)` : url);
 }
+
+/** Longer URLs are cut in results (OAuth and tracking URLs stay well under it). */
+const MAX_URL_CHARS = 2000;
 
 /** Whether text is already fenced (so nobody double-wraps). */
 export function isWrappedUntrusted(content: string): boolean {

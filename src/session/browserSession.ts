@@ -41,6 +41,9 @@ export class BrowserSession extends EventEmitter {
   readonly guard: RequestGuard;
   /** The second line: leaves (or closes) a tab whose main frame shows a blocked origin, whoever led it there. */
   readonly landedCheck: LandedPageCheck;
+  /** Tabs being closed by closeTab (their targetDestroyed event may come before its answer). */
+  private readonly closingTabs = new Set<string>();
+  private lostActive?: { title: string; url: string };
   /** Tabs this session opened itself (newTab, replaceTab). */
   private readonly created = new Set<string>();
 
@@ -218,9 +221,24 @@ export class BrowserSession extends EventEmitter {
 
   async closeTab(id: string): Promise<void> {
     const tab = this.getTab(id);
-    await this.connection.send('Target.closeTarget', { targetId: id });
-    this.onTargetDestroyed(id);
+    this.closingTabs.add(id);
+    try {
+      await this.connection.send('Target.closeTarget', { targetId: id });
+      this.onTargetDestroyed(id);
+    } finally {
+      this.closingTabs.delete(id);
+    }
     void tab;
+  }
+
+  /**
+   * The active tab, when something other than this session closed it (the page's own window.close(), the
+   * user, another client) since the last call: what it showed and which tab is active now, once.
+   */
+  takeLostActive(): { title: string; url: string; now?: Tab } | undefined {
+    const lost = this.lostActive;
+    this.lostActive = undefined;
+    return lost && { ...lost, now: this.activeId ? this.tabMap.get(this.activeId) : undefined };
   }
 
   /**
@@ -236,8 +254,10 @@ export class BrowserSession extends EventEmitter {
     this.handle.onTabCreated?.(targetId);
     const fresh = this.tabMap.get(targetId) ?? this.addTab({ targetId, url: 'about:blank', title: '', type: 'page', attached: false, canAccessOpener: false } as Protocol.Target.TargetInfo);
     fresh.openerId = old.openerId;
+    this.closingTabs.add(id);
     await this.connection.send('Target.closeTarget', { targetId: id }, undefined, 5000).catch(() => undefined);
     this.onTargetDestroyed(id);
+    this.closingTabs.delete(id);
     if (wasActive) await this.selectTab(targetId);
     return fresh;
   }
@@ -296,6 +316,7 @@ export class BrowserSession extends EventEmitter {
   private onTargetDestroyed(id: string) {
     const tab = this.tabMap.get(id);
     if (!tab) return;
+    if (this.activeId === id && !this.closingTabs.has(id)) this.lostActive = { title: tab.title, url: tab.url };
     this.tabMap.delete(id);
     this.created.delete(id);
     tab.dispose();

@@ -18,6 +18,7 @@ interface Pending {
   reject: (e: Error) => void;
   timer: NodeJS.Timeout;
   method: string;
+  sessionId?: string;
 }
 
 export interface ConnectOptions {
@@ -72,7 +73,7 @@ export class CdpConnection extends EventEmitter {
         this.pending.delete(id);
         reject(new BrowserAgentError('TIMEOUT', `CDP call ${method} got no answer within ${ms} ms.`, 'The page may be busy or hung (a long-running script, a blocking dialog). Try browser_handle_dialog, reload, or open a new tab.'));
       }, ms);
-      this.pending.set(id, { resolve, reject, timer, method });
+      this.pending.set(id, { resolve, reject, timer, method, sessionId });
       // Key order id, method, sessionId, params: the daemon routes on this prefix without parsing the rest.
       const message = sessionId ? { id, method, sessionId, params: params ?? {} } : { id, method, params: params ?? {} };
       try {
@@ -125,8 +126,16 @@ export class CdpConnection extends EventEmitter {
         this.settle(msg.id, msg.result ?? {});
       }
     } else if (typeof msg.method === 'string') {
+      // A target that went away (a page that closed itself) answers none of the calls still waiting on its session.
+      if (msg.method === 'Target.detachedFromTarget' && typeof msg.params?.sessionId === 'string') this.failSession(msg.params.sessionId);
       this.emit('event', msg.method, msg.params ?? {}, msg.sessionId);
       this.emit(msg.method, msg.params ?? {}, msg.sessionId);
+    }
+  }
+
+  private failSession(sessionId: string) {
+    for (const [id, p] of this.pending) {
+      if (p.sessionId === sessionId) this.settle(id, undefined, new BrowserAgentError('TAB_CLOSED', `The tab or frame closed while ${p.method} ran.`, 'List tabs with browser_tabs and go on in another one.'));
     }
   }
 

@@ -205,9 +205,28 @@ export class Tab extends EventEmitter {
     }
   }
 
-  /** Re-reads url and title from the browser (after loads and same-document navigations). */
-  async refreshInfo(): Promise<void> {
-    if (this.closed) return;
+  private refreshing?: Promise<void>;
+  private nextRefresh?: Promise<void>;
+
+  /**
+   * Re-reads url and title from the browser (after loads and same-document navigations). One read at a
+   * time: calls made meanwhile share the one read after it (a page can pushState 10,000 times at once,
+   * and each would otherwise queue its own call).
+   */
+  refreshInfo(): Promise<void> {
+    if (this.closed) return Promise.resolve();
+    if (this.refreshing) {
+      this.nextRefresh ??= this.refreshing.then(() => {
+        this.nextRefresh = undefined;
+        return this.refreshInfo();
+      });
+      return this.nextRefresh;
+    }
+    this.refreshing = this.readInfo().finally(() => (this.refreshing = undefined));
+    return this.refreshing;
+  }
+
+  private async readInfo(): Promise<void> {
     try {
       const { targetInfo } = await this.connection.send('Target.getTargetInfo', { targetId: this.targetId }, undefined, 5000);
       if (targetInfo.url !== this.url || targetInfo.title !== this.title) {

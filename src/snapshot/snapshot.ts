@@ -7,6 +7,11 @@ import { flatten, untrusted, type Line } from './format';
 import { DEFAULT_MAX_TOKENS, WRAP_CHARS, continuationNote, estimateTokens, offsetNote, takePage, wrapLine } from './budget';
 import type { DetailsResult, SummaryResult } from './protocol';
 
+/** A title is one line the token budget cannot cut; a page can set a megabyte one. */
+function cutTitle(title: string, max = 300): string {
+  return title.length > max ? `${title.slice(0, max - 1)}…` : title;
+}
+
 export interface SnapshotOptions {
   layer?: 'summary' | 'elements';
   viewportOnly?: boolean;
@@ -42,7 +47,7 @@ export async function takeSnapshot(tab: Tab, opts: SnapshotOptions = {}): Promis
   const scope = opts.ref ? ` inside [${opts.ref}]` : opts.viewportOnly ? ' in the viewport' : '';
   const count = lines.filter((l) => l.kind === 'element').length;
   header.push(`${count} interactive elements${scope}. ${LEGEND}`);
-  const title = `Title: ${result.title}`;
+  const title = `Title: ${cutTitle(result.title)}`;
   const reserve = estimateTokens(header.join('\n') + title) + 80;
   const page = takePage(wrapped.map((l) => ({ text: l.text, element: l.kind === 'element' })), Math.max(1, maxTokens - reserve), opts.offset ?? 0);
   const from = offsetNote(page);
@@ -143,7 +148,7 @@ async function summaryLayer(tab: Tab): Promise<string> {
     `Viewport ${s.viewport[0]}x${s.viewport[1]}, scrolled to ${s.scroll[0]},${s.scroll[1]} of ${s.size[0]}x${s.size[1]}`,
     `Counts: ${c.links} links, ${c.buttons} buttons, ${c.inputs} inputs, ${c.selects} selects, ${c.forms} forms, ${c.images} images, ${c.iframes} iframes`,
   ];
-  const inside = [`Title: ${s.title}`];
+  const inside = [`Title: ${cutTitle(s.title)}`];
   if (s.focused) inside.push(`Focused: ${s.focused}`);
   if (s.dialog) inside.push(`Open dialog: ${s.dialog}`);
   if (s.text) inside.push(`Text: ${s.text}${s.text.length >= 400 ? '…' : ''}`);
@@ -217,7 +222,7 @@ export async function snapshotDelta(tab: Tab): Promise<string> {
   const out: string[] = [];
   const page: string[] = [];
   if (before.url !== now.url) out.push(`URL: ${fenceUrl(before.url)} → ${fenceUrl(now.url)}`);
-  if (before.title !== now.title) page.push(`Title: ${JSON.stringify(before.title)} → ${JSON.stringify(now.title)}`);
+  if (before.title !== now.title) page.push(`Title: ${JSON.stringify(cutTitle(before.title))} → ${JSON.stringify(cutTitle(now.title))}`);
   const added: string[] = [];
   const changed: string[] = [];
   const removed: string[] = [];

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { BrowserAgentError, errorMessage, isAgentError } from '../errors';
+import { fenceInline, fenceUrl } from '../safety/untrusted';
 import type { Decision } from '../safety/types';
 import { currentPageUrl, isAllowed, narrowingFor, refusalReason } from '../skills/gate';
 import type { ActionPreview, ToolContext, ToolDefinition, ToolResult } from './types';
@@ -95,6 +96,8 @@ export async function runTool(tool: ToolDefinition, rawInput: unknown, ctx: Tool
     }
   }
   const notes = [...takePolicyNotes(ctx.sessions?.current?.landedCheck, notesUpTo), ...takeBlockedNotes(ctx.sessions?.current?.guard, blockedUpTo)];
+  const lost = ctx.sessions?.current?.takeLostActive?.();
+  if (lost) notes.push(lostActiveNote(lost));
   if (notes.length) result = withNotice(result, notes.join('\n'));
   // The first result after a relaunch or reattach says so (the model's pages and refs are gone).
   const notice = takeNotice(ctx.sessions);
@@ -107,6 +110,12 @@ export async function runTool(tool: ToolDefinition, rawInput: unknown, ctx: Tool
     }
   }
   return result;
+}
+
+/** The active tab went away without a tool closing it (the page's window.close(), the user, the origin policy). */
+function lostActiveNote(lost: { title: string; url: string; now?: { title: string; url: string } }): string {
+  const name = (t: { title: string; url: string }) => `${t.title ? `${fenceInline(t.title.slice(0, 120))} ` : ''}${fenceUrl(t.url)}`;
+  return `Note: the tab ${name(lost)} was closed (by the page itself, the user or the origin policy); ${lost.now ? `the active tab is now ${name(lost.now)}` : 'no tab is open'}.`;
 }
 
 function withNotice(r: ToolResult, notice: string): ToolResult {
