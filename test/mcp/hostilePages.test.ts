@@ -32,6 +32,8 @@ const PAGES: Record<string, string> = {
   // History and title floods.
   '/flood': `<!doctype html><title>Flood</title><button id=push onclick="for (let i = 0; i < 2000; i++) history.pushState({ i }, '', '/flood?step=' + i); document.getElementById('out').textContent = 'pushed ' + history.length">Push</button>
 <p id=out>idle</p><script>let t = 0; setInterval(() => { document.title = 'Tick ' + (++t); }, 1);</script>`,
+  // A click that never returns: the handler spins for ever.
+  '/spin': `<!doctype html><title>Spin</title><button onclick="for (;;) {}">Spin</button>`,
   // Reloads itself for ever, a new document every ~100 ms.
   '/reloader': `<!doctype html><title>Reloader</title><button>Catch me</button><script>setTimeout(() => location.reload(), 100)</script>`,
   // Megabyte strings wherever a page can put one: title, URL, console, a dialog, a button's name.
@@ -282,6 +284,19 @@ describe('mcp: hostile pages through the real MCP server', function () {
     const back = await ok('browser_navigate_back');
     assert.match(back, /step=1998/);
     assert.match(await ok('browser_navigate', { url: `${srv.origin}/next` }), /Navigated to/);
+  });
+
+  it('a click whose handler never returns: the click answers within seconds saying the page hung, navigate leaves it', async () => {
+    await reset();
+    await ok('browser_navigate', { url: `${srv.origin}/spin` });
+    const click = await timed('browser_click', { ref: refOf(await ok('browser_snapshot'), /button "Spin"/) });
+    assert.equal(click.isError, true, click.text);
+    assert.match(click.text, /^PAGE_HUNG: Clicked button "Spin", and the page has not responded since: a script has kept it busy for over 5 s\.\nHint: Leave it with browser_navigate/);
+    const snap = await timed('browser_snapshot');
+    assert.match(snap.text, /^PAGE_HUNG: /);
+    const away = await ok('browser_navigate', { url: `${srv.origin}/next` });
+    assert.match(away, /was hung.*Navigated to/s);
+    assert.match(await ok('browser_snapshot'), /button "Go on"/);
   });
 
   it('a page that reloads itself every 100 ms: every call answers, refs from a gone document are STALE_REF, navigate leaves it', async () => {
