@@ -7,6 +7,7 @@ import assert from 'node:assert/strict';
 import { countTokens } from 'gpt-tokenizer/encoding/o200k_base';
 import { CdpConnection } from '../../src/session/cdp';
 import { readDevToolsActivePort, sleep } from '../../src/session/launcher';
+import { crossSite } from '../helpers/chromium';
 import { HEADLESS_ARGS, startMcp, type McpProcess } from '../helpers/mcpProcess';
 import { launchedBrowserOf } from '../helpers/procs';
 import { startServer, type TestServer } from '../helpers/servers';
@@ -38,6 +39,8 @@ const PAGES: Record<string, string> = {
   '/syncxhr': `<!doctype html><title>Sync</title><button onclick="const x = new XMLHttpRequest(); x.open('GET', '/never', false); x.send();">Fetch</button>`,
   // Adds 500 elements every 10 ms, for ever; and a print dialog.
   '/churn': `<!doctype html><title>Churn</title><button onclick="setInterval(() => { const d = document.createElement('div'); d.innerHTML = '<button>Item</button>'.repeat(500); document.body.append(d); if (document.body.children.length > 40) document.body.children[2].remove(); }, 10)">Start</button><button onclick="window.print(); document.title = 'printed'">Print</button>`,
+  // A cross-site iframe (its own renderer) that spins for ever once loaded, beside a working page.
+  '/spinframe': `<!doctype html><title>Spin frame</title><p>spin now</p><script>setTimeout(() => { for (;;) {} }, 200)</script>`,
   // Reloads itself for ever, a new document every ~100 ms.
   '/reloader': `<!doctype html><title>Reloader</title><button>Catch me</button><script>setTimeout(() => location.reload(), 100)</script>`,
   // Megabyte strings wherever a page can put one: title, URL, console, a dialog, a button's name.
@@ -329,6 +332,20 @@ describe('mcp: hostile pages through the real MCP server', function () {
       assert.match(snap, /button "Item"/);
     }
     assert.match(await ok('browser_navigate', { url: `${srv.origin}/next` }), /Navigated to/);
+  });
+
+  it('a cross-site iframe that hangs: snapshot, click and navigate on the page still answer within seconds', async () => {
+    await reset();
+    srv.route('/hostframe', `<!doctype html><title>Host</title><button onclick="document.title = 'host clicked'">Host button</button><iframe src="${crossSite(srv.origin)}/spinframe"></iframe>`);
+    await ok('browser_navigate', { url: `${srv.origin}/hostframe` });
+    await sleep(1500); // the frame's script starts 200 ms after it loaded
+    const snap = await ok('browser_snapshot');
+    assert.match(snap, /button "Host button"/);
+    assert.match(snap, /\[frame f\d+: not readable \(not responding: a script keeps the frame busy\)\]/);
+    const click = await ok('browser_click', { ref: refOf(snap, /button "Host button"/) });
+    assert.match(click, /host clicked/);
+    assert.match(await ok('browser_navigate', { url: `${srv.origin}/next` }), /Navigated to/);
+    assert.match(await ok('browser_snapshot'), /button "Go on"/);
   });
 
   it('a page that reloads itself every 100 ms: every call answers, refs from a gone document are STALE_REF, navigate leaves it', async () => {
