@@ -1,4 +1,5 @@
 import { existsSync, mkdirSync, rmSync } from 'node:fs';
+import { homedir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { EventEmitter } from 'node:events';
 import type { Protocol } from 'devtools-protocol';
@@ -135,12 +136,18 @@ export class BrowserObserver {
     }
   }
 
-  /** A person's download in a browser we attached to landed in our folder under its guid: give it its name there. */
+  /**
+   * A person's download in a browser we attached to: the browser-wide setting saved it in our folder under its
+   * guid. It goes to their own downloads folder under its name (where Chrome saves by default), or, without one,
+   * keeps its name in our folder.
+   */
   private onForeignProgress(p: Protocol.Browser.DownloadProgressEvent) {
     const name = this.foreign.get(p.guid);
     if (name === undefined || p.state === 'inProgress') return;
     this.foreign.delete(p.guid);
-    if (p.state === 'completed' && p.filePath) this.place(p.filePath, dirname(p.filePath), name);
+    if (p.state !== 'completed' || !p.filePath) return;
+    const theirs = personDownloadsDir();
+    this.place(p.filePath, theirs && existsSync(theirs) ? theirs : dirname(p.filePath), name);
   }
 
   get downloadsInProgress(): number {
@@ -182,6 +189,13 @@ export class BrowserObserver {
   dropOpenedTab(tab: Tab): void {
     this.opened = this.opened.filter((t) => t !== tab);
   }
+}
+
+/** Where Chrome saves a person's downloads by default on this machine (XDG on Linux, else ~/Downloads). */
+function personDownloadsDir(): string | undefined {
+  const home = homedir();
+  const xdg = process.env.XDG_DOWNLOAD_DIR?.replace(/^\$HOME(?=\/|$)/, home);
+  return xdg || (home ? join(home, 'Downloads') : undefined);
 }
 
 const tabObservers = new WeakMap<Tab, Promise<TabObserver>>();

@@ -44,10 +44,6 @@ const SESSION_TARGET_METHODS = new Set(['Target.setAutoAttach', 'Target.getTarge
  */
 const DENIED = new Set(['Browser.close', 'Browser.crash', 'Browser.crashGpuProcess', 'Target.attachToBrowserTarget', 'Target.exposeDevToolsProtocol', 'Target.autoAttachRelated', 'Target.setRemoteLocations', 'Fetch.enable']);
 
-function errorText(e: unknown): string {
-  return e instanceof Error ? e.message : String(e);
-}
-
 function cdpError(id: number, message: string): string {
   return JSON.stringify({ id, error: { code: -32000, message } });
 }
@@ -72,7 +68,10 @@ export class BrowserHub {
   private readonly closing = new Set<string>();
   /** Client attachToTarget calls in flight, by target: their attachedToTarget events are not the hub's own. */
   private readonly attaching = new Map<string, number>();
-  /** The hub's browser-wide auto-attach (pages only, paused at start), on while a client asks for it. */
+  /**
+   * The hub's browser-wide auto-attach (pages only, paused at start), on from the first client that asks for it
+   * (left on: a new page nobody of ours waits for is then held for one round trip).
+   */
   private autoAttach?: Promise<void>;
   private _closed = false;
   onclose?: () => void;
@@ -185,7 +184,7 @@ export class BrowserHub {
         // itself and hands a client only its own (popups of its tabs); see onNewPage.
         client.autoAttach = !!(params.autoAttach && params.waitForDebuggerOnStart && params.flatten);
         if (!client.autoAttach) return reply({});
-        return void this.startAutoAttach().then(() => reply({}), (e) => client.deliver(cdpError(clientId, errorText(e))));
+        return void this.startAutoAttach().then(() => reply({}));
       case 'Target.getTargets':
         return reply({ targetInfos: this.tabsOf(client) });
       case 'Target.createTarget': {

@@ -52,7 +52,7 @@ describe(`daemon (${transport}): each client's downloads land in its own folder 
         const q = new URL(req.url!, 'http://x').searchParams;
         const file = `/file?name=${encodeURIComponent(q.get('name')!)}&body=${encodeURIComponent(q.get('body')!)}`;
         res.writeHead(200, { 'content-type': 'text/html' });
-        res.end(`<title>files</title><a href="${file}">get</a><iframe srcdoc='<a href="${file}" download>get in frame</a>'></iframe>`);
+        res.end(`<title>files</title><a href="${file}">get</a> <a href="${file}" target=_blank>get in a new tab</a><iframe srcdoc='<a href="${file}" download>get in frame</a>'></iframe>`);
       },
     });
     a = await spawnMcp(env, [...HEADLESS_ARGS, '--downloads-dir', dirA], 'a');
@@ -102,13 +102,22 @@ describe(`daemon (${transport}): each client's downloads land in its own folder 
     assert.equal(readFileSync(join(dirA, 'report (1).txt'), 'utf8'), 'A2');
   });
 
+  it('a download a new tab starts (a target=_blank link to a file) is the opener\'s client\'s too', async () => {
+    const r = await download(a, 'get in a new tab', 'popup.txt', 'A4');
+    const deadline = Date.now() + 10_000;
+    while (Date.now() < deadline && !files(dirA).includes('popup.txt')) await sleep(100);
+    assert.ok(files(dirA).includes('popup.txt'), `in A's folder: ${files(dirA).join(', ')}; result: ${r.text}`);
+    assert.equal(readFileSync(join(dirA, 'popup.txt'), 'utf8'), 'A4');
+    assert.deepEqual(files(dirB), ['report.txt']);
+  });
+
   it('after the client that set the folder last leaves, the other client’s files still land in its own folder', async () => {
     await b!.close();
     b = undefined;
     await sleep(1000); // the daemon ends B's session; Chrome then drops the download folder B set
     const r = await download(a, 'get', 'after.txt', 'A3');
     assert.match(r.text, /Downloaded .*after\.txt/, r.text);
-    assert.deepEqual(files(dirA), ['after.txt', 'report (1).txt', 'report.txt']);
+    assert.deepEqual(files(dirA), ['after.txt', 'popup.txt', 'report (1).txt', 'report.txt']);
     assert.deepEqual(files(join(home, 'Downloads')), [], 'nothing in Chrome’s default folder');
     assert.deepEqual(files(dirB), ['report.txt']);
   });

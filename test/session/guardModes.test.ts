@@ -103,6 +103,12 @@ describe('session: the request guard in each way a session reaches its browser (
           ['/popup-link', '/popup-open'],
           'the guard names both',
         );
+
+        // A popup onto an allowed origin is let run (held at its start only until its guard is in).
+        allowed.log.length = 0;
+        await gesture(`window.open(${JSON.stringify(`${allowed.origin}/popup-allowed`)}); 1`);
+        assert.ok(await until(() => allowed.log.includes('GET /popup-allowed'), 5000), `the allowed popup loads: ${JSON.stringify(allowed.log)}`);
+        assert.ok(await until(() => s.tabs().some((t) => t.url === `${allowed.origin}/popup-allowed`), 5000), `and shows: ${JSON.stringify(s.tabs())}`);
       } finally {
         await s.close();
         await allowed.close();
