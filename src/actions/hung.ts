@@ -44,6 +44,40 @@ export function crashedError(tab: Tab): BrowserAgentError {
   );
 }
 
+/** How long an input call may wait for the page before we probe whether it hung. */
+const INPUT_GRACE_MS = 3000;
+
+/**
+ * Watches an action whose input the page has not acknowledged: the browser holds an input call until
+ * the page's handler returns, so a handler that never returns (`onclick = () => { for (;;) {} }`) would
+ * hold the call for the whole CDP timeout. Rejects with PAGE_HUNG once input went out, the call is still
+ * waiting after INPUT_GRACE_MS, and the page fails the probe; a busy but live page passes it.
+ */
+export function watchInputHang(tab: Tab, page: CdpSession, sent: () => string | undefined): { hung: Promise<never>; stop(): void } {
+  let stopped = false;
+  let timer: NodeJS.Timeout | undefined;
+  const hung = new Promise<never>((_, reject) => {
+    const check = async () => {
+      const what = sent();
+      if (stopped) return;
+      if (what && !(await isResponsive(tab, page))) {
+        if (!stopped) reject(new BrowserAgentError('PAGE_HUNG', `${what.replace(/\.$/, '')}, and the page has not responded since: a script has kept it busy for over ${(INPUT_GRACE_MS + PROBE_MS) / 1000} s.`, 'Leave it with browser_navigate (or browser_reload, browser_navigate_back): Browser Agent stops the hung page first. Other tools cannot act on it.'));
+        return;
+      }
+      if (!stopped) timer = setTimeout(check, INPUT_GRACE_MS);
+    };
+    timer = setTimeout(check, INPUT_GRACE_MS);
+  });
+  hung.catch(() => {});
+  return {
+    hung,
+    stop() {
+      stopped = true;
+      clearTimeout(timer);
+    },
+  };
+}
+
 /** What happened to a hung page, for the model (one line). */
 export type Recovery = { text: string; replacedTabId?: string };
 

@@ -2,6 +2,7 @@ import { fenceInline } from '../safety/untrusted';
 import type { BrowserSession } from '../session/browserSession';
 import type { CdpSession } from '../session/cdp';
 import type { Tab } from '../session/tab';
+import { sleep } from '../session/launcher';
 import { stopHungPage, type Recovery } from './hung';
 
 /**
@@ -31,14 +32,25 @@ function closed(tab: Tab, ms: number): Promise<void> {
   });
 }
 
-/** True once the page's main thread ran a trivial script (no dialog holds it), false when a dialog opened or it stayed busy. */
+/**
+ * True once the page's main thread ran a trivial script twice, 100 ms apart, with no dialog in between;
+ * false when a dialog opened or it stayed busy. The pause lets a page that alerts again from a timer
+ * (`setTimeout(again, 0)`) do so before we call it free.
+ */
 async function freeAfterDismissal(tab: Tab, page: CdpSession): Promise<boolean> {
-  const opened = new Promise<false>((resolve) => tab.once('dialog', () => resolve(false)));
-  const ran = page.send('Runtime.evaluate', { expression: '0', returnByValue: true }, SETTLE_MS).then(
-    () => !tab.dialog,
-    () => false,
-  );
-  return Promise.race([ran, opened]);
+  let off = () => {};
+  const opened = new Promise<false>((resolve) => {
+    const on = () => resolve(false);
+    tab.once('dialog', on);
+    off = () => tab.off('dialog', on);
+  });
+  const probe = () => page.send('Runtime.evaluate', { expression: '0', returnByValue: true }, SETTLE_MS).then(() => !tab.dialog, () => false);
+  const ran = (async () => (await probe()) && (await sleep(100), !tab.dialog) && (await probe()))();
+  try {
+    return await Promise.race([ran, opened]);
+  } finally {
+    off();
+  }
 }
 
 /**

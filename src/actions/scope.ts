@@ -6,7 +6,7 @@ import { observeBrowser, observeTab, type BrowserObserver, type TabObserver } fr
 import { reportBlocked } from './blockedRequests';
 import { screenDownloads } from './policyScreen';
 import { composeResult } from './report';
-import { crashedError, hungError, isResponsive, stopHungPage, type Recovery } from './hung';
+import { crashedError, hungError, isResponsive, stopHungPage, watchInputHang, type Recovery } from './hung';
 import { leaveDialogs } from './leaveDialogs';
 import { carryRefs } from '../snapshot/carryRefs';
 import { SettleWatch, type SettleReport } from './settle';
@@ -114,10 +114,13 @@ export async function perform(ctx: ToolContext, opts: PerformOptions, action: (s
     scope.tab.once('closed', on);
     offClosed = () => scope.tab.off('closed', on);
   });
+  // Input the page never acknowledges (its handler never returns) ends in PAGE_HUNG, not the CDP timeout;
+  // navigations have caps of their own.
+  const hang = opts.allowDialog || opts.leavesPage ? undefined : watchInputHang(scope.tab, scope.page, () => scope.pending?.text);
   const running = action(scope);
   running.catch(() => {}); // abandoned when a dialog holds the input call; it resolves once answered
   try {
-    outcome = opts.allowDialog ? await running : await Promise.race([running, dialogOpened, tabClosed]);
+    outcome = opts.allowDialog ? await running : await Promise.race([running, dialogOpened, tabClosed, ...(hang ? [hang.hung] : [])]);
   } catch (e) {
     if (!closedByPage()) {
       watch?.dispose();
@@ -127,6 +130,7 @@ export async function perform(ctx: ToolContext, opts: PerformOptions, action: (s
   } finally {
     offDialog();
     offClosed();
+    hang?.stop();
   }
   if (scope.recovered) outcome = { ...outcome, text: `${scope.recovered}. ${outcome.text}` };
   let settle: SettleReport | undefined;

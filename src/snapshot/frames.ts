@@ -258,6 +258,8 @@ export async function extractFrame(tab: Tab, frame: FrameRef, opts: ExtractOptio
         if (!frameId) return result.children.set(index, { frameError: 'frame not loaded' });
         const child = tab.frameSession(frameId);
         const ref = frameRef(st, frameId, child ? child.session : frame.session);
+        // A frame in a renderer of its own can hang alone: every call would wait the extract timeout.
+        if (child && !(await answers(child.session))) return result.children.set(index, { frameError: 'not responding: a script keeps the frame busy', prefix: ref.prefix });
         try {
           result.children.set(index, await extractFrame(tab, ref, { ...opts, root: undefined }, depth + 1));
         } catch (e) {
@@ -267,6 +269,16 @@ export async function extractFrame(tab: Tab, frame: FrameRef, opts: ExtractOptio
     );
   }
   return result;
+}
+
+/** How long an out-of-process frame may take to run a trivial script before it counts as hung. */
+const FRAME_PROBE_MS = 2000;
+
+function answers(session: CdpSession): Promise<boolean> {
+  return session.send('Runtime.evaluate', { expression: '0', returnByValue: true }, FRAME_PROBE_MS).then(
+    () => true,
+    (e) => !(e instanceof BrowserAgentError && e.code === 'TIMEOUT'),
+  );
 }
 
 async function runExtractor(tab: Tab, frame: FrameRef, run: RunOptions): Promise<RunResult> {

@@ -7,6 +7,7 @@ import assert from 'node:assert/strict';
 import { countTokens } from 'gpt-tokenizer/encoding/o200k_base';
 import { CdpConnection } from '../../src/session/cdp';
 import { readDevToolsActivePort, sleep } from '../../src/session/launcher';
+import { crossSite } from '../helpers/chromium';
 import { HEADLESS_ARGS, startMcp, type McpProcess } from '../helpers/mcpProcess';
 import { launchedBrowserOf } from '../helpers/procs';
 import { startServer, type TestServer } from '../helpers/servers';
@@ -32,6 +33,14 @@ const PAGES: Record<string, string> = {
   // History and title floods.
   '/flood': `<!doctype html><title>Flood</title><button id=push onclick="for (let i = 0; i < 2000; i++) history.pushState({ i }, '', '/flood?step=' + i); document.getElementById('out').textContent = 'pushed ' + history.length">Push</button>
 <p id=out>idle</p><script>let t = 0; setInterval(() => { document.title = 'Tick ' + (++t); }, 1);</script>`,
+  // A click that never returns: the handler spins for ever.
+  '/spin': `<!doctype html><title>Spin</title><button onclick="for (;;) {}">Spin</button>`,
+  // A synchronous request to a server that never answers: the main thread waits for ever.
+  '/syncxhr': `<!doctype html><title>Sync</title><button onclick="const x = new XMLHttpRequest(); x.open('GET', '/never', false); x.send();">Fetch</button>`,
+  // Adds 500 elements every 10 ms, for ever; and a print dialog.
+  '/churn': `<!doctype html><title>Churn</title><button onclick="setInterval(() => { const d = document.createElement('div'); d.innerHTML = '<button>Item</button>'.repeat(500); document.body.append(d); if (document.body.children.length > 40) document.body.children[2].remove(); }, 10)">Start</button><button onclick="window.print(); document.title = 'printed'">Print</button>`,
+  // A cross-site iframe (its own renderer) that spins for ever once loaded, beside a working page.
+  '/spinframe': `<!doctype html><title>Spin frame</title><p>spin now</p><script>setTimeout(() => { for (;;) {} }, 200)</script>`,
   // Reloads itself for ever, a new document every ~100 ms.
   '/reloader': `<!doctype html><title>Reloader</title><button>Catch me</button><script>setTimeout(() => location.reload(), 100)</script>`,
   // Megabyte strings wherever a page can put one: title, URL, console, a dialog, a button's name.
@@ -69,6 +78,9 @@ describe('mcp: hostile pages through the real MCP server', function () {
     srv.route('/loop', (_req, res) => {
       res.writeHead(302, { location: '/loop' });
       res.end();
+    });
+    srv.route('/never', () => {
+      /* never answers */
     });
     // Headers and the start of the page at once, then one byte every 300 ms, for ever.
     srv.route('/drip', (_req, res) => {
@@ -282,6 +294,58 @@ describe('mcp: hostile pages through the real MCP server', function () {
     const back = await ok('browser_navigate_back');
     assert.match(back, /step=1998/);
     assert.match(await ok('browser_navigate', { url: `${srv.origin}/next` }), /Navigated to/);
+  });
+
+  it('a click whose handler never returns: the click answers within seconds saying the page hung, navigate leaves it', async () => {
+    await reset();
+    await ok('browser_navigate', { url: `${srv.origin}/spin` });
+    const click = await timed('browser_click', { ref: refOf(await ok('browser_snapshot'), /button "Spin"/) });
+    assert.equal(click.isError, true, click.text);
+    assert.match(click.text, /^PAGE_HUNG: Clicked button "Spin", and the page has not responded since: a script has kept it busy for over 5 s\.\nHint: Leave it with browser_navigate/);
+    const snap = await timed('browser_snapshot');
+    assert.match(snap.text, /^PAGE_HUNG: /);
+    const away = await ok('browser_navigate', { url: `${srv.origin}/next` });
+    assert.match(away, /was hung.*Navigated to/s);
+    assert.match(await ok('browser_snapshot'), /button "Go on"/);
+  });
+
+  it('a click that starts a synchronous request that never ends: PAGE_HUNG within seconds, navigate leaves it', async () => {
+    await reset();
+    await ok('browser_navigate', { url: `${srv.origin}/syncxhr` });
+    const click = await timed('browser_click', { ref: refOf(await ok('browser_snapshot'), /button "Fetch"/) });
+    assert.match(click.text, /^PAGE_HUNG: Clicked button "Fetch", and the page has not responded since/);
+    assert.match(await ok('browser_navigate', { url: `${srv.origin}/next` }), /was hung.*Navigated to/s);
+    assert.match(await ok('browser_snapshot'), /button "Go on"/);
+  });
+
+  it('a page that never stops changing and a print dialog: clicks and snapshots answer, results stay within the budget', async () => {
+    await reset();
+    await ok('browser_navigate', { url: `${srv.origin}/churn` });
+    const first = await ok('browser_snapshot');
+    const print = await ok('browser_click', { ref: refOf(first, /button "Print"/) });
+    assert.match(print, /Clicked button "Print"/);
+    const start = await ok('browser_click', { ref: refOf(first, /button "Start"/) });
+    assert.ok(countTokens(start) <= 25_000, `click result: ${countTokens(start)} tokens`);
+    for (let i = 0; i < 3; i++) {
+      const snap = await ok('browser_snapshot');
+      assert.ok(countTokens(snap) <= 25_000, `snapshot: ${countTokens(snap)} tokens`);
+      assert.match(snap, /button "Item"/);
+    }
+    assert.match(await ok('browser_navigate', { url: `${srv.origin}/next` }), /Navigated to/);
+  });
+
+  it('a cross-site iframe that hangs: snapshot, click and navigate on the page still answer within seconds', async () => {
+    await reset();
+    srv.route('/hostframe', `<!doctype html><title>Host</title><button onclick="document.title = 'host clicked'">Host button</button><iframe src="${crossSite(srv.origin)}/spinframe"></iframe>`);
+    await ok('browser_navigate', { url: `${srv.origin}/hostframe` });
+    await sleep(1500); // the frame's script starts 200 ms after it loaded
+    const snap = await ok('browser_snapshot');
+    assert.match(snap, /button "Host button"/);
+    assert.match(snap, /\[frame f\d+: not readable \(not responding: a script keeps the frame busy\)\]/);
+    const click = await ok('browser_click', { ref: refOf(snap, /button "Host button"/) });
+    assert.match(click, /host clicked/);
+    assert.match(await ok('browser_navigate', { url: `${srv.origin}/next` }), /Navigated to/);
+    assert.match(await ok('browser_snapshot'), /button "Go on"/);
   });
 
   it('a page that reloads itself every 100 ms: every call answers, refs from a gone document are STALE_REF, navigate leaves it', async () => {
