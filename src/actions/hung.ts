@@ -1,7 +1,8 @@
-import { BrowserAgentError, isAgentError } from '../errors';
+import { BrowserAgentError } from '../errors';
 import { fenceUrl } from '../safety/untrusted';
 import type { BrowserSession } from '../session/browserSession';
 import type { CdpSession } from '../session/cdp';
+import { answersWithin } from '../session/probe';
 import type { Tab } from '../session/tab';
 
 /**
@@ -18,14 +19,7 @@ export const PROBE_MS = 2000;
 export async function isResponsive(tab: Tab, page: CdpSession, ms = PROBE_MS): Promise<boolean> {
   // A JavaScript dialog also blocks evaluation; that is a modal state with its own tool, not a hang.
   if (tab.dialog) return true;
-  try {
-    await page.send('Runtime.evaluate', { expression: '0', returnByValue: true }, ms);
-    return true;
-  } catch (e) {
-    if (tab.dialog) return true;
-    // Only silence means hung; an error answer (context being replaced, crashed target) came from a live process.
-    return !isAgentError(e, 'TIMEOUT');
-  }
+  return (await answersWithin(page, ms)) || !!tab.dialog;
 }
 
 export function hungError(tab: Tab): BrowserAgentError {

@@ -1,4 +1,4 @@
-import { fenceInline, fenceUrl } from '../safety/untrusted';
+import { clip, fenceInline, fenceTitle, fenceUrl } from '../safety/untrusted';
 import { snapshotDelta } from '../tools/snapshotApi';
 import type { ToolResult } from '../tools/types';
 import type { ActionOutcome, Scope } from './scope';
@@ -7,16 +7,12 @@ import type { SettleReport } from './settle';
 /** New tabs named one by one in a result; more are counted. */
 const MAX_TAB_LINES = 5;
 
-function short(s: string, n = 120): string {
-  return s.length > n ? `${s.slice(0, n - 1)}…` : s;
-}
-
 /** The modal states that block or await the model, as lines pointing at the tool that clears them. */
 export function modalLines(scope: Scope): string[] {
   const out: string[] = [];
   const d = scope.tab.dialog;
   if (d) {
-    out.push(`Dialog open: ${d.type} ${fenceInline(short(d.message, 300))}${d.defaultPrompt ? ` (default ${fenceInline(short(d.defaultPrompt))})` : ''}. The page is blocked until you answer it with browser_handle_dialog.`);
+    out.push(`Dialog open: ${d.type} ${fenceInline(clip(d.message, 300))}${d.defaultPrompt ? ` (default ${fenceInline(clip(d.defaultPrompt, 120))})` : ''}. The page is blocked until you answer it with browser_handle_dialog.`);
   }
   const fc = scope.tabObs.fileChooser;
   if (fc) out.push(`File chooser open (${fc.mode === 'selectMultiple' ? 'several files' : 'one file'}): choose files with browser_upload_file.`);
@@ -45,17 +41,18 @@ export async function composeResult(scope: Scope, before: { url: string; title: 
   }
   // A page can open dozens of windows from one click: name a few (always the active one) and count the rest.
   const opened = scope.browserObs.takeOpenedTabs();
-  const keep = new Set([...new Set([...opened.filter((t) => t.targetId === tab.targetId), ...opened])].slice(0, MAX_TAB_LINES));
+  const active = opened.filter((t) => t.targetId === tab.targetId);
+  const keep = new Set([...active, ...opened.filter((t) => !active.includes(t)).slice(0, MAX_TAB_LINES - active.length)]);
   const named = opened.filter((t) => keep.has(t));
   if (named.length < opened.length) lines.push(`${opened.length} new tabs opened (${named.length} named here; browser_tabs lists them all).`);
   for (const t of named) {
-    lines.push(`New tab opened: ${t.title ? fenceInline(short(t.title)) : '(loading)'} ${fenceUrl(t.url)}${t.targetId === tab.targetId ? ' — now the active tab' : ''} (id ${t.targetId.slice(0, 8)}).`);
+    lines.push(`New tab opened: ${t.title ? fenceTitle(t.title) : '(loading)'} ${fenceUrl(t.url)}${t.targetId === tab.targetId ? ' — now the active tab' : ''} (id ${t.targetId.slice(0, 8)}).`);
   }
   await tab.refreshInfo();
   // The snapshot delta (when the snapshot layer is present) already names URL/title changes.
   const delta = tab.dialog ? undefined : await snapshotDelta(tab).catch(() => undefined);
   if (tab.url !== before.url && !deltaShowsUrl(delta, tab.url)) lines.push(`URL: ${fenceUrl(tab.url)}`);
-  if ((tab.title !== before.title || tab.url !== before.url) && !delta?.includes(`→ ${JSON.stringify(tab.title)}`)) lines.push(`Title: ${tab.title ? fenceInline(short(tab.title)) : '(none)'}`);
+  if ((tab.title !== before.title || tab.url !== before.url) && !delta?.includes(`→ ${JSON.stringify(tab.title)}`)) lines.push(`Title: ${tab.title ? fenceTitle(tab.title) : '(none)'}`);
   if (settle?.stillLoading) lines.push(`The page is still loading after ${Math.round(settle.waitedMs / 1000)} s; use browser_wait if you need it complete.`);
   if (settle && settle.pendingRequests > 0) lines.push(`${settle.pendingRequests} request(s) started by this action are still running (slow server or long-poll).`);
   for (const d of scope.browserObs.takeDownloads()) {

@@ -38,6 +38,16 @@ export function fenceUrl(url: string): string {
 /** Longer URLs are cut in results (OAuth and tracking URLs stay well under it). */
 const MAX_URL_CHARS = 2000;
 
+/** `text` cut to `max` characters, the cut marked with `…` (a page can make a title or message megabytes long). */
+export function clip(text: string, max: number): string {
+  return text.length > max ? `${text.slice(0, max - 1)}…` : text;
+}
+
+/** A page title inside a sentence: fenced, and cut to 120 characters. */
+export function fenceTitle(title: string): string {
+  return fenceInline(clip(title, 120));
+}
+
 /** Whether text is already fenced (so nobody double-wraps). */
 export function isWrappedUntrusted(content: string): boolean {
   return /^<page-content id=[0-9a-f]{6,}/.test(content);

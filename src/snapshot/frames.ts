@@ -2,6 +2,7 @@
 // installed, click-listener detection, and the walk into same-process and out-of-process iframes.
 import type { CdpSession } from '../session/cdp';
 import { worldName } from '../session/worlds';
+import { answersWithin } from '../session/probe';
 import type { Tab } from '../session/tab';
 import { BrowserAgentError, errorMessage } from '../errors';
 import extractorSource from './page/extractor.ts?inpage';
@@ -259,7 +260,7 @@ export async function extractFrame(tab: Tab, frame: FrameRef, opts: ExtractOptio
         const child = tab.frameSession(frameId);
         const ref = frameRef(st, frameId, child ? child.session : frame.session);
         // A frame in a renderer of its own can hang alone: every call would wait the extract timeout.
-        if (child && !(await answers(child.session))) return result.children.set(index, { frameError: 'not responding: a script keeps the frame busy', prefix: ref.prefix });
+        if (child && !(await answersWithin(child.session, FRAME_PROBE_MS))) return result.children.set(index, { frameError: 'not responding: a script keeps the frame busy', prefix: ref.prefix });
         try {
           result.children.set(index, await extractFrame(tab, ref, { ...opts, root: undefined }, depth + 1));
         } catch (e) {
@@ -273,13 +274,6 @@ export async function extractFrame(tab: Tab, frame: FrameRef, opts: ExtractOptio
 
 /** How long an out-of-process frame may take to run a trivial script before it counts as hung. */
 const FRAME_PROBE_MS = 2000;
-
-function answers(session: CdpSession): Promise<boolean> {
-  return session.send('Runtime.evaluate', { expression: '0', returnByValue: true }, FRAME_PROBE_MS).then(
-    () => true,
-    (e) => !(e instanceof BrowserAgentError && e.code === 'TIMEOUT'),
-  );
-}
 
 async function runExtractor(tab: Tab, frame: FrameRef, run: RunOptions): Promise<RunResult> {
   // One JSON string crosses CDP much faster than a 20k-object value tree.

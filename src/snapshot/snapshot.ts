@@ -1,6 +1,6 @@
 // The public snapshot layers: summary, elements (with scope and budget), details, find, delta.
 import type { Tab } from '../session/tab';
-import { fenceUrl } from '../safety/untrusted';
+import { clip, fenceUrl } from '../safety/untrusted';
 import { BrowserAgentError } from '../errors';
 import { extractFrame, evalInFrame, mainFrame, parseRef, refString, tabState, type FrameRef, type FrameResult, type TabState } from './frames';
 import { flatten, untrusted, type Line } from './format';
@@ -8,9 +8,7 @@ import { DEFAULT_MAX_TOKENS, WRAP_CHARS, continuationNote, estimateTokens, offse
 import type { DetailsResult, SummaryResult } from './protocol';
 
 /** A title is one line the token budget cannot cut; a page can set a megabyte one. */
-function cutTitle(title: string, max = 300): string {
-  return title.length > max ? `${title.slice(0, max - 1)}…` : title;
-}
+const cutTitle = (title: string) => clip(title, 300);
 
 export interface SnapshotOptions {
   layer?: 'summary' | 'elements';

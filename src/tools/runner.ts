@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { BrowserAgentError, errorMessage, isAgentError } from '../errors';
-import { fenceInline, fenceUrl } from '../safety/untrusted';
+import { fenceTitle, fenceUrl } from '../safety/untrusted';
 import type { Decision } from '../safety/types';
 import { currentPageUrl, isAllowed, narrowingFor, refusalReason } from '../skills/gate';
 import type { ActionPreview, ToolContext, ToolDefinition, ToolResult } from './types';
@@ -114,7 +114,7 @@ export async function runTool(tool: ToolDefinition, rawInput: unknown, ctx: Tool
 
 /** The active tab went away without a tool closing it (the page's window.close(), the user, the origin policy). */
 function lostActiveNote(lost: { title: string; url: string; now?: { title: string; url: string } }): string {
-  const name = (t: { title: string; url: string }) => `${t.title ? `${fenceInline(t.title.slice(0, 120))} ` : ''}${fenceUrl(t.url)}`;
+  const name = (t: { title: string; url: string }) => `${t.title ? `${fenceTitle(t.title)} ` : ''}${fenceUrl(t.url)}`;
   return `Note: the tab ${name(lost)} was closed (by the page itself, the user or the origin policy); ${lost.now ? `the active tab is now ${name(lost.now)}` : 'no tab is open'}.`;
 }
 

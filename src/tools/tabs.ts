@@ -1,4 +1,4 @@
-import { fenceInline, fenceUrl } from '../safety/untrusted';
+import { fenceTitle, fenceUrl } from '../safety/untrusted';
 import { z } from 'zod';
 import { openScope } from '../actions/scope';
 import { checkUrl } from '../actions/navigate';
@@ -10,7 +10,7 @@ import { previewOf } from './common';
 import { defineTool, text, type ToolContext } from './types';
 
 function list(tabs: TabInfo[]): string {
-  return tabs.map((t, i) => `${i}. ${t.active ? '(active) ' : ''}${t.title ? fenceInline(t.title.length > 120 ? `${t.title.slice(0, 119)}…` : t.title) : '(no title)'} ${fenceUrl(t.url)} [id ${t.id.slice(0, 8)}]`).join('\n');
+  return tabs.map((t, i) => `${i}. ${t.active ? '(active) ' : ''}${t.title ? fenceTitle(t.title) : '(no title)'} ${fenceUrl(t.url)} [id ${t.id.slice(0, 8)}]`).join('\n');
 }
 
 /** The tabs this front door may see (attached MCP processes each see only their own). */
@@ -69,9 +69,9 @@ export const browserTabs = defineTool({
     if (i.action === 'select') {
       const tab = await browser.selectTab(t.id);
       await tab.refreshInfo();
-      return text(`Selected tab ${fenceInline(tab.title.slice(0, 120))} ${fenceUrl(tab.url)}.\n${list(visibleTabs(browser, ctx))}`);
+      return text(`Selected tab ${fenceTitle(tab.title)} ${fenceUrl(tab.url)}.\n${list(visibleTabs(browser, ctx))}`);
     }
     await browser.closeTab(t.id);
-    return text(`Closed tab ${fenceInline(t.title.slice(0, 120))} ${fenceUrl(t.url)}.\n${list(visibleTabs(browser, ctx))}`);
+    return text(`Closed tab ${fenceTitle(t.title)} ${fenceUrl(t.url)}.\n${list(visibleTabs(browser, ctx))}`);
   },
 });

@@ -3,12 +3,36 @@ import { sleep } from '../../src/session/launcher';
 import { policyFor } from '../helpers/requestPolicy';
 import { crossSite } from '../helpers/chromium';
 import { blockedRoutes, routesTo, startLoggedServer } from '../helpers/loggedServers';
-import { SESSION_MODES, openSession } from '../helpers/sessionModes';
+import { SESSION_MODES, openSession, type SessionMode } from '../helpers/sessionModes';
 
 async function until(fn: () => boolean, ms: number): Promise<boolean> {
   const end = Date.now() + ms;
   while (!fn() && Date.now() < end) await sleep(25);
   return fn();
+}
+
+/** A session in `mode` (rules empty for now) whose tab shows the allowed server's home page; two logged servers. */
+async function onAllowedPage(mode: SessionMode) {
+  const blocked = await startLoggedServer(blockedRoutes());
+  const allowed = await startLoggedServer(routesTo(blocked.origin, crossSite(blocked.origin)));
+  const settings = { blockedOrigins: [] as string[], allowedOrigins: [] as string[] };
+  const s = await openSession(mode, policyFor(settings));
+  const close = async () => {
+    await s.close();
+    await allowed.close();
+    await blocked.close();
+  };
+  try {
+    const tab = await s.activeTab();
+    const page = await tab.session();
+    const loaded = page.waitFor('Page.loadEventFired', () => true, 10_000);
+    await page.send('Page.navigate', { url: `${allowed.origin}/` });
+    await loaded;
+    return { blocked, allowed, settings, s, tab, page, close };
+  } catch (e) {
+    await close();
+    throw e;
+  }
 }
 
 const CALLS = `fetch(BLOCKED + '/fetch', { mode: 'no-cors' }).catch(() => {});
@@ -21,16 +45,8 @@ describe('session: the request guard in each way a session reaches its browser (
   this.timeout(120_000);
   for (const mode of SESSION_MODES) {
     it(`${mode}: a tab open before the rule came, and one opened after, send nothing to the blocked origin`, async () => {
-      const blocked = await startLoggedServer(blockedRoutes());
-      const allowed = await startLoggedServer(routesTo(blocked.origin, crossSite(blocked.origin)));
-      const settings = { blockedOrigins: [] as string[], allowedOrigins: [] as string[] };
-      const s = await openSession(mode, policyFor(settings));
+      const { blocked, allowed, settings, s, tab, page, close } = await onAllowedPage(mode);
       try {
-        const tab = await s.activeTab();
-        const page = await tab.session();
-        const loaded = page.waitFor('Page.loadEventFired', () => true, 10_000);
-        await page.send('Page.navigate', { url: `${allowed.origin}/` });
-        await loaded;
         const calls = CALLS.replace(/BLOCKED/g, JSON.stringify(blocked.origin));
         // Control: no rule, the page's fetch and WebSocket reach the other server.
         await tab.evaluate(calls);
@@ -59,25 +75,15 @@ describe('session: the request guard in each way a session reaches its browser (
           ['Image', 'Script', 'Stylesheet', 'WebSocket', 'XHR'],
         );
       } finally {
-        await s.close();
-        await allowed.close();
-        await blocked.close();
+        await close();
       }
     });
 
     // A popup is a new page target: only a browser-wide auto-attach holds it before its first request. Through
     // the daemon's proxy the daemon holds it and hands it to the client whose tab opened it.
     it(`${mode}: a popup the tab opens onto the blocked origin sends nothing, its first request included`, async () => {
-      const blocked = await startLoggedServer(blockedRoutes());
-      const allowed = await startLoggedServer(routesTo(blocked.origin, crossSite(blocked.origin)));
-      const settings = { blockedOrigins: [] as string[], allowedOrigins: [] as string[] };
-      const s = await openSession(mode, policyFor(settings));
+      const { blocked, allowed, settings, s, tab, page, close } = await onAllowedPage(mode);
       try {
-        const tab = await s.activeTab();
-        const page = await tab.session();
-        const loaded = page.waitFor('Page.loadEventFired', () => true, 10_000);
-        await page.send('Page.navigate', { url: `${allowed.origin}/` });
-        await loaded;
         const gesture = (expression: string) => page.send('Runtime.evaluate', { expression, userGesture: true });
         const byWindowOpen = (path: string) => gesture(`window.open(${JSON.stringify(blocked.origin + path)}); 1`);
         const byLink = (path: string) =>
@@ -110,9 +116,7 @@ describe('session: the request guard in each way a session reaches its browser (
         assert.ok(await until(() => allowed.log.includes('GET /popup-allowed'), 5000), `the allowed popup loads: ${JSON.stringify(allowed.log)}`);
         assert.ok(await until(() => s.tabs().some((t) => t.url === `${allowed.origin}/popup-allowed`), 5000), `and shows: ${JSON.stringify(s.tabs())}`);
       } finally {
-        await s.close();
-        await allowed.close();
-        await blocked.close();
+        await close();
       }
     });
   }
