@@ -84,8 +84,15 @@ export class RequestRules {
   private epoch?: string;
 
   constructor() {
-    this.loaded = chrome.storage.session.get('requestRules').then(({ requestRules }) => {
+    this.loaded = chrome.storage.session.get('requestRules').then(async ({ requestRules }) => {
       if (requestRules) this.state = requestRules as State;
+      // A new worker: tabs the last one had not placed yet (its claims died with it) are the person's;
+      // a popup that woke this worker is taken out again as undecided by `created`.
+      if (this.active) {
+        const guarded = new Set(Object.keys(this.state.tabs).map(Number));
+        const open = (await chrome.tabs.query({})).map((t) => t.id).filter((id): id is number => id !== undefined && !guarded.has(id));
+        this.state.persons = [...new Set([...this.state.persons, ...open])];
+      }
     });
   }
 

@@ -152,4 +152,20 @@ describe('relay: popups of a shared page send nothing to a blocked origin, first
     for (const t of await sharedTabs()) await chrome.worker(`browserAgentRelay.unshare(${t.tabId})`);
     await until(async () => (await rules()).length === 0, 10_000, 'the rules to go with the unshared tabs');
   });
+
+  it('a daemon that died leaves stale rules: they go as soon as the extension meets a new daemon', async () => {
+    await chrome.worker(`browserAgentRelay.share(${shared.tabId})`);
+    await mcp?.close().catch(() => {});
+    mcp = await spawnMcp(env, ['--extension', '--blocked-origins', `127.0.0.1:${blocked.port}`, '--audit-dir', 'off'], 'popup-guard-stale');
+    assert.equal((await mcp.call('browser_navigate', { url: `${allowed.origin}/opener` })).isError, false);
+    assert.ok((await rules()).length > 0);
+    const { pid } = JSON.parse((await runDaemonCli(env, 'status', '--json')).stdout) as { pid: number };
+    process.kill(pid, 'SIGKILL');
+    await sleep(500);
+    // Nobody told the extension: the rules are still in force (safe, and stale).
+    assert.ok((await rules()).length > 0);
+    const again = await runDaemonCli(env, 'pair', '--json');
+    assert.equal(again.code, 0, again.stderr);
+    await until(async () => (await rules()).length === 0, 30_000, 'the stale rules to go once the extension meets the new daemon');
+  });
 });
