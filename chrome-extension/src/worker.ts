@@ -410,7 +410,8 @@ chrome.tabs.onCreated.addListener((tab) => {
   // page itself opened, whichever of the two events comes first (the event can lag under load).
   if (tab.id === undefined) return;
   const id = tab.id;
-  const maybePopup = (tab.openerTabId !== undefined && shared.has(tab.openerTabId)) || windowOpenPending();
+  // (A page cannot open a browser page: a new tab page is the person's.)
+  const maybePopup = !RESTRICTED.test(tab.pendingUrl || tab.url || '') && ((tab.openerTabId !== undefined && shared.has(tab.openerTabId)) || windowOpenPending());
   // Request rules: the person's tab is never touched; one a guarded tab opened is held to its rules once claimed.
   void requestRules.created(id, maybePopup).catch(() => undefined);
   if (!maybePopup) return;
@@ -423,8 +424,11 @@ chrome.tabs.onCreated.addListener((tab) => {
       await requestRules.adopt(id, opener.tabId).catch(() => undefined);
       return void share(id, opener.targetId).catch(() => undefined);
     }
+    // A window-open comes within milliseconds of its tab; the wait is for a loaded machine. The request rules
+    // need not wait that long: a tab unclaimed after half a second is the person's for them (a claim after
+    // that still shares it and puts it under its opener's rules).
+    if (left === 45) void requestRules.person(id).catch(() => undefined);
     if (left > 0) setTimeout(() => void attempt(left - 1), 100);
-    else void requestRules.person(id).catch(() => undefined);
   };
   void attempt(50);
 });
