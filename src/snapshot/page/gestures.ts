@@ -85,6 +85,13 @@ function rulesOf(sheet: CSSStyleSheet, budget: { n: number }): HoverRule[] {
   return rules;
 }
 
+/** What a menu shows: entries to act on (a tooltip's text or a decoration is not one). */
+const ENTRIES = 'a[href],button,input,select,li,[role=menuitem],[role=option],[role=menu],[tabindex],[onclick]';
+
+function actionable(el: Element): boolean {
+  return el.matches(ENTRIES) || !!el.querySelector(ENTRIES);
+}
+
 function hidden(el: Element): boolean {
   return !el.checkVisibility({ opacityProperty: true, visibilityProperty: true } as CheckVisibilityOptions) || el.getBoundingClientRect().height === 0;
 }
@@ -114,7 +121,7 @@ export function hoverRevealers(doc: Document = document): Set<Element> {
         } catch {
           break;
         }
-        if (shown && (hidden(shown) || el.matches(':hover'))) out.add(el);
+        if (shown && actionable(shown) && (hidden(shown) || el.matches(':hover'))) out.add(el);
       }
     }
   }
