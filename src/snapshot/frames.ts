@@ -10,8 +10,8 @@ import type { PageItem, RunOptions, RunResult } from './protocol';
 
 /** Unique per process: worlds are shared by name between CDP clients (src/session/worlds.ts). */
 const WORLD = worldName();
-/** Listeners that make an element something to act on: clicks, presses, and drag-and-drop sources and targets. */
-const CLICK_EVENTS = new Set(['click', 'mousedown', 'mouseup', 'pointerdown', 'pointerup', 'touchstart', 'dragstart', 'drop']);
+/** Listeners that make an element something to act on: clicks, presses, drag-and-drop sources and targets, and script-driven hover menus. */
+const CLICK_EVENTS = new Set(['click', 'mousedown', 'mouseup', 'pointerdown', 'pointerup', 'touchstart', 'dragstart', 'drop', 'mouseenter']);
 /** Listener nodes resolved per frame and snapshot: enough for icon buttons, bounded on listener-heavy pages. */
 const MAX_LISTENER_NODES = 300;
 const EXTRACT_TIMEOUT_MS = 15_000;

@@ -210,6 +210,11 @@ describe('mcp: hard pages — a model\'s everyday tasks on ordinary hard pages',
     assert.match(sub, /Code editors/);
     await ok('browser_click', { ref: ref(await snapshot(), 'link', 'Code editors') });
     assert.equal(await got('category'), 'editors');
+    // The same with a script-driven menu (mouseenter/mouseleave, no CSS :hover).
+    const acct = await ok('browser_hover', { ref: ref(await snapshot(), '\\w+', 'My account') });
+    assert.match(acct, /Sign out/);
+    await ok('browser_click', { ref: ref(await snapshot(), '\\w+', 'Sign out') });
+    assert.equal(await got('account'), 'logout');
   });
 
   it('a modal with a focus trap and a form inside', async () => {
@@ -379,5 +384,12 @@ describe('mcp: hard pages — a model\'s everyday tasks on ordinary hard pages',
     await ok('browser_scroll', { direction: 'down', amount: 3000 });
     await ok('browser_click', { ref: ref(snap, 'button', 'Add to cart') });
     assert.equal(await got('cart'), 'espresso');
+  });
+
+  it('a search box that opens a search dialog with its own input: the text goes where the page put the caret', async () => {
+    const snap = await open('/docsearch');
+    const typed = await ok('browser_type', { ref: ref(snap, 'textbox', 'Search the docs'), text: 'drag and drop', submit: true });
+    assert.equal(await got('docsearch'), 'drag and drop');
+    assert.match(typed, /Search query/, 'the result names the field that took the text');
   });
 });

@@ -175,8 +175,14 @@ export const HOVER_MENU = page(
   'Store',
   `nav ul{list-style:none;margin:0;padding:0} nav > ul > li{display:inline-block;position:relative;padding:8px 14px;background:#eee} nav li ul{display:none;position:absolute;left:0;top:100%;background:#fff;border:1px solid #999;min-width:160px} nav li li{position:relative;padding:8px} nav li li ul{left:100%;top:0} nav li:hover > ul{display:block} nav a{color:#00c}`,
   `<nav><ul><li>Home</li><li>Products<ul><li>Hardware<ul><li><a href="#kb" data-item=keyboards>Keyboards</a></li></ul></li><li>Software<ul><li><a href="#ed" data-item=editors>Code editors</a></li><li><a href="#db" data-item=databases>Databases</a></li></ul></li></ul></li><li>Support</li></ul></nav>
-<h1>Welcome to the store</h1><p>Pick a category from the menu.</p>`,
-  `document.querySelector('nav').addEventListener('click', (e) => { const a = e.target.closest('a[data-item]'); if (a) { e.preventDefault(); record('category', a.dataset.item); } });`,
+<h1>Welcome to the store</h1><p>Pick a category from the menu.</p>
+<div id=account style="display:inline-block;padding:8px 14px;background:#eee;position:relative">My account<div id=acct-menu style="display:none;position:absolute;left:0;top:100%;background:#fff;border:1px solid #999;min-width:140px"><div class=mi data-item=orders style="padding:6px;cursor:pointer">Orders</div><div class=mi data-item=logout style="padding:6px;cursor:pointer">Sign out</div></div></div>`,
+  `document.querySelector('nav').addEventListener('click', (e) => { const a = e.target.closest('a[data-item]'); if (a) { e.preventDefault(); record('category', a.dataset.item); } });
+// A script-driven hover menu (no CSS :hover): mouseenter shows it, mouseleave hides it.
+const acct = document.getElementById('account'), menu = document.getElementById('acct-menu');
+acct.addEventListener('mouseenter', () => { menu.style.display = 'block'; });
+acct.addEventListener('mouseleave', () => { menu.style.display = 'none'; });
+menu.addEventListener('click', (e) => { const m = e.target.closest('.mi'); if (m) record('account', m.dataset.item); });`,
 );
 
 /** A modal dialog with a focus trap (Tab cycles inside; focus leaving is pulled back) and a form inside. */
@@ -419,6 +425,18 @@ export const STICKY = page(
   `document.getElementById('add').onclick = () => record('cart', 'espresso');`,
 );
 
+/** A search box that opens a search dialog with its own input when clicked (as DocSearch and many sites do). */
+export const SEARCH_OVERLAY = page(
+  'Docs',
+  `#overlay{position:fixed;inset:0;background:rgba(0,0,0,.5)} #overlay[hidden]{display:none} #box{background:#fff;width:400px;margin:60px auto;padding:12px}`,
+  `<header><input id=fake placeholder="Search the docs" aria-label="Search the docs" readonly></header><h1>Guide</h1><p>Welcome.</p>
+<div id=overlay hidden><div id=box role=dialog aria-label=Search><input id=q aria-label="Search query" autocomplete=off><ul id=hits></ul></div></div>`,
+  `const overlay = document.getElementById('overlay'), q = document.getElementById('q');
+document.getElementById('fake').addEventListener('click', () => { overlay.hidden = false; q.focus(); });
+q.addEventListener('input', () => { document.getElementById('hits').innerHTML = q.value ? '<li><a href="#r">Result for ' + q.value.replace(/</g, '') + '</a></li>' : ''; });
+q.addEventListener('keydown', (e) => { if (e.key === 'Enter') record('docsearch', q.value); });`,
+);
+
 /** Every page of the sweep by path. */
 export const HARD_PAGES: Record<string, string> = {
   '/react': REACT,
@@ -443,4 +461,5 @@ export const HARD_PAGES: Record<string, string> = {
   '/terms': TERMS,
   '/toast': TOAST,
   '/sticky': STICKY,
+  '/docsearch': SEARCH_OVERLAY,
 };
