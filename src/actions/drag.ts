@@ -68,13 +68,8 @@ export async function drag(s: Scope, from: DragEnd, to: DragEnd, opts: { positio
   try {
     await page.send('Input.dispatchMouseEvent', { type: 'mouseMoved', x: start.x, y: start.y });
     await page.send('Input.dispatchMouseEvent', { type: 'mousePressed', x: start.x, y: start.y, button: 'left', buttons: 1, clickCount: 1 });
-    // A first small move starts the drag (most libraries have a few-pixel threshold).
-    await page.send('Input.dispatchMouseEvent', { type: 'mouseMoved', x: start.x + 3, y: start.y + 3, button: 'left', buttons: 1 });
-    await page.send('Input.dispatchMouseEvent', { type: 'mouseMoved', x: start.x + 6, y: start.y + 6, button: 'left', buttons: 1 });
-    // An HTML5 drag is announced asynchronously: give a draggable source a moment to start one.
-    if (!dragData && (await looksDraggable(s, from, start))) {
-      for (let i = 0; i < 20 && !dragData; i++) await sleep(10);
-    }
+    // Aim before the drag moves anything: a target that moves with it (a slider's own thumb, given with an
+    // offset) is measured where the model saw it, not a few pixels on.
     let end: Point;
     let toHit: string | undefined;
     if ('handle' in to) {
@@ -88,6 +83,13 @@ export async function drag(s: Scope, from: DragEnd, to: DragEnd, opts: { positio
       await assertInViewport(s, to.point);
       end = to.point;
       toHit = await whatIsAt(s, end);
+    }
+    // A first small move starts the drag (most libraries have a few-pixel threshold).
+    await page.send('Input.dispatchMouseEvent', { type: 'mouseMoved', x: start.x + 3, y: start.y + 3, button: 'left', buttons: 1 });
+    await page.send('Input.dispatchMouseEvent', { type: 'mouseMoved', x: start.x + 6, y: start.y + 6, button: 'left', buttons: 1 });
+    // An HTML5 drag is announced asynchronously: give a draggable source a moment to start one.
+    if (!dragData && (await looksDraggable(s, from, start))) {
+      for (let i = 0; i < 20 && !dragData; i++) await sleep(10);
     }
     const steps = Math.max(2, opts.steps ?? 12);
     let entered = false;

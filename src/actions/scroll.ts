@@ -2,7 +2,7 @@ import { BrowserAgentError } from '../errors';
 import type { ElementHandle } from '../snapshot/types';
 import { ensureActionable } from './actionability';
 import { fingerprintOf } from './click';
-import { callOnElement, describeHandle, scrollIntoView } from './element';
+import { callOnElement, describeHandle, resolveObject, scrollIntoView } from './element';
 import { mouseWheel } from './input';
 import type { ActionOutcome, Scope } from './scope';
 
@@ -36,6 +36,33 @@ const EL_POS = `(el) => new Promise((resolve) => {
   requestAnimationFrame(tick);
 })`;
 
+/** The element itself or its nearest ancestor (through shadow roots) that scrolls on the axis; null: the page. */
+const SCROLL_AREA = `function (vertical) {
+  for (let e = this; e && e.nodeType === 1; e = e.parentElement || (e.getRootNode() && e.getRootNode().host)) {
+    if (e === document.documentElement || e === document.body) return null;
+    const cs = getComputedStyle(e);
+    const o = vertical ? cs.overflowY : cs.overflowX;
+    if (/auto|scroll|overlay/.test(o) && (vertical ? e.scrollHeight > e.clientHeight : e.scrollWidth > e.clientWidth)) return e;
+  }
+  return null;
+}`;
+
+const AREA_LABEL = `(el) => { const role = el.getAttribute('role'); const name = (el.getAttribute('aria-label') || '').trim().slice(0, 60); return 'the scrollable ' + (role || el.localName) + (name ? ' "' + name + '"' : ''); }`;
+
+async function scrollAreaOf(h: ElementHandle, vertical: boolean): Promise<{ handle: ElementHandle; self: boolean; label: string } | undefined> {
+  const objectId = await resolveObject(h);
+  try {
+    const { result } = await h.session.send('Runtime.callFunctionOn', { objectId, functionDeclaration: SCROLL_AREA, arguments: [{ value: vertical }] });
+    if (!result.objectId) return undefined;
+    const { node } = await h.session.send('DOM.describeNode', { objectId: result.objectId });
+    const handle: ElementHandle = { ...h, backendNodeId: node.backendNodeId };
+    if (node.backendNodeId === h.backendNodeId) return { handle: h, self: true, label: describeHandle(h) };
+    return { handle, self: false, label: await callOnElement<string>(handle, AREA_LABEL) };
+  } finally {
+    h.session.send('Runtime.releaseObject', { objectId }).catch(() => {});
+  }
+}
+
 interface Pos {
   x: number;
   y: number;
@@ -68,12 +95,17 @@ export async function scroll(s: Scope, o: { direction?: Direction; amount?: numb
   const direction = o.direction ?? 'down';
   if (h) {
     const { point } = await ensureActionable(s.tab, h, { enabled: false, hitTest: false });
-    const before = await callOnElement<Pos>(h, EL_POS);
-    const amount = o.amount ?? Math.round((direction === 'up' || direction === 'down' ? before.vh : before.vw) * 0.8);
+    // The wheel scrolls the area around the element (a row of a virtualized list scrolls its list, and may be
+    // gone afterwards): measure that area, not the element.
+    const vertical = direction === 'up' || direction === 'down';
+    const area = await scrollAreaOf(h, vertical);
+    const before = area ? await callOnElement<Pos>(area.handle, EL_POS) : await pagePos(s);
+    const amount = o.amount ?? Math.round((vertical ? before.vh : before.vw) * 0.8);
     await mouseWheel(s.page, point, direction === 'left' ? -amount : direction === 'right' ? amount : 0, direction === 'up' ? -amount : direction === 'down' ? amount : 0);
-    const after = await callOnElement<Pos>(h, EL_POS);
+    const after = area ? await callOnElement<Pos>(area.handle, EL_POS) : await pagePos(s);
     const moved = after.x !== before.x || after.y !== before.y;
-    return { text: moved ? `Scrolled ${describeHandle(h)} ${direction} by ${amount} px; it is ${where(after)}` : `${describeHandle(h)} did not scroll ${direction} (already at the end, or not scrollable)`, target: fingerprintOf(h) };
+    const what = !area ? `the page (around ${describeHandle(h)})` : area.self ? describeHandle(h) : `${area.label} around ${describeHandle(h)}`;
+    return { text: moved ? `Scrolled ${what} ${direction} by ${amount} px; it is ${where(after)}` : `${what} did not scroll ${direction} (already at the end, or not scrollable); it is ${where(after)}`, target: fingerprintOf(h) };
   }
   const before = await pagePos(s);
   const amount = o.amount ?? Math.round((direction === 'up' || direction === 'down' ? before.vh : before.vw) * 0.8);

@@ -68,6 +68,9 @@ const SET_VALUE = `(el, value) => {
   return el.value;
 }`;
 
+/** Longest text typed again key by key when the field dropped it (one key event pair per character). */
+const MAX_RETYPE = 500;
+
 const READ_VALUE = `(el) => el.localName === 'input' || el.localName === 'textarea' ? el.value : (el.innerText || '').slice(0, 500)`;
 
 function quote(text: string, secret: boolean): string {
@@ -83,7 +86,7 @@ export async function typeInto(s: Scope, h: ElementHandle, text: string, o: Type
   if (info.kind === 'valueOnly') {
     await ensureActionable(s.tab, h, { hitTest: false });
     const value = await callOnElement<string>(h, SET_VALUE, [text]);
-    s.pending = { text: `Set ${describeHandle(h)} to "${text}" and pressed Enter`, target: fingerprintOf(h) };
+    s.pending = { text: `Set ${describeHandle(h)} to "${text}"${o.submit ? ' and pressed Enter' : ''}`, target: fingerprintOf(h) };
     if (o.submit) await pressKey(s.page, 'Enter');
     if (value !== text) throw new BrowserAgentError('INVALID_INPUT', `The ${info.inputType} field [${h.ref}] ${describeHandle(h)} rejected "${text}" (value is now "${value}").`, info.inputType === 'date' ? 'Use the format YYYY-MM-DD.' : info.inputType === 'time' ? 'Use the format HH:MM.' : 'Use the format the input type expects.');
     return { text: `Set ${describeHandle(h)} to "${value}"${o.submit ? ' and pressed Enter' : ''}`, target: fingerprintOf(h) };
@@ -92,11 +95,26 @@ export async function typeInto(s: Scope, h: ElementHandle, text: string, o: Type
     // Click like a person (widgets open on click), unless something covers the field.
     const { point } = await ensureActionable(s.tab, h);
     await mouseClick(s.page, point);
+    // The click may open an editor of the page's own (a search box that opens a search dialog): type there.
+    const moved = await callOnElement<string>(h, FOCUS_MOVED).catch(() => '');
+    if (moved) return typeIntoOpened(s, h, moved, text, o);
   }
   const clear = o.clear ?? true;
+  const prior = text && !o.keystrokes && text.length <= MAX_RETYPE ? await callOnElement<string>(h, READ_VALUE).catch(() => undefined) : undefined;
   await callOnElement(h, PLACE_CARET, [clear]);
   if (text) await typeText(s.page, text, o.keystrokes);
   else if (clear) await pressKey(s.page, 'Delete');
+  // A field that takes keys only on keydown (older input masks) drops inserted text and puts back what it
+  // had: type it again key by key, as a person's keyboard would.
+  let keyed = false;
+  if (prior !== undefined) {
+    const now = await callOnElement<string>(h, READ_VALUE).catch(() => undefined);
+    if (now === prior && now !== (clear ? text : prior + text)) {
+      await callOnElement(h, PLACE_CARET, [clear]);
+      await typeText(s.page, text, true);
+      keyed = true;
+    }
+  }
   s.pending = { text: `Typed ${quote(text, info.secret)} into ${describeHandle(h)}${o.submit ? ' and pressed Enter' : ''}`, target: fingerprintOf(h) };
   if (o.submit) await pressKey(s.page, 'Enter');
   let after = '';
@@ -104,8 +122,31 @@ export async function typeInto(s: Scope, h: ElementHandle, text: string, o: Type
     const v = await callOnElement<string>(h, READ_VALUE).catch(() => undefined);
     if (v !== undefined && v !== text && clear) after = `; the field now shows ${quote(v, false)}`;
   }
-  const what = text ? `${clear ? 'Typed' : 'Appended'} ${quote(text, info.secret)} into` : 'Cleared';
+  const what = text ? `${clear ? 'Typed' : 'Appended'} ${quote(text, info.secret)}${keyed ? ' key by key (the field ignored inserted text)' : ''} into` : 'Cleared';
   return { text: `${what} ${describeHandle(h)}${o.submit ? ' and pressed Enter' : ''}${after}`, target: fingerprintOf(h) };
+}
+
+/** After a click on `el`: the text field the page moved the caret to instead (deep), described, or ''. */
+const FOCUS_MOVED = `(el) => {
+  let a = el.ownerDocument.activeElement;
+  while (a && a.shadowRoot && a.shadowRoot.activeElement) a = a.shadowRoot.activeElement;
+  if (!a || a === el || a === el.ownerDocument.body || el.contains(a)) return '';
+  const t = (a.type || '').toLowerCase();
+  const field = a.localName === 'textarea' || (a.localName === 'input' && !['checkbox', 'radio', 'file', 'button', 'submit', 'reset', 'image', 'range', 'color'].includes(t)) || a.isContentEditable;
+  if (!field) return '';
+  const name = (a.getAttribute('aria-label') || (a.labels && a.labels[0] && a.labels[0].innerText) || a.placeholder || a.name || '').trim().replace(/\\s+/g, ' ').slice(0, 60);
+  return 'textbox' + (name ? ' "' + name + '"' : ' (' + a.localName + ')');
+}`;
+
+async function typeIntoOpened(s: Scope, h: ElementHandle, field: string, text: string, o: TypeOptions): Promise<ActionOutcome> {
+  const clear = o.clear ?? true;
+  if (clear) await pressKey(s.page, 'Control+A');
+  if (text) await typeText(s.page, text, o.keystrokes);
+  else if (clear) await pressKey(s.page, 'Delete');
+  const what = `${text ? `Typed ${quote(text, false)} into` : 'Cleared'} ${field}, which clicking ${describeHandle(h)} opened${o.submit ? ', and pressed Enter' : ''}`;
+  s.pending = { text: what, target: fingerprintOf(h) };
+  if (o.submit) await pressKey(s.page, 'Enter');
+  return { text: what, target: fingerprintOf(h) };
 }
 
 /** Types into whatever has focus (no ref): after a click on a custom editor, for instance. */

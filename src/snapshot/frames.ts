@@ -10,7 +10,8 @@ import type { PageItem, RunOptions, RunResult } from './protocol';
 
 /** Unique per process: worlds are shared by name between CDP clients (src/session/worlds.ts). */
 const WORLD = worldName();
-const CLICK_EVENTS = new Set(['click', 'mousedown', 'mouseup', 'pointerdown', 'pointerup', 'touchstart']);
+/** Listeners that make an element something to act on: clicks, presses, drag-and-drop sources and targets, and script-driven hover menus. */
+const CLICK_EVENTS = new Set(['click', 'mousedown', 'mouseup', 'pointerdown', 'pointerup', 'touchstart', 'dragstart', 'drop', 'mouseenter']);
 /** Listener nodes resolved per frame and snapshot: enough for icon buttons, bounded on listener-heavy pages. */
 const MAX_LISTENER_NODES = 300;
 const EXTRACT_TIMEOUT_MS = 15_000;
@@ -39,6 +40,8 @@ export interface LastSnapshot {
   /** The main document it was taken in: refs restart in a new one. */
   doc?: string;
   lines: Map<string, string>;
+  /** Its text lines and how often each occurs, for the text an action made appear. */
+  texts?: Map<string, number>;
 }
 
 /** Everything we remember about a tab between snapshots. */

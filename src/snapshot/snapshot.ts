@@ -6,6 +6,7 @@ import { extractFrame, evalInFrame, mainFrame, parseRef, refString, tabState, ty
 import { flatten, untrusted, type Line } from './format';
 import { DEFAULT_MAX_TOKENS, WRAP_CHARS, continuationNote, estimateTokens, offsetNote, takePage, wrapLine } from './budget';
 import type { DetailsResult, SummaryResult } from './protocol';
+import { addedText, shownBriefly, textCounts } from './textDelta';
 
 /** A title is one line the token budget cannot cut; a page can set a megabyte one. */
 const cutTitle = (title: string) => clip(title, 300);
@@ -52,7 +53,9 @@ export async function takeSnapshot(tab: Tab, opts: SnapshotOptions = {}): Promis
   if (from) header.push(from);
   const again = (opts.ref ? `, ref="${opts.ref}"` : '') + (opts.viewportOnly ? ', viewportOnly=true' : '') + (opts.maxTokens ? `, maxTokens=${opts.maxTokens}` : '');
   const note = continuationNote(page, maxTokens, again);
-  const out = [...header, untrusted((page.from ? '' : title + (page.body ? '\n' : '')) + page.body)];
+  const briefly = opts.ref || opts.viewportOnly ? undefined : await shownBriefly(tab, lines);
+  const top = page.from ? '' : title + (briefly ? `\n${briefly}` : '') + (page.body ? '\n' : '');
+  const out = [...header, untrusted(top + page.body)];
   if (note) out.push(note);
   return out.join('\n');
 }
@@ -112,7 +115,7 @@ export async function elementsFor(tab: Tab, opts: { viewportOnly?: boolean; ref?
   const lines = flatten(result);
   remember(st, lines);
   if (!opts.ref && !opts.viewportOnly) {
-    st.last = { url: result.url, title: result.title, doc: result.doc, lines: new Map(lines.filter((l) => l.ref).map((l) => [l.ref!, l.text])) };
+    st.last = { url: result.url, title: result.title, doc: result.doc, lines: new Map(lines.filter((l) => l.ref).map((l) => [l.ref!, l.text])), texts: textCounts(lines) };
   }
   return { result, lines };
 }
@@ -230,11 +233,15 @@ export async function snapshotDelta(tab: Tab): Promise<string> {
     else if (old !== line) changed.push(`~ ${line} (was: ${old.replace(/^\[[^\]]+\]\s*/, '')})`);
   }
   for (const [ref, line] of before.lines) if (!now.lines.has(ref)) removed.push(`- ${line}`);
-  if (!added.length && !changed.length && !removed.length && !out.length && !page.length) return 'No change on the page since the last snapshot.';
+  // Text that appeared on the same page (an error message, a toast); a new page's text is the snapshot's.
   const navigated = newDocument || (before.url !== now.url && removed.length > 0 && added.length > 0 && !changed.length);
+  const text = navigated || !before.texts ? [] : addedText(before.texts, now.texts ?? new Map());
+  const briefly = await shownBriefly(tab, lines);
+  if (briefly) text.push(briefly);
+  if (!added.length && !changed.length && !removed.length && !out.length && !page.length && !text.length) return 'No change on the page since the last snapshot.';
   const list = [...changed, ...added, ...removed];
   const shown = list.slice(0, MAX_DELTA_LINES);
-  page.push(...shown);
+  page.push(...text, ...shown);
   if (list.length > shown.length) page.push(`… ${list.length - shown.length} more changes (browser_snapshot for the full page)`);
   out.push(`${navigated ? 'New page' : 'Changes'}: ${added.length} added, ${removed.length} removed, ${changed.length} changed; ${count} elements now.`);
   out.push(untrusted(page.join('\n')));

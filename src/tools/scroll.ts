@@ -8,7 +8,7 @@ export const browserScroll = defineTool({
   name: 'browser_scroll',
   title: 'Scroll',
   description:
-    'Scroll the page, or a scrollable element (ref), by direction and amount in pixels (default 80% of the visible height). With a ref and no direction, scrolls that element into view. Reports the new scroll position.',
+    'Scroll the page, or the scrollable area holding an element (ref: the area itself or anything in it, e.g. a row of a list marked [scrollable …] in the snapshot), by direction and amount in pixels (default 80% of the visible height). With a ref and no direction, scrolls that element into view. Reports what scrolled and its new position.',
   schema: z.object({
     direction: z.enum(['up', 'down', 'left', 'right']).optional(),
     amount: z.number().int().min(1).max(1_000_000).optional(),

@@ -12,6 +12,9 @@ import { cssPath, xPath } from './selectors';
 import { MAX_NAME, attributeName, nameOverflow, imageText, keyboardReachable, landmarkOf, linkHref } from './reading';
 import { expandOptionsOf } from './options';
 import { changeCount } from './changes';
+import './announce';
+import { hoverRevealers, isDragHandle } from './gestures';
+import { clippedByAncestor, sectionOf } from './scrollAreas';
 
 const SKIP = new Set(['script', 'style', 'noscript', 'template', 'head', 'meta', 'link', 'title', 'base', 'option', 'optgroup', 'datalist', 'param', 'source', 'track']);
 const BLOCK_DISPLAY = /^(block|flex|grid|list-item|table|table-row|table-caption|flow-root)/;
@@ -186,7 +189,7 @@ function coveredBy(el: Element, r: DOMRect, vw: number, vh: number): Element | n
     if (composedContains(el, h) || composedContains(h, el)) return null;
     first ??= h;
   }
-  return tested ? first : null;
+  return tested && !clippedByAncestor(el, r) ? first : null;
 }
 
 function describeCoverer(c: Element): string {
@@ -223,6 +226,8 @@ function run(o: RunOptions): RunResult {
   // A subtree does not see the rest of the page, where an overlay may be: it always hit-tests.
   let mayOverlap = o.root !== undefined;
   const itemState = newItemState();
+  /** Entries of CSS :hover menus (gestures.ts). */
+  const reveal = o.root === undefined ? hoverRevealers() : new Set<Element>();
   const sibCache: SiblingCache = new Map();
   /** Element behind each element item of this run, in order (a container learns which refs it holds). */
   const emitted: Element[] = [];
@@ -355,10 +360,13 @@ function run(o: RunOptions): RunResult {
       if (!role && (el as HTMLElement).isContentEditable && !(parentEl(el) as HTMLElement | null)?.isContentEditable) role = 'textbox';
       const focusable = el.hasAttribute('tabindex') && (el as HTMLElement).tabIndex >= 0;
       const pointer = cursor === 'pointer' && parentCursor !== 'pointer';
-      const clicky = S.click.has(el) || el.hasAttribute('onclick');
+      const drag = isDragHandle(el, cursor, parentCursor);
+      const clicky = S.click.has(el) || el.hasAttribute('onclick') || drag;
       if (role && !native && isWeakRole(role) && !focusable && !clicky && !pointer) role = null;
       if (!role) role = itemState.role.get(el) ?? null;
       if (!role && inInteractive === 1 && isIconButton(itemState, el, r)) role = 'clickable';
+      // A hover menu's entry is one even when it holds the menu's links.
+      if (!role && inInteractive !== 2 && reveal.has(el)) role = 'clickable';
       if (!role && inInteractive !== 2 && (focusable || pointer || clicky) && tag !== 'body' && tag !== 'html' && tag !== 'label') {
         // Weak signals: only a leaf-ish control, not a card or wrapper that holds real controls.
         const big = r.width * r.height > vw * vh * 0.5;
@@ -378,6 +386,8 @@ function run(o: RunOptions): RunResult {
     if (role) {
       emit(el, role, st, r, control);
       if (parked) addState('offscreen');
+      if (reveal.has(el)) addState('opens-on-hover');
+      if (isDragHandle(el, cursor, parentCursor)) addState('draggable');
       if (tag === 'select' || tag === 'textarea' || tag === 'input') return;
       mine = emitted.length - 1;
     } else if (tag === 'iframe' || tag === 'frame') {
@@ -415,7 +425,7 @@ function run(o: RunOptions): RunResult {
     }
     const inside: 0 | 1 | 2 = role ? (nativeRef ? 2 : inInteractive === 2 ? 2 : 1) : inInteractive;
     const quiet = suppressText || !!inside || (tag === 'label' && !!(el as HTMLLabelElement).control);
-    const section = !quiet && !hidden ? landmarkOf(el) : '';
+    const section = !quiet && !hidden ? sectionOf(landmarkOf(el), el, st) : '';
     if (section) {
       flush();
       items.push({ sec: section });

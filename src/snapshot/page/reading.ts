@@ -28,7 +28,7 @@ const LANDMARK_BY_ROLE: Record<string, string> = {
 };
 const SECTIONING = 'article, aside, main, nav, section, [role=article], [role=complementary], [role=main], [role=navigation], [role=region]';
 
-function labelOf(el: Element): string {
+export function labelOf(el: Element): string {
   const by = el.getAttribute('aria-labelledby');
   if (by) {
     const root = el.getRootNode() as Document | ShadowRoot;
