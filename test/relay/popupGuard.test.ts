@@ -75,7 +75,7 @@ describe('relay: popups of a shared page send nothing to a blocked origin, first
   });
 
   it('block list: a popup by window.open and one by a target=_blank link reach the blocked server with nothing', async () => {
-    mcp = await spawnMcp(env, ['--extension', '--blocked-origins', `127.0.0.1:${blocked.port}`, '--audit-dir', 'off'], 'popup-guard');
+    mcp = await spawnMcp(env, ['--extension', '--blocked-origins', `127.0.0.1:${blocked.port}`, '--allow-confirm-actions', '--audit-dir', 'off'], 'popup-guard');
     const nav = await mcp.call('browser_navigate', { url: `${allowed.origin}/opener` });
     assert.equal(nav.isError, false, nav.text);
     blocked.log.length = 0;
@@ -114,6 +114,12 @@ describe('relay: popups of a shared page send nothing to a blocked origin, first
     assert.equal((await mcp!.call('browser_tabs', { action: 'select', id })).isError, false);
     await click(/button "Press"/, false);
     assert.match((await mcp!.call('browser_snapshot')).text, /pressed/);
+    // Once the popup's own guard intercepts, it decides there (Chrome's rule for the popup is gone) and names the refusal.
+    blocked.log.length = 0;
+    const r = await mcp!.call('browser_evaluate', { script: `await fetch(${JSON.stringify(`${blocked.origin}/fetch`)}, { mode: 'no-cors' }).then(() => 'reached', () => 'refused')` });
+    assert.match(r.text, /refused/, JSON.stringify(r));
+    assert.match(r.text, /BLOCKED_BY_POLICY: an? \w+ request to .*\/fetch.* was stopped before it was sent \(rule blocked-origin/, r.text);
+    assert.deepEqual(blocked.log, []);
     await mcp!.call('browser_tabs', { action: 'select', id: shared.targetId });
   });
 
