@@ -180,7 +180,13 @@ async function execute(req: RelayRequest): Promise<Answer> {
       case 'rules': {
         const t = shared.get(req.tabId);
         if (!t) return { error: { code: -32001, message: 'Session with given id not found (the tab is no longer shared).' } };
-        await requestRules.set(req.tabId, { rules: req.rules, intercepting: req.intercepting }, [t.url, ...(await frameUrls(req.tabId))]);
+        try {
+          await requestRules.set(req.tabId, { rules: req.rules, intercepting: req.intercepting }, [t.url, ...(await frameUrls(req.tabId))]);
+        } catch (e) {
+          // The guard's interception still holds in shared tabs; the side panel says what is missing.
+          setState(state, `Chrome did not take the request rules (popups of shared tabs are not held before their first request): ${e instanceof Error ? e.message : String(e)}`);
+          throw e;
+        }
         return { result: {} };
       }
       case 'activate': {

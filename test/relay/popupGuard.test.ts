@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import { daemonEnv, runDaemonCli, spawnMcp, until, type McpProc } from '../helpers/daemon';
 import { freePort, pairedChrome, type ChromeWithExtension } from '../helpers/relay';
 import { blockedRoutes, startLoggedServer, type LoggedServer } from '../helpers/loggedServers';
+import { requestRegexRules } from '../../src/safety/regexRules';
 
 const refOf = (snap: string, name: RegExp) => {
   const line = snap.split('\n').find((l) => name.test(l));
@@ -72,6 +73,20 @@ describe('relay: popups of a shared page send nothing to a blocked origin, first
     await runDaemonCli(env, 'stop');
     await chrome?.stop();
     await Promise.all([allowed, blocked, outside].map((s) => s?.close()));
+  });
+
+  it('Chrome takes every rule the origin lists can give (RE2, within its limits)', async () => {
+    const lists = [
+      { blockedOrigins: ['127.0.0.1', 'localhost:*', '*.example.com', 'https://*.bank.example:8443', 'ex*le.com', 'http*://example.org:80*', '[::1]:3000', 'bücher.de', '*:8080', 'me@example.net'], allowedOrigins: [] },
+      { blockedOrigins: ['admin.example.com'], allowedOrigins: ['*', 'https://*.example.com', '127.0.0.1:*'] },
+    ];
+    // (The check can fail: RE2 has no look-ahead.)
+    assert.equal((await chrome.worker<{ isSupported: boolean }>(`chrome.declarativeNetRequest.isRegexSupported({ regex: '^(?=a)' })`)).isSupported, false);
+    for (const settings of lists) {
+      const regexes = requestRegexRules(settings).map((r) => r.regex);
+      const verdicts = await chrome.worker<{ isSupported: boolean; reason?: string }[]>(`Promise.all(${JSON.stringify(regexes)}.map((regex) => chrome.declarativeNetRequest.isRegexSupported({ regex })))`);
+      verdicts.forEach((v, i) => assert.ok(v.isSupported, `${regexes[i]}: ${v.reason}`));
+    }
   });
 
   it('block list: a popup by window.open and one by a target=_blank link reach the blocked server with nothing', async () => {
