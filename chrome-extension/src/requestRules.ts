@@ -121,7 +121,7 @@ export class RequestRules {
     }
     if (!this.active) {
       // From now on tabs are placed as they open; those open already are the person's (or shared).
-      this.state.persons = (await chrome.tabs.query({})).map((t) => t.id!).filter((id) => id !== undefined && id !== tabId && !this.undecided.has(id));
+      this.state.persons = (await chrome.tabs.query({})).map((t) => t.id!).filter((id) => id !== undefined && id !== tabId && !(id in this.state.tabs) && !this.undecided.has(id));
     }
     const old = this.state.tabs[tabId];
     this.state.tabs[tabId] = { rules: rules.rules, intercepting: rules.intercepting, domains: old?.domains ?? [] };
