@@ -1,5 +1,6 @@
 // The side panel: connection state, pairing, sharing this tab, shared tabs, sessions with their
 // current step and a Stop button. It only talks to the service worker (a port keeps it awake).
+import type { SharedTab } from '../../src/session/relayProtocol';
 import type { PanelRequest, PanelState } from './worker';
 
 const $ = <T extends HTMLElement>(id: string) => document.getElementById(id) as T;
@@ -59,7 +60,9 @@ async function render(s: PanelState) {
   const sharedHere = !!tab && s.shared.some((t) => t.tabId === tab.id);
   $('toggle').textContent = sharedHere ? 'Stop sharing this tab' : 'Share this tab';
   const tabs = $('tabs');
-  tabs.replaceChildren(...s.shared.map((t) => item(t.title || t.url, { label: 'Stop sharing', onClick: () => void request({ t: 'unshare', tabId: t.tabId }).catch(showError) }, t.url)));
+  // A tab under a session's origin rules: Chrome itself stops what its popups would send to a blocked site.
+  const sub = (t: SharedTab) => (s.guarded.includes(t.tabId) ? `${t.url} — blocked sites stay blocked in its popups` : t.url);
+  tabs.replaceChildren(...s.shared.map((t) => item(t.title || t.url, { label: 'Stop sharing', onClick: () => void request({ t: 'unshare', tabId: t.tabId }).catch(showError) }, sub(t))));
   if (!s.shared.length) tabs.append(item('No tab is shared.'));
   const titles = new Map(s.shared.map((t) => [t.tabId, t.title || t.url]));
   const sessions = $('sessions');

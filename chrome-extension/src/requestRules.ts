@@ -104,6 +104,14 @@ export class RequestRules {
     return !!this.state.tabs[tabId]?.rules.length;
   }
 
+  /** Tabs under a session's origin rules (for the side panel). */
+  guardedTabs(): number[] {
+    return Object.keys(this.state.tabs).map(Number).filter((id) => this.isGuarded(id));
+  }
+
+  /** Called after each update of the rules. */
+  onchange?: () => void;
+
   /** The relay endpoint this worker talks to now; rules from another one's sessions are dropped. */
   async setEpoch(epoch: string): Promise<void> {
     await this.loaded;
@@ -212,6 +220,7 @@ export class RequestRules {
       const rules = dnrRules(this.state, this.undecided);
       const old = (await chrome.declarativeNetRequest.getSessionRules()).map((r) => r.id);
       await chrome.declarativeNetRequest.updateSessionRules({ removeRuleIds: old, addRules: rules });
+      this.onchange?.();
     };
     this.applying = this.applying.then(run, run);
     return this.applying;

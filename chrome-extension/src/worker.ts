@@ -23,6 +23,8 @@ export interface PanelState {
   lastError?: string;
   shared: SharedTab[];
   sessions: RelaySessionView[];
+  /** Shared tabs whose popups Chrome holds to a session's origin rules (requestRules.ts). */
+  guarded: number[];
 }
 
 const journal = new Journal();
@@ -30,6 +32,7 @@ const journal = new Journal();
 const requestRules = new RequestRules();
 /** How long the daemon may be away before the rules its sessions set count as stale (its own grace, RELAY_GRACE_MS). */
 const RULES_GRACE_MS = 60_000;
+requestRules.onchange = () => void notifyPanels();
 /** tabId → what we know of the shared tab; persisted as the list of tab ids. */
 const shared = new Map<number, SharedTab>();
 let ws: WebSocket | undefined;
@@ -292,7 +295,7 @@ async function updateBadges() {
 // ---- side panel ----
 
 function panelState(): PanelState {
-  return { state, paired: state !== 'not paired', lastError, shared: [...shared.values()], sessions };
+  return { state, paired: state !== 'not paired', lastError, shared: [...shared.values()], sessions, guarded: requestRules.guardedTabs() };
 }
 
 async function notifyPanels() {

@@ -102,6 +102,13 @@ describe('relay: popups of a shared page send nothing to a blocked origin, first
     // … and the blocked server heard nothing from either, not even the first navigation.
     assert.deepEqual(blocked.log, []);
     assert.ok((await rules()).length > 0, 'the session\'s rules are in force as Chrome session rules');
+    // The side panel says so for the shared tab.
+    assert.ok((await chrome.worker<{ guarded: number[] }>('browserAgentRelay.state()')).guarded.includes(shared.tabId));
+    const panelId = await chrome.openPanel();
+    const panel = chrome.conn.session((await chrome.conn.send('Target.attachToTarget', { targetId: panelId, flatten: true })).sessionId);
+    const tabsText = async () => (await panel.send('Runtime.evaluate', { expression: `document.getElementById('tabs')?.innerText ?? ''`, returnByValue: true })).result.value as string;
+    await until(async () => /Opener[\s\S]*blocked sites stay blocked in its popups/.test(await tabsText()), 5000, 'the side panel to say so');
+    await chrome.conn.send('Target.closeTarget', { targetId: panelId });
   });
 
   it('… also when Chrome has stopped the extension\'s service worker as the popup opens', async () => {
@@ -153,6 +160,7 @@ describe('relay: popups of a shared page send nothing to a blocked origin, first
     await mcp!.close();
     mcp = undefined;
     await until(async () => (await rules()).length === 0, 10_000, 'the rules to go with the session');
+    assert.deepEqual((await chrome.worker<{ guarded: number[] }>('browserAgentRelay.state()')).guarded, []);
   });
 
   it('allow list: a popup outside it sends nothing; unsharing the tab leaves no rule', async () => {
