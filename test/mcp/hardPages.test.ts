@@ -172,6 +172,17 @@ describe('mcp: hard pages — a model\'s everyday tasks on ordinary hard pages',
     await ok('browser_click', { ref: ref(s2, 'option', 'Express') });
     await ok('browser_click', { ref: ref(await snapshot(), 'button', 'Continue to payment') });
     assert.deepEqual(await got('shipping'), { country: 'Germany', speed: 'Express' });
+    // A model that reaches for select_option / fill_form on the ARIA one: it is opened and the option clicked.
+    s2 = await snapshot();
+    await ok('browser_select_option', { ref: ref(s2, 'combobox', 'Delivery speed'), values: ['Overnight'] });
+    await ok('browser_click', { ref: ref(s2, 'button', 'Continue to payment') });
+    assert.deepEqual(await got('shipping'), { country: 'Germany', speed: 'Overnight' });
+    await ok('browser_fill_form', { fields: [{ ref: ref(s2, 'combobox', 'Delivery speed'), value: 'Standard' }] });
+    await ok('browser_click', { ref: ref(s2, 'button', 'Continue to payment') });
+    assert.deepEqual(await got('shipping'), { country: 'Germany', speed: 'Standard' });
+    const wrong = await call('browser_select_option', { ref: ref(s2, 'combobox', 'Delivery speed'), values: ['Teleport'] });
+    assert.ok(wrong.isError);
+    assert.match(wrong.text, /TARGET_NOT_FOUND[\s\S]*"Express"/, 'the error lists the options there are');
   });
 
   it('a native <select multiple>: several options by label, posted with the form', async () => {
