@@ -4,6 +4,7 @@
 // with backoff. The debugger stays attached while the worker is stopped.
 import { parsePairingCode, RELAY_PROTOCOL, RELAY_TOKEN_PREFIX, type DaemonRelayMessage, type ExtensionMessage, type RelayRequest, type RelaySessionView, type SharedTab } from '../../src/session/relayProtocol';
 import { Journal, type Answer } from './journal';
+import { RequestRules } from './requestRules';
 
 const VERSION = chrome.runtime.getManifest().version;
 const KEEPALIVE_MS = 20_000;
@@ -25,6 +26,10 @@ export interface PanelState {
 }
 
 const journal = new Journal();
+/** Chrome's own request blocking for popups of shared tabs (the guard's rules; see requestRules.ts). */
+const requestRules = new RequestRules();
+/** How long the daemon may be away before the rules its sessions set count as stale (its own grace, RELAY_GRACE_MS). */
+const RULES_GRACE_MS = 60_000;
 /** tabId → what we know of the shared tab; persisted as the list of tab ids. */
 const shared = new Map<number, SharedTab>();
 let ws: WebSocket | undefined;
@@ -53,6 +58,8 @@ const restored = (async () => {
   const { shared: list } = await chrome.storage.session.get('shared');
   const attached = new Set((await chrome.debugger.getTargets()).filter((t) => t.attached && t.tabId !== undefined).map((t) => t.tabId));
   for (const t of (list as SharedTab[] | undefined) ?? []) if (attached.has(t.tabId)) shared.set(t.tabId, t);
+  // Rules of tabs no longer shared (the debugger went while this worker was stopped) are stale.
+  await requestRules.keepOnly(shared.keys()).catch(() => undefined);
   await updateBadges();
 })();
 
@@ -96,6 +103,7 @@ async function open(): Promise<void> {
     socket.send(JSON.stringify({ t: 'hello', v: 1, version: VERSION, tabs: [...shared.values()] } satisfies ExtensionMessage));
     for (const text of queued.splice(0)) socket.send(text);
     clearInterval(keepalive);
+    void chrome.storage.session.remove('relayDownSince');
     // Socket traffic keeps the worker alive; a ping every 20 s keeps it so while idle and paired.
     keepalive = setInterval(() => send({ t: 'ping' }), KEEPALIVE_MS);
     setState('connected', '');
@@ -106,6 +114,7 @@ async function open(): Promise<void> {
     ws = undefined;
     clearInterval(keepalive);
     sessions = [];
+    void noteRelayDown();
     // "New Code" in VS Code: the stored code is void; wait for the new one instead of knocking with the old.
     if (ev.code === 4001) return void chrome.storage.local.remove('pairingCode').then(() => setState('not paired', ev.reason));
     retry(ev.code === 1006 ? 'Browser Agent is not running, or the pairing code is wrong.' : `Closed (${ev.code}${ev.reason ? `: ${ev.reason}` : ''}).`);
@@ -122,7 +131,9 @@ function retry(error: string) {
 async function onMessage(msg: DaemonRelayMessage) {
   switch (msg.t) {
     case 'welcome':
-      return journal.setEpoch(msg.epoch);
+      journal.setEpoch(msg.epoch);
+      // Rules set by the sessions of a daemon that is gone are stale.
+      return void requestRules.setEpoch(msg.epoch).catch(() => undefined);
     case 'sessions':
       sessions = msg.sessions;
       return void notifyPanels();
@@ -166,6 +177,12 @@ async function execute(req: RelayRequest): Promise<Answer> {
       case 'close':
         await chrome.tabs.remove(req.tabId);
         return { result: {} };
+      case 'rules': {
+        const t = shared.get(req.tabId);
+        if (!t) return { error: { code: -32001, message: 'Session with given id not found (the tab is no longer shared).' } };
+        await requestRules.set(req.tabId, { rules: req.rules, intercepting: req.intercepting }, [t.url, ...(await frameUrls(req.tabId))]);
+        return { result: {} };
+      }
       case 'activate': {
         const tab = await chrome.tabs.update(req.tabId, { active: true });
         if (tab?.windowId !== undefined) await chrome.windows.update(tab.windowId, { focused: true }).catch(() => undefined);
@@ -219,9 +236,33 @@ async function share(tabId: number, openerTargetId?: string): Promise<SharedTab>
   return shared.get(tabId) ?? t;
 }
 
+/** The URLs of a shared tab's frames (the sites popups it opens may start from). */
+async function frameUrls(tabId: number): Promise<string[]> {
+  type Tree = { frame: { url: string }; childFrames?: Tree[] };
+  const walk = (t: Tree): string[] => [t.frame.url, ...(t.childFrames ?? []).flatMap(walk)];
+  try {
+    const { frameTree } = (await chrome.debugger.sendCommand({ tabId }, 'Page.getFrameTree')) as { frameTree: Tree };
+    return walk(frameTree);
+  } catch {
+    return [];
+  }
+}
+
+/** The socket closed: when it stays closed longer than the daemon waits, the rules its sessions set go (see the alarm). */
+async function noteRelayDown(): Promise<void> {
+  const { relayDownSince } = await chrome.storage.session.get('relayDownSince');
+  if (typeof relayDownSince !== 'number') await chrome.storage.session.set({ relayDownSince: Date.now() });
+}
+
+async function dropStaleRules(): Promise<void> {
+  const { relayDownSince } = await chrome.storage.session.get('relayDownSince');
+  if (typeof relayDownSince === 'number' && Date.now() - relayDownSince > RULES_GRACE_MS && ws?.readyState !== WebSocket.OPEN) await requestRules.clear();
+}
+
 /** Stops sharing at once: the debugger detaches and the agent's sessions on the tab end. */
 async function unshare(tabId: number): Promise<void> {
   await restored;
+  await requestRules.drop(tabId).catch(() => undefined);
   if (!shared.delete(tabId)) return;
   await persistShared();
   announce();
@@ -293,11 +334,16 @@ async function panelRequest(req: PanelRequest): Promise<void> {
 chrome.debugger.onEvent.addListener((source, method, params) => {
   if (source.tabId === undefined || !shared.has(source.tabId)) return;
   if (method === 'Page.windowOpen') noteWindowOpen(source.tabId, String((params as { url?: string } | undefined)?.url ?? ''));
+  // Sites the tab's frames show: a popup one of them opens starts from there (its initiator).
+  const p = params as { frame?: { url?: string }; targetInfo?: { url?: string } } | undefined;
+  if (method === 'Page.frameNavigated') requestRules.saw(source.tabId, p?.frame?.url);
+  else if (method === 'Target.attachedToTarget' || method === 'Target.targetInfoChanged') requestRules.saw(source.tabId, p?.targetInfo?.url);
   send({ t: 'event', tabId: source.tabId, sessionId: (source as { sessionId?: string }).sessionId, method, params: params ?? {} });
 });
 
 chrome.debugger.onDetach.addListener((source) => {
   // The user pressed "Cancel" on Chrome's debugging bar, or the tab closed or crashed away.
+  if (source.tabId !== undefined) void requestRules.drop(source.tabId).catch(() => undefined);
   if (source.tabId !== undefined && shared.delete(source.tabId)) void persistShared().then(announce);
 });
 
@@ -305,6 +351,7 @@ chrome.tabs.onUpdated.addListener((tabId, change, tab) => {
   const t = shared.get(tabId);
   if (!t || (change.url === undefined && change.title === undefined)) return;
   if (change.url !== undefined && RESTRICTED.test(change.url)) return void unshare(tabId);
+  requestRules.saw(tabId, change.url);
   shared.set(tabId, { ...t, url: tab.url ?? t.url, title: tab.title ?? t.title });
   void persistShared();
   send({ t: 'tabs', tabs: [...shared.values()] });
@@ -324,32 +371,66 @@ function noteWindowOpen(tabId: number, url: string): void {
   windowOpens.set(tabId, [...(windowOpens.get(tabId) ?? []).filter((w) => now - w.at < WINDOW_OPEN_TTL_MS), { at: now, url }]);
 }
 
-/** Claims the opener's window-open for a new tab (the one with its URL first, else the oldest). */
-function claimWindowOpen(openerTabId: number, url: string | undefined): boolean {
+/**
+ * Claims one of a shared tab's window-opens for a new tab: `exact`, only one onto this very URL;
+ * otherwise the one with its URL first, else the oldest.
+ */
+function claimWindowOpen(openerTabId: number, url: string | undefined, exact = false): boolean {
   const now = Date.now();
   const list = (windowOpens.get(openerTabId) ?? []).filter((w) => now - w.at < WINDOW_OPEN_TTL_MS);
   let i = url ? list.findIndex((w) => w.url === url) : -1;
-  if (i < 0) i = list.length ? 0 : -1;
+  if (i < 0 && !exact) i = list.length ? 0 : -1;
   if (i >= 0) list.splice(i, 1);
   windowOpens.set(openerTabId, list);
   return i >= 0;
+}
+
+/** Some shared page opened a window no tab has claimed yet. */
+function windowOpenPending(): boolean {
+  const now = Date.now();
+  return [...windowOpens.values()].some((list) => list.some((w) => now - w.at < WINDOW_OPEN_TTL_MS));
+}
+
+/**
+ * The shared tab whose page opened `tab`: the opener Chrome names, when it is shared and opened a
+ * window; else a shared tab that opened a window onto exactly this URL (Chrome names the tab in
+ * front as the opener of a popup a background tab opens).
+ */
+function claimOpener(tab: chrome.tabs.Tab, url: string | undefined): SharedTab | undefined {
+  const named = tab.openerTabId !== undefined ? shared.get(tab.openerTabId) : undefined;
+  if (named && claimWindowOpen(named.tabId, url)) return named;
+  if (!url) return undefined;
+  for (const t of shared.values()) if (t !== named && claimWindowOpen(t.tabId, url, true)) return t;
+  return undefined;
 }
 
 chrome.tabs.onCreated.addListener((tab) => {
   // A tab a shared page opened is shared too. Chrome also names an opener for tabs the user (or
   // another program) opens next to a shared tab: those are shared only when they claim a window the
   // page itself opened, whichever of the two events comes first (the event can lag under load).
-  const opener = tab.openerTabId !== undefined ? shared.get(tab.openerTabId) : undefined;
-  if (!opener || tab.id === undefined) return;
+  if (tab.id === undefined) return;
   const id = tab.id;
-  const attempt = (left: number) => {
-    if (claimWindowOpen(opener.tabId, tab.pendingUrl ?? tab.url)) return void share(id, opener.targetId).catch(() => undefined);
-    if (left > 0) setTimeout(() => attempt(left - 1), 100);
+  const maybePopup = (tab.openerTabId !== undefined && shared.has(tab.openerTabId)) || windowOpenPending();
+  // Request rules: the person's tab is never touched; one a guarded tab opened is held to its rules once claimed.
+  void requestRules.created(id, maybePopup).catch(() => undefined);
+  if (!maybePopup) return;
+  const attempt = async (left: number) => {
+    // The URL of a window.open popup is not known yet when it is created.
+    const now = left === 50 ? tab : await chrome.tabs.get(id).catch(() => undefined);
+    if (!now) return;
+    const opener = claimOpener(tab, now.pendingUrl || now.url || undefined);
+    if (opener) {
+      await requestRules.adopt(id, opener.tabId).catch(() => undefined);
+      return void share(id, opener.targetId).catch(() => undefined);
+    }
+    if (left > 0) setTimeout(() => void attempt(left - 1), 100);
+    else void requestRules.person(id).catch(() => undefined);
   };
-  attempt(50);
+  void attempt(50);
 });
 
 chrome.tabs.onRemoved.addListener((tabId) => {
+  void requestRules.drop(tabId).catch(() => undefined);
   if (shared.delete(tabId)) void persistShared().then(announce);
 });
 
@@ -374,7 +455,10 @@ chrome.runtime.onConnect.addListener((port) => {
   void connect();
 });
 
-chrome.alarms.onAlarm.addListener(() => void connect());
+chrome.alarms.onAlarm.addListener(() => {
+  void dropStaleRules().catch(() => undefined);
+  void connect();
+});
 chrome.runtime.onStartup.addListener(() => void connect());
 chrome.runtime.onInstalled.addListener(() => {
   void chrome.sidePanel.setPanelBehavior({ openPanelOnActionClick: false }).catch(() => undefined);

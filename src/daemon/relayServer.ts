@@ -18,11 +18,11 @@ interface Pending {
   sent: boolean;
 }
 
-/** Calls that only read: safe to send again after a reconnect. */
+/** Calls that only read (and setting a tab's request rules, which are the same rules when set twice): safe to send again after a reconnect. */
 const READ_ONLY = /^(DOM\.(getBoxModel|getContentQuads|describeNode|getDocument|querySelector|querySelectorAll|resolveNode|getNodeForLocation|getFrameOwner|getOuterHTML)|Accessibility\.(getFullAXTree|getPartialAXTree|queryAXTree|getChildAXNodes)|DOMSnapshot\.captureSnapshot|Page\.(getFrameTree|getLayoutMetrics|captureScreenshot|getNavigationHistory)|Runtime\.getProperties|Network\.getResponseBody|Target\.getTargetInfo)$/;
 
 function readOnly(req: RelayRequest): boolean {
-  return req.op === 'activate' || (req.op === 'cdp' && READ_ONLY.test(req.method));
+  return req.op === 'activate' || req.op === 'rules' || (req.op === 'cdp' && READ_ONLY.test(req.method));
 }
 
 function sameToken(given: string, want: string): boolean {

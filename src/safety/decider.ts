@@ -1,6 +1,7 @@
 import type { RunHooks } from '../tools/runner';
 import type { ActionPreview, ToolContext, ToolDefinition } from '../tools/types';
 import { checkRequestOrigin, checkUrl, hasOriginRules, interceptPatterns, webSocketBlockPatterns, originOf } from './origins';
+import { requestRegexRules } from './regexRules';
 import type { RequestPolicy } from '../session/requestGuard';
 import { ratePolicy, type PageFacts } from './policy';
 import { SECRET_PLACEHOLDER, type SecretVault } from './secrets';
@@ -150,6 +151,7 @@ export function createDecider(settings: () => PolicySettings, confirmer: Confirm
     },
     blockPatterns: () => webSocketBlockPatterns(settings()),
     interceptPatterns: () => interceptPatterns(settings()),
+    regexRules: () => requestRegexRules(settings()),
     // Where a tab may stay (the session leaves a page that fails this): the origin lists and the scheme rule.
     checkPage: (url) => {
       const v = checkUrl(url, settings());

@@ -41,7 +41,22 @@ export type RelayRequest =
   /** Open a tab (shared at once: the agent made it) and return its targetId. */
   | { op: 'open'; url: string; newWindow?: boolean; openerTabId?: number }
   | { op: 'close'; tabId: number }
-  | { op: 'activate'; tabId: number };
+  | { op: 'activate'; tabId: number }
+  /** The tab's request rules (see TabRules); `rules` empty clears them. */
+  | ({ op: 'rules'; tabId: number } & TabRules);
+
+/**
+ * What a session's request guard asks of the extension for one shared tab, as a CDP call on the tab's
+ * session (the relay transport answers it; a real browser does not know it): the origin rules as a
+ * first-match-wins list of URL regular expressions, which the extension installs as Chrome's own
+ * request blocking (declarativeNetRequest session rules) for the tabs this tab opens, from their first
+ * request on, and for this tab itself until `intercepting` (its Fetch interception decides from then on).
+ */
+export interface TabRules {
+  rules: { regex: string; block: boolean }[];
+  intercepting: boolean;
+}
+export const TAB_RULES_METHOD = 'BrowserAgent.setTabRequestRules';
 
 /** daemon → extension */
 export type DaemonRelayMessage =

@@ -1,6 +1,6 @@
 import type { Protocol } from 'devtools-protocol';
 import type { CdpTransport } from './transport';
-import type { RelayRequest, SharedTab } from './relayProtocol';
+import { TAB_RULES_METHOD, type RelayRequest, type SharedTab } from './relayProtocol';
 
 /**
  * The companion Chrome extension as the daemon's relay endpoint sees it (src/daemon/relayServer.ts):
@@ -100,6 +100,8 @@ export class RelayTransport implements CdpTransport {
       const child = this.children.has(sessionId) ? sessionId : undefined;
       // A Target.detachFromTarget sent on a page session detaches a child of it.
       if (method === 'Target.detachFromTarget' && params.sessionId && this.children.has(params.sessionId)) this.children.delete(params.sessionId);
+      // The request guard's rules for the tab (Chrome's own request blocking, set by the extension).
+      if (method === TAB_RULES_METHOD && !child) return this.link.request({ op: 'rules', tabId, rules: Array.isArray(params.rules) ? params.rules : [], intercepting: !!params.intercepting }, this.timeoutMs);
       return this.link.request({ op: 'cdp', tabId, sessionId: child, method, params }, this.timeoutMs);
     }
     switch (method) {
@@ -150,11 +152,13 @@ export class RelayTransport implements CdpTransport {
   }
 
   private async release(tabId: number) {
-    await Promise.all(
-      ['Fetch.disable', 'Target.setAutoAttach'].map((m) =>
+    await Promise.all([
+      ...['Fetch.disable', 'Target.setAutoAttach'].map((m) =>
         this.link.request({ op: 'cdp', tabId, method: m, params: m === 'Target.setAutoAttach' ? { autoAttach: false, waitForDebuggerOnStart: false, flatten: true } : {} }, 5000).catch(() => undefined),
       ),
-    );
+      // No session works in the tab any more: its request rules go too.
+      this.link.request({ op: 'rules', tabId, rules: [], intercepting: false }, 5000).catch(() => undefined),
+    ]);
     for (const [s, t] of this.children) if (t === tabId) this.children.delete(s);
   }
 

@@ -5,6 +5,7 @@ import { fenceInline } from '../safety/untrusted';
 import { socketBarrierSource } from './socketBarrier';
 import { NO_SERVICE_WORKERS } from './autoAttach';
 import { Waiters } from './waiters';
+import { TAB_RULES_METHOD, type TabRules } from './relayProtocol';
 
 /** Why a request may not go out: the rule id and plain words. */
 export interface RequestVerdict {
@@ -31,6 +32,12 @@ export interface RequestPolicy {
    * rule) — for the session's second line (landedPageCheck.ts); default `check`.
    */
   checkPage?(url: string): RequestVerdict | undefined;
+  /**
+   * The origin rules as a first-match-wins list of URL regular expressions (RE2), for a guard that
+   * cannot run code per request: the companion extension's declarativeNetRequest rules (see
+   * tabRules below), which hold where the debugger cannot reach in time (a popup's first request).
+   */
+  regexRules?(): { regex: string; block: boolean }[];
 }
 
 export interface BlockedRequest extends RequestVerdict {
@@ -64,6 +71,8 @@ interface GuardedTarget {
   fresh: boolean;
   /** Page events are on in the guard's session (pages: the second line watches main-frame commits). */
   pageEvents?: boolean;
+  /** Pages through the extension relay: the tab rules last sent (JSON; see setTabRules). */
+  tabRules?: string;
   /** The session that attached it (the guard's browser session, or a page's or frame's): where it is detached. */
   parent?: string;
   /** Service workers: their requests by Network request id, to name what the renderer's URL blocking stopped. */
@@ -119,6 +128,8 @@ export class RequestGuard extends EventEmitter {
    * pages attach their own service workers. Undefined until the guard starts.
    */
   private browserWide?: boolean;
+  /** The transport takes tab rules (the extension relay); false once it said it does not (any other). */
+  private tabRulesTaken?: boolean;
   /** The binding through which WebSocket barriers report what they refused; unguessable per browser. */
   private readonly binding = `__browserAgentGuard_${Math.random().toString(36).slice(2)}`;
 
@@ -156,7 +167,11 @@ export class RequestGuard extends EventEmitter {
         this.browserFetch !== undefined && this.browserFetch !== want ? this.setBrowserFetch(want) : undefined,
         ...[...this.targets.values()]
           .filter((t) => FETCH_TYPES.has(t.type))
-          .flatMap((t) => [t.fetch !== want ? this.setFetch(t, want) : undefined, t.patterns !== patterns ? this.setPatterns(t, patterns) : undefined, this.active ? this.setPageEvents(t) : undefined])
+          .flatMap((t) => [
+            (t.fetch !== want ? this.setFetch(t, want) : Promise.resolve()).then(() => this.setTabRules(t)),
+            t.patterns !== patterns ? this.setPatterns(t, patterns) : undefined,
+            this.active ? this.setPageEvents(t) : undefined,
+          ])
           .map((p) => p?.catch(() => undefined)),
       ]);
       // The rules may have changed: the second line looks again at what each page shows.
@@ -401,7 +416,7 @@ export class RequestGuard extends EventEmitter {
       try {
         const steps: Promise<unknown>[] = [];
         if (FETCH_TYPES.has(t.type) && this.active) {
-          steps.push(this.setFetch(t, this.fetchPatterns()));
+          steps.push(this.setFetch(t, this.fetchPatterns()).then(() => this.setTabRules(t)));
           // A service worker paused at start has no JavaScript yet, and a new tab opened without an opener
           // (`target=_blank`, noopener) no renderer yet: their Page and Runtime commands are answered only once
           // they run (a tab waited 5 s, the set-up timeout), so they are sent (before the release, in order)
@@ -482,6 +497,38 @@ export class RequestGuard extends EventEmitter {
       await this.connection.send('Fetch.enable', { patterns: list }, t.sessionId, SETUP_TIMEOUT_MS);
     } else await this.connection.send('Fetch.disable', undefined, t.sessionId, SETUP_TIMEOUT_MS);
     t.fetch = patterns;
+  }
+
+  /**
+   * Through the extension relay (no browser-wide auto-attach): the tab's rules for Chrome's own request
+   * blocking (declarativeNetRequest), which the extension applies to the tabs this tab opens from their
+   * first request on, before any debugger reaches them, and to this tab until its interception is on
+   * (`intercepting`: then Fetch decides, and names each refusal). Only where browser-wide auto-attach is
+   * not real; a transport that does not know the method (the daemon's proxy to a real browser) says so
+   * once and is not asked again.
+   */
+  private async setTabRules(t: GuardedTarget): Promise<void> {
+    if (t.type !== 'page' || this.browserWide !== false || this.tabRulesTaken === false) return;
+    const rules: TabRules = { rules: this.active ? this.regexRules() : [], intercepting: this.active && !!t.fetch };
+    const want = JSON.stringify(rules);
+    if (t.tabRules === want) return;
+    t.tabRules = want;
+    try {
+      await this.connection.send(TAB_RULES_METHOD as 'Page.enable', rules as never, t.sessionId, SETUP_TIMEOUT_MS);
+      this.tabRulesTaken = true;
+    } catch (e) {
+      t.tabRules = undefined;
+      if (/wasn't found/.test((e as Error).message) && !this.tabRulesTaken) this.tabRulesTaken = false;
+    }
+  }
+
+  /** The policy's URL rules; a broken list must not open the door: every web URL refused. */
+  private regexRules(): { regex: string; block: boolean }[] {
+    try {
+      return this.policy?.regexRules?.() ?? [];
+    } catch {
+      return [{ regex: '^(?:https?|wss?)://', block: true }];
+    }
   }
 
   /**

@@ -1,10 +1,11 @@
-import { existsSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { join } from 'node:path';
 import WebSocket from 'ws';
 import { CdpConnection, type CdpSession } from '../../src/session/cdp';
 import { launchBrowser, sleep, type LaunchedBrowser } from '../../src/session/launcher';
-import { DIST } from './daemon';
+import { DIST, runDaemonCli, until } from './daemon';
+import { parsePairingCode } from '../../src/session/relayProtocol';
 import { TEST_LAUNCH } from './chromium';
 
 // out/test/helpers → dist (the built tests); test/helpers → dist (run from source with tsx).
@@ -128,4 +129,25 @@ export function knock(port: number, origin: string | undefined, protocols: strin
     ws.once('unexpected-response', (_req, res) => resolve(res.statusCode ?? 0));
     ws.once('error', () => resolve(0));
   });
+}
+
+/**
+ * The daemon CLI's pairing (which turns relay mode on) pasted into a fresh Chromium's extension, as a
+ * user does with "Pair Chrome Extension"; resolves once the extension is connected.
+ */
+export async function pairedChrome(env: Record<string, string>): Promise<{ chrome: ChromeWithExtension; code: string; port: number }> {
+  const paired = await runDaemonCli(env, 'pair', '--json');
+  if (paired.code !== 0) throw new Error(`pair failed: ${paired.stderr}`);
+  const { code } = JSON.parse(paired.stdout) as { code: string };
+  const chrome = await chromeWithExtension();
+  try {
+    await chrome.worker(`browserAgentRelay.pair(${JSON.stringify(code)})`);
+    await until(async () => (await chrome.worker<{ state: string }>('browserAgentRelay.state()')).state === 'connected', 15_000, 'the extension to connect').catch(async (e) => {
+      throw new Error(`${e.message}: ${JSON.stringify(await chrome.worker('browserAgentRelay.state()'))}; daemon log: ${readFileSync(join(env.BROWSER_AGENT_DAEMON_DIR, 'daemon.log'), 'utf8')}`);
+    });
+  } catch (e) {
+    await chrome.stop();
+    throw e;
+  }
+  return { chrome, code, port: parsePairingCode(code)!.port };
 }

@@ -1,4 +1,5 @@
 import { checkRequestOrigin, hasOriginRules, interceptPatterns, webSocketBlockPatterns } from '../../src/safety/origins';
+import { requestRegexRules } from '../../src/safety/regexRules';
 import type { RequestPolicy } from '../../src/session/requestGuard';
 
 /** The policy the decider installs in the session's request guard, over plain settings a test can switch. */
@@ -11,5 +12,6 @@ export function policyFor(settings: { blockedOrigins: string[]; allowedOrigins: 
     },
     blockPatterns: () => webSocketBlockPatterns(settings),
     interceptPatterns: () => interceptPatterns(settings),
+    regexRules: () => requestRegexRules(settings),
   };
 }

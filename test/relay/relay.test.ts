@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { daemonEnv, runDaemonCli, spawnMcp, until, type McpProc } from '../helpers/daemon';
-import { chromeWithExtension, freePort, knock, type ChromeWithExtension } from '../helpers/relay';
+import { freePort, knock, pairedChrome, type ChromeWithExtension } from '../helpers/relay';
 import { startServer, type TestServer } from '../helpers/servers';
 import { RELAY_PROTOCOL, RELAY_TOKEN_PREFIX, parsePairingCode } from '../../src/session/relayProtocol';
 
@@ -41,17 +41,9 @@ describe('relay: the companion Chrome extension in real Chromium, the real daemo
       '/popup': '<!doctype html><title>Popup page</title><p>in the popup</p>',
     });
     env = { ...daemonEnv(5000, 'direct'), BROWSER_AGENT_RELAY_PORT: String(await freePort()) };
-    // The pairing a user gets from "Pair Chrome Extension": the real daemon CLI, which turns relay mode on.
-    const paired = await runDaemonCli(env, 'pair', '--json');
-    assert.equal(paired.code, 0, paired.stderr);
-    ({ code } = JSON.parse(paired.stdout));
-    port = parsePairingCode(code)!.port;
-    chrome = await chromeWithExtension();
-    // Pasting the code into the side panel calls this function.
-    await chrome.worker(`browserAgentRelay.pair(${JSON.stringify(code)})`);
-    await until(async () => (await chrome.worker<{ state: string }>('browserAgentRelay.state()')).state === 'connected', 15_000, 'the extension to connect').catch(async (e) => {
-      throw new Error(`${e.message}: ${JSON.stringify(await chrome.worker('browserAgentRelay.state()'))}; daemon log: ${require('node:fs').readFileSync(require('node:path').join(env.BROWSER_AGENT_DAEMON_DIR, 'daemon.log'), 'utf8')}`);
-    });
+    // The pairing a user gets from "Pair Chrome Extension" (the real daemon CLI, which turns relay mode
+    // on), pasted into the side panel.
+    ({ chrome, code, port } = await pairedChrome(env));
     shared = await chrome.open(`${srv.origin}/shared`);
     unshared = await chrome.open(`${srv.origin}/private`);
     // What the toolbar button does for the tab it was clicked in.
