@@ -403,4 +403,32 @@ describe('mcp: hard pages — a model\'s everyday tasks on ordinary hard pages',
     assert.equal(await got('docsearch'), 'drag and drop');
     assert.match(typed, /Search query/, 'the result names the field that took the text');
   });
+
+  it('a data grid edited in place: double-click the cell, type, Enter', async () => {
+    const snap = await open('/grid');
+    const opened = await ok('browser_click', { ref: ref(snap, '\\w+', '80'), doubleClick: true });
+    assert.match(opened, /textbox "Edit nuts"/, 'the result shows the editor that opened');
+    await ok('browser_type', { ref: ref(await snapshot(), 'textbox', 'Edit nuts'), text: '95', submit: true });
+    assert.deepEqual(await got('stock'), { nuts: '95' });
+  });
+
+  it('a rich editor in a design-mode iframe (TinyMCE, CKEditor 4)', async () => {
+    const snap = await open('/compose');
+    const part = snap.slice(snap.indexOf('[frame '));
+    await ok('browser_type', { ref: ref(part, 'textbox', /.*/), text: 'Hello from the agent' });
+    await ok('browser_click', { ref: ref(snap, 'button', 'Send') });
+    assert.equal(await got('message'), 'Hello from the agent');
+  });
+
+  it('a searchable select (react-select): type to filter, pick by keyboard or by select_option', async () => {
+    let snap = await open('/searchselect');
+    await ok('browser_type', { ref: ref(snap, 'combobox', 'Assignee'), text: 'gr' });
+    await ok('browser_press_key', { key: 'Enter' });
+    await ok('browser_click', { ref: ref(snap, 'button', 'Invite') });
+    assert.equal(await got('invite'), 'Grace Hopper');
+    snap = await snapshot();
+    await ok('browser_select_option', { ref: ref(snap, 'combobox', 'Assignee'), values: ['Barbara Liskov'] });
+    await ok('browser_click', { ref: ref(snap, 'button', 'Invite') });
+    assert.equal(await got('invite'), 'Barbara Liskov');
+  });
 });
