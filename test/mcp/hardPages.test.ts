@@ -431,4 +431,18 @@ describe('mcp: hard pages — a model\'s everyday tasks on ordinary hard pages',
     await ok('browser_click', { ref: ref(snap, 'button', 'Invite') });
     assert.equal(await got('invite'), 'Barbara Liskov');
   });
+
+  it('a form the browser validates (required, type=email, pattern): the result says why nothing was sent', async () => {
+    const snap = await open('/validate');
+    const empty = await ok('browser_click', { ref: ref(snap, 'button', 'Send message') });
+    assert.match(empty, /not sent/i);
+    assert.match(empty, /Your email.*fill (in|out) this field/i);
+    await ok('browser_type', { ref: ref(snap, 'textbox', 'Your email'), text: 'ada@example.com' });
+    await ok('browser_type', { ref: ref(snap, 'textbox', 'Order number'), text: 'ab12' });
+    await ok('browser_type', { ref: ref(snap, 'textbox', 'Message'), text: 'Where is my parcel?' });
+    const bad = await ok('browser_click', { ref: ref(snap, 'button', 'Send message') });
+    assert.match(bad, /Order number.*Two letters and four digits/);
+    await ok('browser_type', { ref: ref(snap, 'textbox', 'Order number'), text: 'AB1234', submit: true });
+    assert.deepEqual(await got('submit'), { email: 'ada@example.com', order: 'AB1234', msg: 'Where is my parcel?' });
+  });
 });

@@ -502,6 +502,13 @@ who.addEventListener('keydown', (e) => {
 document.getElementById('go').onclick = () => record('invite', chosen);`,
 );
 
+/** A form checked by the browser itself (required, type=email, pattern): its messages are not page text. */
+export const NATIVE_VALIDATION = page(
+  'Contact us',
+  `label{display:block;margin-top:8px}`,
+  `<h1>Contact us</h1><form method=post action=/submit><label>Your email <input name=email type=email required></label><label>Order number <input name=order pattern="[A-Z]{2}[0-9]{4}" title="Two letters and four digits, like AB1234"></label><label>Message <textarea name=msg required></textarea></label><button>Send message</button></form>`,
+);
+
 /** Every page of the sweep by path. */
 export const HARD_PAGES: Record<string, string> = {
   '/react': REACT,
@@ -531,4 +538,5 @@ export const HARD_PAGES: Record<string, string> = {
   '/compose': FRAME_EDITOR,
   '/editor-doc': FRAME_EDITOR_DOC,
   '/searchselect': SEARCH_SELECT,
+  '/validate': NATIVE_VALIDATION,
 };
