@@ -2,7 +2,8 @@ import { BrowserAgentError } from '../errors';
 import type { ElementHandle } from '../snapshot/types';
 import { ensureActionable } from './actionability';
 import { clickElement, fingerprintOf } from './click';
-import { callOnElement, describeHandle } from './element';
+import { sleep } from '../session/launcher';
+import { callOnElement, describeHandle, elementFrom } from './element';
 import type { ActionOutcome, Scope } from './scope';
 import { typeInto } from './type';
 
@@ -25,8 +26,62 @@ const SELECT = `(el, wanted) => {
   return { labels: picked.map((o) => o.label || o.value) };
 }`;
 
+/**
+ * A dropdown of the page's own: 'pick' for an ARIA combobox or listbox that is not a text field (click it open,
+ * click the option), 'search' for a text field that is a combobox (type to filter, click the option: react-select,
+ * autocompletes), '' for anything else.
+ */
+const CUSTOM = `(el) => {
+  const role = el.getAttribute('role');
+  const popup = ['combobox', 'listbox'].includes(role) || el.getAttribute('aria-haspopup') === 'listbox';
+  if (el.localName === 'input') return role === 'combobox' || (el.getAttribute('aria-autocomplete') || 'none') !== 'none' ? 'search' : '';
+  return popup && !['textarea', 'select'].includes(el.localName) && !el.isContentEditable ? 'pick' : '';
+}`;
+
+/** The visible options of the list the element controls (aria-controls/owns, itself for a listbox), else of the document. */
+const OPTIONS = `const doc = el.ownerDocument;
+  const norm = (t) => (t || '').replace(/\\s+/g, ' ').trim().toLowerCase();
+  const shown = (e) => { const r = e.getBoundingClientRect(); return r.width > 0 && r.height > 0 && e.checkVisibility(); };
+  const ids = ((el.getAttribute('aria-controls') || '') + ' ' + (el.getAttribute('aria-owns') || '')).split(/\\s+/).filter(Boolean);
+  const lists = el.getAttribute('role') === 'listbox' ? [el] : ids.map((id) => doc.getElementById(id)).filter(Boolean);
+  const pool = (lists.length ? lists : [doc]).flatMap((l) => Array.from(l.querySelectorAll('[role=option]'))).filter(shown);
+  const label = (o) => norm(o.getAttribute('aria-label') || o.textContent);`;
+const FIND_OPTION = `function (wanted) { const el = this; ${OPTIONS}
+  const w = norm(wanted);
+  return pool.find((o) => label(o) === w) || pool.find((o) => label(o).includes(w)) || null;
+}`;
+const OPTION_LABELS = `(el) => { ${OPTIONS} return pool.slice(0, 30).map((o) => (o.getAttribute('aria-label') || o.textContent || '').trim()); }`;
+
+/**
+ * Opens a custom dropdown (when its option is not showing; a searchable one by typing the label) and clicks
+ * the option with each label, like a person.
+ */
+async function chooseCustom(s: Scope, h: ElementHandle, values: string[], how: string): Promise<ActionOutcome> {
+  const what = `[${h.ref}] ${describeHandle(h)}`;
+  for (const v of values) {
+    let option = how === 'search' ? undefined : await elementFrom(h, FIND_OPTION, [v], v);
+    if (!option) {
+      if (how === 'search') await typeInto(s, h, v);
+      else await clickElement(s, h);
+      // Lists rendered a moment after the click (a portal, a fetch) get a short while to show.
+      for (let i = 0; i < 30 && !option; i++) {
+        await sleep(50);
+        option = await elementFrom(h, FIND_OPTION, [v], v);
+      }
+    }
+    if (!option) {
+      const available = await callOnElement<string[]>(h, OPTION_LABELS).catch(() => []);
+      throw new BrowserAgentError('TARGET_NOT_FOUND', `${what} shows no option "${v}" (it is open now).`, available.length ? `Available: ${available.map((a) => `"${a}"`).join(', ')}` : 'Take a snapshot to see what the click opened, and click the option.');
+    }
+    await clickElement(s, { ...option, role: 'option' });
+  }
+  return { text: `Chose ${values.map((v) => `"${v}"`).join(', ')} in ${describeHandle(h)} (${how === 'search' ? 'typed it and' : 'opened it and'} clicked the option)`, target: fingerprintOf(h) };
+}
+
 export async function selectOptions(s: Scope, h: ElementHandle, values: string[]): Promise<ActionOutcome> {
   await ensureActionable(s.tab, h, { hitTest: false });
+  const custom = await callOnElement<string>(h, CUSTOM);
+  if (custom) return chooseCustom(s, h, values, custom);
   const r = await callOnElement<{ error?: string; tag?: string; value?: string; available?: string[]; labels?: string[] }>(h, SELECT, [values]);
   const what = `[${h.ref}] ${describeHandle(h)}`;
   if (r.error === 'notSelect') throw new BrowserAgentError('NOT_INTERACTABLE', `${what} is a <${r.tag}>, not a native select.`, 'For a custom dropdown, click it with browser_click, then click the option in the list that opens.');
@@ -57,7 +112,7 @@ export async function setChecked(s: Scope, h: ElementHandle, checked: boolean): 
 
 /** Sets a native select, checkbox/radio or text field to `value`, choosing the right gesture. */
 export async function fillField(s: Scope, h: ElementHandle, value: string | boolean | string[]): Promise<ActionOutcome> {
-  const kind = await callOnElement<string>(h, `(el) => el.localName === 'select' ? 'select' : (el.localName === 'input' && (el.type === 'checkbox' || el.type === 'radio')) || ['checkbox', 'radio', 'switch', 'menuitemcheckbox'].includes(el.getAttribute('role')) ? 'check' : 'text'`);
+  const kind = await callOnElement<string>(h, `(el) => el.localName === 'select' || (${CUSTOM})(el) === 'pick' ? 'select' : (el.localName === 'input' && (el.type === 'checkbox' || el.type === 'radio')) || ['checkbox', 'radio', 'switch', 'menuitemcheckbox'].includes(el.getAttribute('role')) ? 'check' : 'text'`);
   if (kind === 'select') return selectOptions(s, h, Array.isArray(value) ? value : [String(value)]);
   if (kind === 'check') {
     const on = typeof value === 'boolean' ? value : !/^(false|off|no|0|unchecked)$/i.test(String(value));

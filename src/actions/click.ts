@@ -2,6 +2,7 @@ import { BrowserAgentError } from '../errors';
 import type { ElementHandle } from '../snapshot/types';
 import { ensureActionable } from './actionability';
 import { describeHandle, elementBox, type Point } from './element';
+import { invalidFormNote } from './formCheck';
 import { mouseClick, mouseMove, type MouseButton } from './input';
 import type { ActionOutcome, Scope } from './scope';
 
@@ -47,7 +48,7 @@ export async function clickElement(s: Scope, h: ElementHandle, o: ClickOptions =
   const outcome = { text: `${verb(o)} ${describeHandle(h)}${viaLabel ? ' (through its label)' : ''}`, target: fingerprintOf(h) };
   s.pending = outcome;
   await mouseClick(s.page, point, { button: o.button, clickCount: o.doubleClick ? 2 : 1, modifiers: o.modifiers, holdMs: o.holdMs });
-  return outcome;
+  return !o.button || o.button === 'left' ? { ...outcome, afterSettle: () => invalidFormNote(h, false) } : outcome;
 }
 
 /** What is under a viewport point, descending into same-origin iframes and open shadow roots. */

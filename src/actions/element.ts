@@ -64,6 +64,23 @@ export async function callOnElement<T>(h: ElementHandle, fn: string, args: unkno
   }
 }
 
+/**
+ * The element `fn(el, ...args)` returns (an ancestor, an option in a portal), as a handle in the same frame, or
+ * undefined when it returns null. `fn` runs as a method: `this` is the element.
+ */
+export async function elementFrom(h: ElementHandle, fn: string, args: unknown[] = [], name = ''): Promise<ElementHandle | undefined> {
+  const objectId = await resolveObject(h);
+  try {
+    const { result } = await h.session.send('Runtime.callFunctionOn', { objectId, functionDeclaration: fn, arguments: args.map((value) => ({ value })) }, 5000);
+    if (!result.objectId) return undefined;
+    const { node } = await h.session.send('DOM.describeNode', { objectId: result.objectId }, 5000);
+    h.session.send('Runtime.releaseObject', { objectId: result.objectId }).catch(() => {});
+    return { ...h, ref: node.backendNodeId === h.backendNodeId ? h.ref : `${h.ref}>`, role: node.backendNodeId === h.backendNodeId ? h.role : '', name, backendNodeId: node.backendNodeId };
+  } finally {
+    h.session.send('Runtime.releaseObject', { objectId }).catch(() => {});
+  }
+}
+
 export interface Point {
   x: number;
   y: number;

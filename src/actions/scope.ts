@@ -74,7 +74,15 @@ export interface ActionOutcome {
   target?: TargetFingerprint;
   /** Extra lines (e.g. per-field results of a form fill). */
   details?: string[];
+  /**
+   * A look at the page once it settled (whether the form the action submitted was refused): its line joins the
+   * details. Run after the action, not in it: input the page is slow to answer must not count as a hang.
+   */
+  afterSettle?: () => Promise<string | undefined>;
 }
+
+/** Cap for an afterSettle look: a page still busy gets no note rather than a held result. */
+const AFTER_SETTLE_MS = 2000;
 
 export interface PerformOptions {
   /** Run even while a JavaScript dialog is open (only browser_handle_dialog). */
@@ -137,6 +145,13 @@ export async function perform(ctx: ToolContext, opts: PerformOptions, action: (s
   if (watch) {
     const cap = opts.settleCapMs ?? Math.min(ctx.settings.maxWaitMs, 10_000);
     settle = await watch.settle({ capMs: cap, signal: ctx.signal });
+  }
+  if (outcome.afterSettle && !scope.tab.dialog) {
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    const late = new Promise<undefined>((r) => (timer = setTimeout(() => r(undefined), AFTER_SETTLE_MS)));
+    const line = await Promise.race([outcome.afterSettle().catch(() => undefined), late]);
+    clearTimeout(timer);
+    if (line) outcome = { ...outcome, details: [...(outcome.details ?? []), line] };
   }
   // Safety, as the session recorded it: requests its guard stopped, pages it left and new tabs it
   // closed (it enforces the origin rules itself); executable downloads are confirmed here.

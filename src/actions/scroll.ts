@@ -2,7 +2,7 @@ import { BrowserAgentError } from '../errors';
 import type { ElementHandle } from '../snapshot/types';
 import { ensureActionable } from './actionability';
 import { fingerprintOf } from './click';
-import { callOnElement, describeHandle, resolveObject, scrollIntoView } from './element';
+import { callOnElement, describeHandle, elementFrom, scrollIntoView } from './element';
 import { mouseWheel } from './input';
 import type { ActionOutcome, Scope } from './scope';
 
@@ -50,17 +50,10 @@ const SCROLL_AREA = `function (vertical) {
 const AREA_LABEL = `(el) => { const role = el.getAttribute('role'); const name = (el.getAttribute('aria-label') || '').trim().slice(0, 60); return 'the scrollable ' + (role || el.localName) + (name ? ' "' + name + '"' : ''); }`;
 
 async function scrollAreaOf(h: ElementHandle, vertical: boolean): Promise<{ handle: ElementHandle; self: boolean; label: string } | undefined> {
-  const objectId = await resolveObject(h);
-  try {
-    const { result } = await h.session.send('Runtime.callFunctionOn', { objectId, functionDeclaration: SCROLL_AREA, arguments: [{ value: vertical }] });
-    if (!result.objectId) return undefined;
-    const { node } = await h.session.send('DOM.describeNode', { objectId: result.objectId });
-    const handle: ElementHandle = { ...h, backendNodeId: node.backendNodeId };
-    if (node.backendNodeId === h.backendNodeId) return { handle: h, self: true, label: describeHandle(h) };
-    return { handle, self: false, label: await callOnElement<string>(handle, AREA_LABEL) };
-  } finally {
-    h.session.send('Runtime.releaseObject', { objectId }).catch(() => {});
-  }
+  const area = await elementFrom(h, SCROLL_AREA, [vertical]);
+  if (!area) return undefined;
+  if (area.backendNodeId === h.backendNodeId) return { handle: h, self: true, label: describeHandle(h) };
+  return { handle: area, self: false, label: await callOnElement<string>(area, AREA_LABEL) };
 }
 
 interface Pos {

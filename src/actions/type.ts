@@ -3,6 +3,7 @@ import type { ElementHandle } from '../snapshot/types';
 import { ensureActionable } from './actionability';
 import { fingerprintOf } from './click';
 import { callOnElement, describeHandle } from './element';
+import { invalidFormNote } from './formCheck';
 import { mouseClick, pressKey, typeText } from './input';
 import type { ActionOutcome, Scope } from './scope';
 
@@ -123,7 +124,7 @@ export async function typeInto(s: Scope, h: ElementHandle, text: string, o: Type
     if (v !== undefined && v !== text && clear) after = `; the field now shows ${quote(v, false)}`;
   }
   const what = text ? `${clear ? 'Typed' : 'Appended'} ${quote(text, info.secret)}${keyed ? ' key by key (the field ignored inserted text)' : ''} into` : 'Cleared';
-  return { text: `${what} ${describeHandle(h)}${o.submit ? ' and pressed Enter' : ''}${after}`, target: fingerprintOf(h) };
+  return { text: `${what} ${describeHandle(h)}${o.submit ? ' and pressed Enter' : ''}${after}`, target: fingerprintOf(h), afterSettle: o.submit ? () => invalidFormNote(h, true) : undefined };
 }
 
 /** After a click on `el`: the text field the page moved the caret to instead (deep), described, or ''. */

@@ -184,20 +184,27 @@ async function markListeners(tab: Tab, frame: FrameRef, contextId: number): Prom
     if (!doc.result.objectId) return;
     const { listeners } = await s.send('DOMDebugger.getEventListeners', { objectId: doc.result.objectId, depth: -1, pierce: false }, 5000);
     const ids = new Set<number>();
+    /** Double-click listeners: on a table, its cells are edited in place (page/gestures.ts). */
+    const dbl = new Set<number>();
     for (const l of listeners) {
-      if (l.backendNodeId && CLICK_EVENTS.has(l.type)) ids.add(l.backendNodeId);
-      if (ids.size >= MAX_LISTENER_NODES) break;
+      if (!l.backendNodeId) continue;
+      if (CLICK_EVENTS.has(l.type)) ids.add(l.backendNodeId);
+      else if (l.type === 'dblclick') dbl.add(l.backendNodeId);
+      if (ids.size + dbl.size >= MAX_LISTENER_NODES) break;
     }
-    if (!ids.size) return;
+    if (!ids.size && !dbl.size) return;
+    const order = [...ids, ...[...dbl].filter((id) => !ids.has(id))];
     const resolved = await Promise.all(
-      [...ids].map((backendNodeId) =>
+      order.map((backendNodeId) =>
         s.send('DOM.resolveNode', { backendNodeId, executionContextId: contextId, objectGroup: 'ba-listeners' }, 5000).then((r) => r.object.objectId, () => undefined),
       ),
     );
-    const args = resolved.filter((x): x is string => !!x).map((objectId) => ({ objectId }));
-    if (args.length) {
-      await s.send('Runtime.callFunctionOn', { functionDeclaration: 'function(...els){ return globalThis.__baSnap.markClickable(...els); }', executionContextId: contextId, arguments: args, returnByValue: true }, 5000);
-    }
+    const mark = async (fn: string, objectIds: Array<string | undefined>) => {
+      const args = objectIds.filter((x): x is string => !!x).map((objectId) => ({ objectId }));
+      if (args.length) await s.send('Runtime.callFunctionOn', { functionDeclaration: `function(...els){ return globalThis.__baSnap.${fn}(...els); }`, executionContextId: contextId, arguments: args, returnByValue: true }, 5000);
+    };
+    await mark('markClickable', order.map((id, i) => (ids.has(id) ? resolved[i] : undefined)));
+    if (dbl.size) await mark('markEditHosts', order.map((id, i) => (dbl.has(id) ? resolved[i] : undefined)));
   } catch {
     // Listener detection is a bonus signal; the other signals still apply.
   } finally {

@@ -172,6 +172,17 @@ describe('mcp: hard pages — a model\'s everyday tasks on ordinary hard pages',
     await ok('browser_click', { ref: ref(s2, 'option', 'Express') });
     await ok('browser_click', { ref: ref(await snapshot(), 'button', 'Continue to payment') });
     assert.deepEqual(await got('shipping'), { country: 'Germany', speed: 'Express' });
+    // A model that reaches for select_option / fill_form on the ARIA one: it is opened and the option clicked.
+    s2 = await snapshot();
+    await ok('browser_select_option', { ref: ref(s2, 'combobox', 'Delivery speed'), values: ['Overnight'] });
+    await ok('browser_click', { ref: ref(s2, 'button', 'Continue to payment') });
+    assert.deepEqual(await got('shipping'), { country: 'Germany', speed: 'Overnight' });
+    await ok('browser_fill_form', { fields: [{ ref: ref(s2, 'combobox', 'Delivery speed'), value: 'Standard' }] });
+    await ok('browser_click', { ref: ref(s2, 'button', 'Continue to payment') });
+    assert.deepEqual(await got('shipping'), { country: 'Germany', speed: 'Standard' });
+    const wrong = await call('browser_select_option', { ref: ref(s2, 'combobox', 'Delivery speed'), values: ['Teleport'] });
+    assert.ok(wrong.isError);
+    assert.match(wrong.text, /TARGET_NOT_FOUND[\s\S]*"Express"/, 'the error lists the options there are');
   });
 
   it('a native <select multiple>: several options by label, posted with the form', async () => {
@@ -391,5 +402,47 @@ describe('mcp: hard pages — a model\'s everyday tasks on ordinary hard pages',
     const typed = await ok('browser_type', { ref: ref(snap, 'textbox', 'Search the docs'), text: 'drag and drop', submit: true });
     assert.equal(await got('docsearch'), 'drag and drop');
     assert.match(typed, /Search query/, 'the result names the field that took the text');
+  });
+
+  it('a data grid edited in place: double-click the cell, type, Enter', async () => {
+    const snap = await open('/grid');
+    const opened = await ok('browser_click', { ref: ref(snap, '\\w+', '80'), doubleClick: true });
+    assert.match(opened, /textbox "Edit nuts"/, 'the result shows the editor that opened');
+    await ok('browser_type', { ref: ref(await snapshot(), 'textbox', 'Edit nuts'), text: '95', submit: true });
+    assert.deepEqual(await got('stock'), { nuts: '95' });
+  });
+
+  it('a rich editor in a design-mode iframe (TinyMCE, CKEditor 4)', async () => {
+    const snap = await open('/compose');
+    const part = snap.slice(snap.indexOf('[frame '));
+    await ok('browser_type', { ref: ref(part, 'textbox', /.*/), text: 'Hello from the agent' });
+    await ok('browser_click', { ref: ref(snap, 'button', 'Send') });
+    assert.equal(await got('message'), 'Hello from the agent');
+  });
+
+  it('a searchable select (react-select): type to filter, pick by keyboard or by select_option', async () => {
+    let snap = await open('/searchselect');
+    await ok('browser_type', { ref: ref(snap, 'combobox', 'Assignee'), text: 'gr' });
+    await ok('browser_press_key', { key: 'Enter' });
+    await ok('browser_click', { ref: ref(snap, 'button', 'Invite') });
+    assert.equal(await got('invite'), 'Grace Hopper');
+    snap = await snapshot();
+    await ok('browser_select_option', { ref: ref(snap, 'combobox', 'Assignee'), values: ['Barbara Liskov'] });
+    await ok('browser_click', { ref: ref(snap, 'button', 'Invite') });
+    assert.equal(await got('invite'), 'Barbara Liskov');
+  });
+
+  it('a form the browser validates (required, type=email, pattern): the result says why nothing was sent', async () => {
+    const snap = await open('/validate');
+    const empty = await ok('browser_click', { ref: ref(snap, 'button', 'Send message') });
+    assert.match(empty, /not sent/i);
+    assert.match(empty, /Your email.*fill (in|out) this field/i);
+    await ok('browser_type', { ref: ref(snap, 'textbox', 'Your email'), text: 'ada@example.com' });
+    await ok('browser_type', { ref: ref(snap, 'textbox', 'Order number'), text: 'ab12' });
+    await ok('browser_type', { ref: ref(snap, 'textbox', 'Message'), text: 'Where is my parcel?' });
+    const bad = await ok('browser_click', { ref: ref(snap, 'button', 'Send message') });
+    assert.match(bad, /Order number.*Two letters and four digits/);
+    await ok('browser_type', { ref: ref(snap, 'textbox', 'Order number'), text: 'AB1234', submit: true });
+    assert.deepEqual(await got('submit'), { email: 'ada@example.com', order: 'AB1234', msg: 'Where is my parcel?' });
   });
 });

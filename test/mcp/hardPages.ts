@@ -437,6 +437,78 @@ q.addEventListener('input', () => { document.getElementById('hits').innerHTML = 
 q.addEventListener('keydown', (e) => { if (e.key === 'Enter') record('docsearch', q.value); });`,
 );
 
+/** A data grid edited in place: double-click a cell, type, Enter; the listener sits on the table. */
+export const GRID_EDIT = page(
+  'Inventory',
+  `td,th{border:1px solid #999;padding:6px 10px;min-width:80px} td input{width:80px}`,
+  `<h1>Inventory</h1><table id=grid><thead><tr><th>Item</th><th>Stock</th></tr></thead><tbody><tr><td>Bolts</td><td data-k=bolts>120</td></tr><tr><td>Nuts</td><td data-k=nuts>80</td></tr></tbody></table>`,
+  `document.getElementById('grid').addEventListener('dblclick', (e) => {
+  const td = e.target.closest('td[data-k]');
+  if (!td || td.querySelector('input')) return;
+  const input = document.createElement('input');
+  input.value = td.textContent;
+  input.setAttribute('aria-label', 'Edit ' + td.dataset.k);
+  td.textContent = '';
+  td.append(input);
+  input.focus();
+  input.select();
+  input.addEventListener('keydown', (k) => { if (k.key === 'Enter') { td.textContent = input.value; record('stock', { [td.dataset.k]: input.value }); } });
+});`,
+);
+
+/** A rich editor in an iframe whose document is in design mode (as TinyMCE and CKEditor 4 do). */
+export const FRAME_EDITOR_DOC = `<!doctype html><html><head><title>editor body</title></head><body><p>Old text</p><script>document.designMode = 'on';</script></body></html>`;
+export const FRAME_EDITOR = page(
+  'Compose',
+  `iframe{width:500px;height:160px;border:1px solid #999}`,
+  `<h1>Compose message</h1><iframe id=ed src="/editor-doc" title="Message body"></iframe><p><button id=send>Send</button></p>`,
+  `document.getElementById('send').onclick = () => record('message', document.getElementById('ed').contentDocument.body.innerText.trim());`,
+);
+
+/** A searchable select (as react-select draws it): an input that filters options shown in a portal. */
+export const SEARCH_SELECT = page(
+  'Team',
+  `.ctl{border:1px solid #888;width:240px;padding:4px} .ctl input{border:0;outline:0;width:100%} .menu{position:absolute;background:#fff;border:1px solid #888;width:248px} .menu div{padding:6px;cursor:default} .menu div.focus{background:#def}`,
+  `<h1>Invite</h1><label id=lbl>Assignee</label><div class=ctl><span id=val></span><input id=who role=combobox aria-labelledby=lbl aria-autocomplete=list aria-expanded=false autocomplete=off></div><p><button id=go type=button>Invite</button></p>`,
+  `const people = ['Ada Lovelace', 'Alan Turing', 'Grace Hopper', 'Edsger Dijkstra', 'Barbara Liskov'];
+const who = document.getElementById('who');
+let menu = null, focus = 0, chosen = '';
+const close = () => { menu?.remove(); menu = null; who.setAttribute('aria-expanded', 'false'); };
+function show() {
+  close();
+  const hits = people.filter((p) => p.toLowerCase().includes(who.value.toLowerCase()));
+  if (!hits.length) return;
+  const r = who.parentElement.getBoundingClientRect();
+  menu = document.createElement('div');
+  menu.className = 'menu'; menu.id = 'who-list'; menu.setAttribute('role', 'listbox');
+  menu.style.left = r.left + scrollX + 'px'; menu.style.top = r.bottom + scrollY + 'px';
+  menu.innerHTML = hits.map((p, i) => '<div role=option id=o' + i + (i === focus ? ' class=focus' : '') + '>' + p + '</div>').join('');
+  // react-select picks on mousedown, and keeps focus in the input.
+  menu.addEventListener('mousedown', (e) => { e.preventDefault(); const o = e.target.closest('[role=option]'); if (o) pick(o.textContent); });
+  document.body.append(menu);
+  who.setAttribute('aria-expanded', 'true');
+  who.setAttribute('aria-controls', 'who-list');
+}
+function pick(p) { chosen = p; document.getElementById('val').textContent = p; who.value = ''; close(); }
+who.addEventListener('input', () => { focus = 0; show(); });
+who.addEventListener('focus', show);
+who.addEventListener('blur', close);
+who.addEventListener('keydown', (e) => {
+  if (!menu) return;
+  const n = menu.children.length;
+  if (e.key === 'ArrowDown') { focus = (focus + 1) % n; show(); e.preventDefault(); }
+  if (e.key === 'Enter') { pick(menu.children[focus].textContent); e.preventDefault(); }
+});
+document.getElementById('go').onclick = () => record('invite', chosen);`,
+);
+
+/** A form checked by the browser itself (required, type=email, pattern): its messages are not page text. */
+export const NATIVE_VALIDATION = page(
+  'Contact us',
+  `label{display:block;margin-top:8px}`,
+  `<h1>Contact us</h1><form method=post action=/submit><label>Your email <input name=email type=email required></label><label>Order number <input name=order pattern="[A-Z]{2}[0-9]{4}" title="Two letters and four digits, like AB1234"></label><label>Message <textarea name=msg required></textarea></label><button>Send message</button></form>`,
+);
+
 /** Every page of the sweep by path. */
 export const HARD_PAGES: Record<string, string> = {
   '/react': REACT,
@@ -462,4 +534,9 @@ export const HARD_PAGES: Record<string, string> = {
   '/toast': TOAST,
   '/sticky': STICKY,
   '/docsearch': SEARCH_OVERLAY,
+  '/grid': GRID_EDIT,
+  '/compose': FRAME_EDITOR,
+  '/editor-doc': FRAME_EDITOR_DOC,
+  '/searchselect': SEARCH_SELECT,
+  '/validate': NATIVE_VALIDATION,
 };

@@ -29,9 +29,10 @@ function start() {
       for (const n of nodes) {
         if (looked++ >= MAX_PER_BATCH) return;
         const el = n.nodeType === 1 ? (n as Element) : n.parentElement;
-        if (!el || !el.isConnected) continue;
+        // Cheapest checks first: a churning page adds big subtrees many times a second.
+        if (!el || !el.isConnected || (el.textContent ?? '').length > MAX_CHARS * 4 || !announcing(el)) continue;
         const text = (el as HTMLElement).innerText?.replace(/\s+/g, ' ').trim();
-        if (!text || text.length > MAX_CHARS || kept.includes(text) || !announcing(el)) continue;
+        if (!text || text.length > MAX_CHARS || kept.includes(text)) continue;
         kept.push(text);
         if (kept.length > MAX_KEPT) kept.shift();
       }

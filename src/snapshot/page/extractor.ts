@@ -13,7 +13,7 @@ import { MAX_NAME, attributeName, nameOverflow, imageText, keyboardReachable, la
 import { expandOptionsOf } from './options';
 import { changeCount } from './changes';
 import './announce';
-import { hoverRevealers, isDragHandle } from './gestures';
+import { hoverRevealers, isDoubleClickable, isDragHandle, isEditCell, markEditHosts } from './gestures';
 import { clippedByAncestor, sectionOf } from './scrollAreas';
 
 const SKIP = new Set(['script', 'style', 'noscript', 'template', 'head', 'meta', 'link', 'title', 'base', 'option', 'optgroup', 'datalist', 'param', 'source', 'track']);
@@ -361,12 +361,13 @@ function run(o: RunOptions): RunResult {
       const focusable = el.hasAttribute('tabindex') && (el as HTMLElement).tabIndex >= 0;
       const pointer = cursor === 'pointer' && parentCursor !== 'pointer';
       const drag = isDragHandle(el, cursor, parentCursor);
-      const clicky = S.click.has(el) || el.hasAttribute('onclick') || drag;
+      const clicky = S.click.has(el) || el.hasAttribute('onclick') || drag || isDoubleClickable(el);
       if (role && !native && isWeakRole(role) && !focusable && !clicky && !pointer) role = null;
       if (!role) role = itemState.role.get(el) ?? null;
       if (!role && inInteractive === 1 && isIconButton(itemState, el, r)) role = 'clickable';
-      // A hover menu's entry is one even when it holds the menu's links.
+      // A hover menu's entry is one even when it holds the menu's links; so is a cell edited on double-click.
       if (!role && inInteractive !== 2 && reveal.has(el)) role = 'clickable';
+      if (!role && inInteractive !== 2 && isEditCell(el)) role = 'gridcell';
       if (!role && inInteractive !== 2 && (focusable || pointer || clicky) && tag !== 'body' && tag !== 'html' && tag !== 'label') {
         // Weak signals: only a leaf-ish control, not a card or wrapper that holds real controls.
         const big = r.width * r.height > vw * vh * 0.5;
@@ -671,4 +672,4 @@ function fingerprint(id: number) {
   return { selector: (root instanceof ShadowRoot ? cssPath(root.host) + ' >>> ' : '') + cssPath(el), xpath: xPath(el) };
 }
 
-(globalThis as any).__baSnap = { run, get, markClickable, summary, details, fingerprint, frames: () => S.frames, takeHostCandidates, addClosedRoots, version: 1 };
+(globalThis as any).__baSnap = { run, get, markClickable, markEditHosts, summary, details, fingerprint, frames: () => S.frames, takeHostCandidates, addClosedRoots, version: 1 };

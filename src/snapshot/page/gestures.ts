@@ -132,3 +132,26 @@ export function hoverRevealers(doc: Document = document): Set<Element> {
 export function isDragHandle(el: Element, cursor: string, parentCursor: string): boolean {
   return el.getAttribute('draggable') === 'true' || ((cursor === 'grab' || cursor === 'move') && parentCursor !== cursor);
 }
+
+/** Elements with a double-click listener (frames.ts marks them): acted on by double-click; a table's cells are then edited in place. */
+const editHosts = new WeakSet<Element>();
+
+export function markEditHosts(...els: unknown[]): number {
+  for (const e of els) if (e instanceof Element) editHosts.add(e);
+  return els.length;
+}
+
+/** A data cell of a table (or row, or body) that handles double-clicks: a cell to double-click and edit. */
+export function isEditCell(el: Element): boolean {
+  if (el.localName !== 'td') return false;
+  for (let e: Element | null = el; e && e.localName !== 'body'; e = e.parentElement) {
+    if (editHosts.has(e)) return true;
+    if (e.localName === 'table') return false;
+  }
+  return false;
+}
+
+/** An element that handles double-clicks itself (not a table part: there its cells are the targets). */
+export function isDoubleClickable(el: Element): boolean {
+  return editHosts.has(el) && !/^(?:table|thead|tbody|tfoot|tr)$/.test(el.localName);
+}
