@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod/mini';
 
 /**
  * The contract between the chat webview and the extension, both directions, validated with zod
@@ -12,22 +12,22 @@ export const ModeSettingSchema = z.enum(['auto', 'dom', 'hybrid']);
 export const ToWebviewCard = z.object({
   id: z.string(),
   tool: z.string(),
-  target: z.string().optional(),
+  target: z.optional(z.string()),
   input: z.unknown(),
   state: z.enum(['running', 'ok', 'error']),
-  summary: z.string().optional(),
-  output: z.string().optional(),
-  code: z.string().optional(),
-  durationMs: z.number().optional(),
+  summary: z.optional(z.string()),
+  output: z.optional(z.string()),
+  code: z.optional(z.string()),
+  durationMs: z.optional(z.number()),
   /** data: URL of a small JPEG/PNG. */
-  thumbnail: z.string().optional(),
-  decision: z.string().optional(),
-  reason: z.string().optional(),
+  thumbnail: z.optional(z.string()),
+  decision: z.optional(z.string()),
+  reason: z.optional(z.string()),
   /** For failures: the message without its code, and the fix-it hint, shown without expanding the card. */
-  message: z.string().optional(),
-  hint: z.string().optional(),
+  message: z.optional(z.string()),
+  hint: z.optional(z.string()),
   /** Fix-it buttons for the failure (Open Settings, How to Attach, Show Log). */
-  fixes: z.array(z.enum(['Open Settings', 'How to Attach', 'Show Log'])).optional(),
+  fixes: z.optional(z.array(z.enum(['Open Settings', 'How to Attach', 'Show Log']))),
 });
 export type Card = z.infer<typeof ToWebviewCard>;
 
@@ -36,7 +36,7 @@ export const EntrySchema = z.discriminatedUnion('kind', [
   z.object({ kind: z.literal('user'), text: z.string() }),
   z.object({ kind: z.literal('assistant'), text: z.string() }),
   z.object({ kind: z.literal('card'), card: ToWebviewCard }),
-  z.object({ kind: z.literal('result'), status: z.string(), summary: z.string(), data: z.unknown().optional() }),
+  z.object({ kind: z.literal('result'), status: z.string(), summary: z.string(), data: z.optional(z.unknown()) }),
   z.object({ kind: z.literal('notice'), text: z.string() }),
 ]);
 export type Entry = z.infer<typeof EntrySchema>;
@@ -45,16 +45,16 @@ export const TaskRecordSchema = z.object({
   id: z.string(),
   task: z.string(),
   startedAt: z.number(),
-  endedAt: z.number().optional(),
+  endedAt: z.optional(z.number()),
   provider: z.string(),
   status: z.string(),
   entries: z.array(EntrySchema),
-  tokens: z.number().optional(),
+  tokens: z.optional(z.number()),
 });
 export type TaskRecord = z.infer<typeof TaskRecordSchema>;
 
 /** One task in the history list: the same store and words as the Task History view. */
-export const HistoryItemSchema = z.object({ id: z.string(), task: z.string(), status: z.string(), label: z.string().optional(), source: z.string().optional(), startedAt: z.number() });
+export const HistoryItemSchema = z.object({ id: z.string(), task: z.string(), status: z.string(), label: z.optional(z.string()), source: z.optional(z.string()), startedAt: z.number() });
 export type HistoryItem = z.infer<typeof HistoryItemSchema>;
 
 export const ModelChoiceSchema = z.object({ provider: ProviderIdSchema, model: z.string(), label: z.string() });
@@ -64,38 +64,38 @@ export const ToWebview = z.discriminatedUnion('type', [
   z.object({
     type: z.literal('init'),
     models: z.array(ModelChoiceSchema),
-    selected: ModelChoiceSchema.optional(),
+    selected: z.optional(ModelChoiceSchema),
     mode: ModeSettingSchema,
     history: z.array(HistoryItemSchema),
     /** Earlier tasks of this panel session, oldest first, shown above the current one. */
-    earlier: z.array(TaskRecordSchema).optional(),
-    current: TaskRecordSchema.optional(),
+    earlier: z.optional(z.array(TaskRecordSchema)),
+    current: z.optional(TaskRecordSchema),
     running: z.boolean(),
   }),
   /** The history list again, when the store changed (a replay, another window's task, Clear). */
   z.object({ type: z.literal('history'), history: z.array(HistoryItemSchema) }),
   /** The browser session, so the live view never looks live when it is not. */
-  z.object({ type: z.literal('session'), live: z.boolean(), label: z.string(), note: z.string(), url: z.string().optional() }),
+  z.object({ type: z.literal('session'), live: z.boolean(), label: z.string(), note: z.string(), url: z.optional(z.string()) }),
   /** `append`: a new run, shown below the earlier conversation; `recorded`: opened from the history. */
-  z.object({ type: z.literal('task'), record: TaskRecordSchema, running: z.boolean(), append: z.boolean().optional(), recorded: z.boolean().optional() }),
+  z.object({ type: z.literal('task'), record: TaskRecordSchema, running: z.boolean(), append: z.optional(z.boolean()), recorded: z.optional(z.boolean()) }),
   z.object({ type: z.literal('entry'), taskId: z.string(), entry: EntrySchema }),
   z.object({ type: z.literal('card'), taskId: z.string(), card: ToWebviewCard }),
   z.object({ type: z.literal('delta'), taskId: z.string(), text: z.string() }),
-  z.object({ type: z.literal('tokens'), taskId: z.string(), estimate: z.number(), inputTokens: z.number().optional() }),
+  z.object({ type: z.literal('tokens'), taskId: z.string(), estimate: z.number(), inputTokens: z.optional(z.number()) }),
   z.object({ type: z.literal('status'), text: z.string() }),
   z.object({ type: z.literal('running'), running: z.boolean() }),
   z.object({ type: z.literal('frame'), data: z.string(), width: z.number(), height: z.number() }),
   z.object({
     type: z.literal('highlight'),
-    box: z.object({ x: z.number(), y: z.number(), width: z.number(), height: z.number() }).optional(),
-    label: z.string().optional(),
+    box: z.optional(z.object({ x: z.number(), y: z.number(), width: z.number(), height: z.number() })),
+    label: z.optional(z.string()),
   }),
 ]);
 export type ToWebviewMessage = z.infer<typeof ToWebview>;
 
 export const FromWebview = z.discriminatedUnion('type', [
   z.object({ type: z.literal('ready') }),
-  z.object({ type: z.literal('run'), task: z.string().trim().min(1).max(10_000) }),
+  z.object({ type: z.literal('run'), task: z.string().check(z.trim(), z.minLength(1), z.maxLength(10_000)) }),
   z.object({ type: z.literal('stop') }),
   z.object({ type: z.literal('newTask') }),
   z.object({ type: z.literal('selectModel'), choice: ModelChoiceSchema }),
@@ -106,6 +106,6 @@ export const FromWebview = z.discriminatedUnion('type', [
   z.object({ type: z.literal('revealTask'), id: z.string() }),
   z.object({ type: z.literal('setKey'), provider: z.enum(['anthropic', 'openai']) }),
   /** A fix-it button on a card: the extension looks the action up by the card's error code. */
-  z.object({ type: z.literal('fix'), code: z.string().max(40), label: z.enum(['Open Settings', 'How to Attach', 'Show Log']) }),
+  z.object({ type: z.literal('fix'), code: z.string().check(z.maxLength(40)), label: z.enum(['Open Settings', 'How to Attach', 'Show Log']) }),
 ]);
 export type FromWebviewMessage = z.infer<typeof FromWebview>;
