@@ -1,3 +1,4 @@
+import { actWorld } from '../actions/actWorld';
 import { callOnElement } from '../actions/element';
 import type { CdpSession } from '../session/cdp';
 import type { Tab } from '../session/tab';
@@ -11,28 +12,74 @@ export interface Point {
 }
 
 /**
- * The element a click at a viewport point reaches — what the browser's own hit test says, descending into
- * out-of-process iframes (in-process ones it descends itself). Read-only.
+ * In the isolated world of a frame: what a click at viewport point (x, y) reaches (elementFromPoint, through
+ * open shadow roots and same-origin iframes), as facts of its nearest actionable element; or, when the point
+ * is over an iframe this document cannot look into, where that is (document coordinates for CDP's hit test,
+ * and the point inside the iframe's viewport).
  */
-export async function elementAt(tab: Tab, point: Point): Promise<ElementHandle | undefined> {
-  let session: CdpSession = await tab.session();
-  let p = point;
-  for (let depth = 0; depth < 6; depth++) {
-    const hit = await session
-      .send('DOM.getNodeForLocation', { x: Math.round(p.x), y: Math.round(p.y), includeUserAgentShadowDOM: false, ignorePointerEventsNone: true }, 3000)
-      .catch(() => undefined);
-    if (!hit) return undefined;
-    // An out-of-process iframe is one node here; its content is hit-tested in its own session.
-    const child = await childFrameOwned(tab, session, hit.backendNodeId);
-    if (child) {
-      const { model } = await session.send('DOM.getBoxModel', { backendNodeId: hit.backendNodeId }, 3000);
-      const xs = [model.content[0], model.content[2], model.content[4], model.content[6]];
-      const ys = [model.content[1], model.content[3], model.content[5], model.content[7]];
-      p = { x: p.x - Math.min(...xs), y: p.y - Math.min(...ys) };
-      session = child.session;
+const HIT_FN = `(x, y) => {
+  let doc = document, px = x, py = y;
+  for (let depth = 0; depth < 8; depth++) {
+    let root = doc, hit = null;
+    for (let i = 0; i < 32; i++) {
+      const h = root.elementFromPoint(px, py);
+      if (!h || h === hit) break;
+      hit = h;
+      if (h.shadowRoot) root = h.shadowRoot; else break;
+    }
+    if (!hit) return { none: true };
+    if (hit.localName === 'iframe' || hit.localName === 'frame') {
+      const r = hit.getBoundingClientRect();
+      const ix = px - r.x - hit.clientLeft, iy = py - r.y - hit.clientTop;
+      let inner = null;
+      try { inner = hit.contentDocument; } catch {}
+      if (!inner) {
+        const w = doc.defaultView;
+        return { frame: { docX: px + w.scrollX, docY: py + w.scrollY, x: ix, y: iy } };
+      }
+      doc = inner; px = ix; py = iy;
       continue;
     }
-    return { ref: '', role: '', name: '', session, frameId: hit.frameId, backendNodeId: hit.backendNodeId };
+    return { facts: (${ELEMENT_FACTS_FN})(hit, true) };
+  }
+  return { none: true };
+}`;
+
+interface HitResult {
+  none?: boolean;
+  facts?: ElementFacts | null;
+  frame?: { docX: number; docY: number; x: number; y: number };
+}
+
+/**
+ * What a click at a viewport point would act on, as a policy target: the facts of the nearest actionable
+ * element the browser's hit test finds there, in whichever frame (out-of-process iframes through their own
+ * sessions). One round trip for a point in the page itself. Read-only; throws when the page does not answer.
+ */
+export async function targetAt(tab: Tab, point: Point): Promise<NonNullable<ActionPreview['target']> | undefined> {
+  let session: CdpSession = await tab.session();
+  let frameId = tab.targetId;
+  let p = point;
+  for (let depth = 0; depth < 6; depth++) {
+    const contextId = await actWorld(session, frameId);
+    const res = await session.send('Runtime.evaluate', { expression: `(${HIT_FN})(${p.x}, ${p.y})`, contextId, returnByValue: true }, 3000);
+    if (res.exceptionDetails) throw new Error(res.exceptionDetails.exception?.description ?? res.exceptionDetails.text);
+    const r = res.result.value as HitResult;
+    if (r.facts) return asTarget(r.facts);
+    if (!r.frame) return undefined;
+    // An iframe of another origin: CDP's hit test (document coordinates) names its owner, or the node inside it.
+    const hit = await session.send('DOM.getNodeForLocation', { x: Math.round(r.frame.docX), y: Math.round(r.frame.docY), includeUserAgentShadowDOM: false, ignorePointerEventsNone: true }, 3000);
+    const child = await childFrameOwned(tab, session, hit.backendNodeId);
+    if (child) {
+      session = child.session;
+      frameId = child.targetId;
+      p = { x: r.frame.x, y: r.frame.y };
+      continue;
+    }
+    // An in-process iframe: the hit test went inside it.
+    const h: ElementHandle = { ref: '', role: '', name: '', session, frameId: hit.frameId, backendNodeId: hit.backendNodeId };
+    const facts = await callOnElement<ElementFacts | null>(h, ELEMENT_FACTS_FN, [true], 3000);
+    return facts ? asTarget(facts) : undefined;
   }
   return undefined;
 }
@@ -46,12 +93,7 @@ async function childFrameOwned(tab: Tab, parent: CdpSession, backendNodeId: numb
   return undefined;
 }
 
-/** What a click at the point would act on, as a policy target: the nearest actionable element's facts. */
-export async function targetAt(tab: Tab, point: Point): Promise<NonNullable<ActionPreview['target']> | undefined> {
-  const h = await elementAt(tab, point);
-  if (!h) return undefined;
-  const facts = await callOnElement<ElementFacts | null>(h, ELEMENT_FACTS_FN, [true], 3000).catch(() => null);
-  if (!facts) return undefined;
+function asTarget(facts: ElementFacts): NonNullable<ActionPreview['target']> {
   return { tag: facts.tag, type: facts.type, inputType: facts.type, autocomplete: facts.autocomplete, inForm: facts.inForm, frame: facts.inFrame ? facts.frameUrl : undefined, facts };
 }
 
