@@ -1,7 +1,7 @@
 import { BrowserAgentError } from '../errors';
 import type { ElementHandle } from '../snapshot/types';
 import { ensureActionable } from './actionability';
-import { describeHandle, elementBox, type Point } from './element';
+import { callOnElement, describeHandle, elementBox, type Point } from './element';
 import { invalidFormNote } from './formCheck';
 import { mouseClick, mouseMove, type MouseButton } from './input';
 import type { ActionOutcome, Scope } from './scope';
@@ -48,7 +48,7 @@ export async function clickElement(s: Scope, h: ElementHandle, o: ClickOptions =
   const { point, viaLabel } = await aim(s, h);
   const outcome = { text: `${verb(o)} ${describeHandle(h)}${viaLabel ? ' (through its label)' : ''}`, target: fingerprintOf(h) };
   // The policy rated the element the preview saw; what is under the pointer now is what gets clicked.
-  await confirmAtUse(s.ctx, s.tab, point);
+  await confirmAtUse(s.ctx, s.tab, point, { ifUnread: () => callOnElement(h, '(el) => el.isConnected') });
   s.pending = outcome;
   await mouseClick(s.page, point, { button: o.button, clickCount: o.doubleClick ? 2 : 1, modifiers: o.modifiers, holdMs: o.holdMs });
   return !o.button || o.button === 'left' ? { ...outcome, afterSettle: () => invalidFormNote(h, false) } : outcome;

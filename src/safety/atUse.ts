@@ -28,13 +28,15 @@ function raises(now: Rating, decided: Rating): boolean {
  * another element moved under the pointer) and the new reading needs more than was decided, the person is
  * asked about what is really there, and a refusal stops the click. Costs one hit test and one read per click.
  */
-export async function confirmAtUse(ctx: ToolContext, tab: Tab, point: Point): Promise<void> {
+export async function confirmAtUse(ctx: ToolContext, tab: Tab, point: Point, opts: { ifUnread?: () => Promise<unknown> } = {}): Promise<void> {
   const guard = guardOf(ctx);
   const use = guard?.atUse;
   if (!guard || !use) return;
   // Fail closed: a click whose target cannot be read is not made (the page may stall on purpose to pass unread).
-  const target = await targetAt(tab, point).catch(() => undefined);
+  // A page that just loaded a new document is read once more; `ifUnread` may say why instead (the element is gone: STALE_REF).
+  const target = (await targetAt(tab, point).catch(() => undefined)) ?? (await targetAt(tab, point).catch(() => undefined));
   if (!target) {
+    await opts.ifUnread?.();
     throw new BrowserAgentError('BLOCKED_BY_POLICY', 'Not clicked: the element under the pointer could not be read for the safety check (the page did not answer).', 'Take a new snapshot and try again; if the page is hung, reload it.');
   }
   if (factsSignature(target) === factsSignature(use.preview?.target)) return;
