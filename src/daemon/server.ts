@@ -7,6 +7,7 @@ import { groupAlive, launchBrowser, sleep, type LaunchedBrowser } from '../sessi
 import { TabClaims } from '../session/tabClaims';
 import { connectWebSocket } from '../session/transport';
 import { BrowserHub } from './hub';
+import { hubAnswers } from './browserCheck';
 import { ensurePrivateSocket, type DaemonPaths } from './paths';
 import { isControl, LineReader, PROTOCOL_VERSION, type BrowserSpec, type ClientMessage, type DaemonMessage, type DaemonStatus } from './protocol';
 import { DaemonSession } from './session';
@@ -416,7 +417,13 @@ export class Daemon {
   private async browser(spec: BrowserSpec, cdpTimeoutMs?: number): Promise<Browser> {
     const key = browserKey(spec);
     const live = this.browsers.get(key);
-    if (live && !live.hub.isClosed) return live;
+    if (live && !live.hub.isClosed) {
+      if (await hubAnswers(live.hub)) return live;
+      // Frozen, or its connection stalled: its sessions end, a browser we launched is killed, the next one starts.
+      this.log(`Browser ${key} does not answer; ${live.launched ? 'closing it' : 'dropping the connection'}.`);
+      live.hub.close();
+      await live.launched?.kill().catch(() => {});
+    }
     let p = this.starting.get(key);
     if (!p) {
       p = this.connect(key, spec, cdpTimeoutMs).finally(() => this.starting.delete(key));
