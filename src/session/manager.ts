@@ -1,5 +1,6 @@
 import { EventEmitter } from 'node:events';
-import { errorMessage } from '../errors';
+import { errorMessage, isAgentError } from '../errors';
+import { attachedBrowserGone } from './lostBrowser';
 import { BrowserSession } from './browserSession';
 import type { LaunchOptions } from './launcher';
 import { localProvider, type BrowserProvider } from './provider';
@@ -167,7 +168,9 @@ export class SessionManager extends EventEmitter {
       this.refreshStatus();
       this.emit('started', session, { reason, previous: replaced } satisfies StartInfo);
       return session;
-    } catch (e) {
+    } catch (err) {
+      // Reattaching after the browser we were attached to went away: say that, not first-time setup help.
+      const e = kind === 'attached' && replaced?.kind === 'attached' && !replaced.connected && isAgentError(err, 'ATTACH_FAILED') ? attachedBrowserGone(replaced.endpoint, err) : err;
       this.log.error(`Could not start the browser session: ${errorMessage(e)}`);
       if (this.session?.connected) {
         this.log.info('The browser that was running is kept.');

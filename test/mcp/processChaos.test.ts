@@ -85,6 +85,62 @@ describe('mcp: a frozen browser and a stalled or cut DevTools connection (real s
     assert.ok(alive(ext.pid), 'the browser we attached to is never closed');
   });
 
+  it('the user closes the browser we attached to, mid-call: a clear error, then "it is gone" (never relaunched, nothing of ours left)', async () => {
+    const ext: ExternalBrowser = await startExternalChromium();
+    cleanup.push(() => ext.stop());
+    const m = await startMcp([...HEADLESS_ARGS, '--cdp-url', `http://127.0.0.1:${ext.port}`]);
+    cleanup.push(() => m.close());
+    assert.equal((await m.call('browser_navigate', { url: srv.url })).isError, false);
+    const waiting = timed(m, 'browser_wait', { text: 'never shows up', timeoutMs: 30_000 });
+    await sleep(800);
+    process.kill(-ext.pid, 'SIGTERM'); // as when the person quits Chrome
+    const mid = await waiting;
+    assert.equal(mid.isError, true, mid.text);
+    assert.match(mid.text, /^BROWSER_DISCONNECTED: The browser Browser Agent was attached to went away while waiting/);
+    assert.ok(mid.ms < BOUND_MS, `the wait ended after ${mid.ms} ms`);
+    await until(() => !alive(ext.pid), 10_000, 'the user’s browser to exit');
+
+    // Before: ATTACH_FAILED with first-time setup help ("turn on remote debugging…") on every call.
+    for (let i = 0; i < 2; i++) {
+      const r = await timed(m, 'browser_snapshot');
+      assert.equal(r.isError, true, r.text);
+      assert.match(r.text, /^BROWSER_DISCONNECTED: The browser Browser Agent was attached to \(ws:\/\/127\.0\.0\.1:\d+\/devtools\/browser\/[^)]+\) is gone/);
+      assert.match(r.text, /Hint: Browser Agent never starts or closes a browser it only attached to/);
+      assert.ok(r.ms < BOUND_MS, `${r.ms} ms`);
+    }
+    assert.equal(launchedBrowserOf(m.pid), undefined, 'no browser was launched in its place');
+    assert.deepEqual(browserProcesses({ profileDir: ext.profileDir }), [], 'nothing runs in the user’s profile');
+    assert.ok(existsSync(ext.profileDir), 'the user’s profile is left alone');
+  });
+
+  it('SIGKILL of the launched browser in the middle of wait, navigate and screenshot: each call ends at once with a clear error, the next one relaunches, nothing is left', async () => {
+    srv.route('/stall', () => {}); // a response that never comes: the navigation is still under way when the browser dies
+    const m = await startMcp(HEADLESS_ARGS);
+    cleanup.push(() => m.close());
+    assert.equal((await m.call('browser_navigate', { url: srv.url })).isError, false);
+    const calls: [string, Record<string, unknown>, number][] = [
+      ['browser_wait', { text: 'never shows up', timeoutMs: 30_000 }, 800],
+      ['browser_navigate', { url: `${srv.url}stall` }, 800],
+      ['browser_screenshot', { fullPage: true }, 0],
+    ];
+    for (const [name, args, after] of calls) {
+      const b = launchedBrowserOf(m.pid)!;
+      const call = timed(m, name, args);
+      await sleep(after);
+      process.kill(-b.pid, 'SIGKILL');
+      const r = await call;
+      // A screenshot may be done before the kill lands; then it must be a picture.
+      if (r.isError) assert.match(r.text, /^BROWSER_DISCONNECTED: The browser (exited or was killed|connection closed|connection is closed)/, `${name}: ${r.text}`);
+      else assert.equal(r.images, 1, `${name}: ${r.text}`);
+      assert.ok(r.ms < BOUND_MS, `${name} took ${r.ms} ms`);
+      await until(() => browserProcesses({ pgid: b.pid, profileDir: b.profileDir }).length === 0, 5000, `the killed browser's processes (${name})`);
+      assert.equal(existsSync(b.profileDir), false, `its temporary profile is deleted (${name})`);
+      const next = await m.call('browser_navigate', { url: `${srv.url}next` });
+      assert.equal(next.isError, false, next.text);
+      assert.match(next.text, /^Note: the browser had exited or crashed since the last call and was relaunched\./);
+    }
+  });
+
   it('SIGSTOP of the launched browser: the call fails within seconds, the frozen browser is killed and its profile deleted, the next call relaunches', async () => {
     const m = await startMcp(HEADLESS_ARGS);
     cleanup.push(() => m.close());
