@@ -1,6 +1,7 @@
 import { EventEmitter } from 'node:events';
 import type { ProtocolMapping } from 'devtools-protocol/types/protocol-mapping';
 import { BrowserAgentError } from '../errors';
+import { needsRenderer } from './crashedCalls';
 import { checkBrowser, STALL_MS } from './liveness';
 import { connectWebSocket, type CdpTransport } from './transport';
 
@@ -46,6 +47,8 @@ export class CdpConnection extends EventEmitter {
   private lastHeard = Date.now();
   private stallTimer?: NodeJS.Timeout;
   private probing = false;
+  /** Page sessions whose renderer died, with the error their renderer-bound calls get. */
+  private readonly crashed = new Map<string, (method: string) => Error>();
 
   constructor(
     private readonly transport: CdpTransport,
@@ -70,6 +73,10 @@ export class CdpConnection extends EventEmitter {
   send<M extends CommandName>(method: M, params?: Params<M>, sessionId?: string, timeoutMs?: number): Promise<Result<M>> {
     if (this._closed) {
       return Promise.reject(new BrowserAgentError('BROWSER_DISCONNECTED', `The browser connection is closed (while calling ${method}).`, 'The browser will be relaunched or reattached on the next action.'));
+    }
+    if (sessionId && this.crashed.size) {
+      const crashed = this.crashed.get(sessionId);
+      if (crashed && needsRenderer(method)) return Promise.reject(crashed(method));
     }
     const id = this.nextId++;
     const ms = timeoutMs ?? this.timeoutMs;
@@ -154,10 +161,27 @@ export class CdpConnection extends EventEmitter {
       }
     } else if (typeof msg.method === 'string') {
       // A target that went away (a page that closed itself) answers none of the calls still waiting on its session.
-      if (msg.method === 'Target.detachedFromTarget' && typeof msg.params?.sessionId === 'string') this.failSession(msg.params.sessionId);
+      if (msg.method === 'Target.detachedFromTarget' && typeof msg.params?.sessionId === 'string') {
+        this.failSession(msg.params.sessionId);
+        this.crashed.delete(msg.params.sessionId);
+      }
       this.emit('event', msg.method, msg.params ?? {}, msg.sessionId);
       this.emit(msg.method, msg.params ?? {}, msg.sessionId);
     }
+  }
+
+  /**
+   * The renderer behind `sessionId` died: the calls waiting on it fail now, and later calls it would have to
+   * answer fail at once (see crashedCalls.ts) until `rendererBack`; `error` says what happened.
+   */
+  rendererCrashed(sessionId: string, error: (method: string) => Error): void {
+    this.crashed.set(sessionId, error);
+    for (const [id, p] of this.pending) if (p.sessionId === sessionId && needsRenderer(p.method)) this.settle(id, undefined, error(p.method));
+  }
+
+  /** A navigation (or reload) gave the page a new renderer. */
+  rendererBack(sessionId: string): void {
+    this.crashed.delete(sessionId);
   }
 
   private failSession(sessionId: string) {
