@@ -1,5 +1,5 @@
 import { EventEmitter } from 'node:events';
-import { errorMessage, isAgentError } from '../errors';
+import { BrowserAgentError, errorMessage, isAgentError } from '../errors';
 import { attachedBrowserGone } from './lostBrowser';
 import { BrowserSession } from './browserSession';
 import type { LaunchOptions } from './launcher';
@@ -43,6 +43,10 @@ export interface Logger {
   error(msg: string): void;
 }
 
+function shuttingDown(): BrowserAgentError {
+  return new BrowserAgentError('BROWSER_DISCONNECTED', 'Browser Agent is shutting down (its window closed or the extension was turned off): no browser is started.', 'Nothing to retry; the task ends here.');
+}
+
 const silent: Logger = { info() {}, warn() {}, error() {} };
 
 /**
@@ -59,6 +63,7 @@ export class SessionManager extends EventEmitter {
   /** The way the current/last session was made, reused when it has to be replaced. */
   private requestPolicy?: RequestPolicy;
   private lastMode?: { mode: 'launch' } | { mode: 'attach'; endpoint: string; headers?: Record<string, string> };
+  private disposed = false;
 
   constructor(
     private readonly settings: () => SessionSettings,
@@ -88,6 +93,7 @@ export class SessionManager extends EventEmitter {
 
   /** The live session, starting or replacing one as the settings say. */
   async ensure(): Promise<BrowserSession> {
+    if (this.disposed) throw shuttingDown();
     if (this.session?.connected) return this.session;
     if (this.starting) return this.starting;
     const how = this.lastMode ?? (this.settings().mode === 'attach' && this.settings().attach?.endpoint
@@ -136,7 +142,12 @@ export class SessionManager extends EventEmitter {
     this.setStatus({ state: 'none' });
   }
 
+  /**
+   * For good (the extension host shutting down): closes the session, and nothing starts a browser
+   * afterwards — a tool call still running in an agent loop would otherwise launch a new one.
+   */
   async dispose(): Promise<void> {
+    this.disposed = true;
     await this.close();
     this.removeAllListeners();
   }
@@ -147,6 +158,7 @@ export class SessionManager extends EventEmitter {
    * profile (which one browser at a time can open) has to close the old browser first.
    */
   private async start(kind: 'launched' | 'attached', make: () => Promise<BrowserSession>, profile?: string): Promise<BrowserSession> {
+    if (this.disposed) throw shuttingDown();
     if (this.starting) await this.starting.catch(() => undefined);
     const previous = this.session;
     // Why an earlier session (if any) is gone, for the 'started' event: the model must hear of it.
