@@ -10,10 +10,27 @@ import { existsSync } from 'node:fs';
 import { sleep } from '../../src/session/launcher';
 import { startExternalChromium, type ExternalBrowser } from '../helpers/chromium';
 import { alive, until } from '../helpers/daemon';
-import { HEADLESS_ARGS, startMcp, type McpProcess } from '../helpers/mcpProcess';
-import { browserProcesses, launchedBrowserOf } from '../helpers/procs';
+import { HEADLESS_ARGS, MCP_BIN, startMcp, type McpProcess } from '../helpers/mcpProcess';
+import { spawn } from 'node:child_process';
+import { browserProcesses, launchedBrowserOf, processes } from '../helpers/procs';
 import { startServer, type TestServer } from '../helpers/servers';
 import { startTcpProxy, type TcpProxy } from '../helpers/tcpProxy';
+
+/** A minimal MCP host: starts the server given on its command line, navigates, then waits on a long call. */
+const CLIENT_SCRIPT = String.raw`
+const { Client } = require(${JSON.stringify(require.resolve('@modelcontextprotocol/sdk/client/index.js'))});
+const { StdioClientTransport } = require(${JSON.stringify(require.resolve('@modelcontextprotocol/sdk/client/stdio.js'))});
+(async () => {
+  const [bin, ...rest] = process.argv.slice(1);
+  const url = rest.pop();
+  const client = new Client({ name: 'doomed-host', version: '1' });
+  await client.connect(new StdioClientTransport({ command: process.execPath, args: [bin, ...rest], stderr: 'ignore' }));
+  await client.callTool({ name: 'browser_navigate', arguments: { url } }, undefined, { timeout: 60000 });
+  const long = client.callTool({ name: 'browser_wait', arguments: { text: 'never shows up', timeoutMs: 60000 } }, undefined, { timeout: 90000 });
+  setTimeout(() => process.stdout.write('waiting\n'), 500);
+  await long;
+})();
+`;
 
 /** Bound for a call that meets a dead or frozen browser (a hang runs into the 60 s call timeout instead). */
 const BOUND_MS = 12_000;
@@ -139,6 +156,24 @@ describe('mcp: a frozen browser and a stalled or cut DevTools connection (real s
       assert.equal(next.isError, false, next.text);
       assert.match(next.text, /^Note: the browser had exited or crashed since the last call and was relaunched\./);
     }
+  });
+
+  it('the MCP client is SIGKILLed in the middle of a long call: the server exits and the Chromium it launched is gone within seconds', async () => {
+    // A real client process (the SDK's client over stdio) that starts the server and waits on a long call.
+    const client = spawn(process.execPath, ['-e', CLIENT_SCRIPT, MCP_BIN, ...HEADLESS_ARGS, '--no-daemon', '--audit-dir', 'off', `${srv.url}`], { stdio: ['ignore', 'pipe', 'ignore'] });
+    cleanup.push(async () => client.kill('SIGKILL'));
+    await new Promise<void>((resolve, reject) => {
+      client.stdout!.on('data', (d) => String(d).includes('waiting') && resolve());
+      client.once('exit', () => reject(new Error('the client exited early')));
+    });
+    const server = processes().find((p) => p.ppid === client.pid && p.cmdline.includes('mcp.js'))!;
+    assert.ok(server, 'the client started the server');
+    const b = launchedBrowserOf(server.pid)!;
+    assert.ok(b, 'the server launched a browser');
+    client.kill('SIGKILL');
+    await until(() => !alive(server.pid), 8000, 'the server to exit once its client is gone');
+    await until(() => browserProcesses({ pgid: b.pid, profileDir: b.profileDir }).length === 0, 8000, 'its browser to be gone');
+    assert.equal(existsSync(b.profileDir), false, 'its temporary profile is deleted');
   });
 
   it('SIGSTOP of the launched browser: the call fails within seconds, the frozen browser is killed and its profile deleted, the next call relaunches', async () => {
