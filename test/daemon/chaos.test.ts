@@ -3,7 +3,10 @@
 // and the daemon SIGKILLed while two servers wait on long calls. (The daemon killed with one client, a browser
 // killed between calls, a killed client: test/daemon/daemon.test.ts and faults.test.ts.)
 import assert from 'node:assert/strict';
-import { existsSync, readFileSync } from 'node:fs';
+import { spawn } from 'node:child_process';
+import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { alive, daemonEnv, runDaemonCli, spawnMcp, until, type McpProc } from '../helpers/daemon';
 import { browserProcesses, processes } from '../helpers/procs';
 import { startServer, type TestServer } from '../helpers/servers';
@@ -93,6 +96,25 @@ describe('daemon: process chaos (real daemon, real MCP servers, real Chromium)',
       assert.equal(existsSync(profile), false, 'its temporary profile is deleted');
       await runDaemonCli(env, 'stop');
     });
+
+  it('a record of a browser left by a killed daemon, whose pid now belongs to another process: that process is never touched, the leftover profile is deleted', async () => {
+    const env = daemonEnv(60_000);
+    // A stranger that took the dead browser's pid, leading a process group of its own (as Chromium did).
+    const stranger = spawn('sleep', ['60'], { detached: true, stdio: 'ignore' });
+    const profile = mkdtempSync(join(tmpdir(), 'browser-agent-profile-'));
+    try {
+      writeFileSync(join(env.BROWSER_AGENT_DAEMON_DIR, 'browsers.json'), JSON.stringify([{ pid: stranger.pid, wsEndpoint: 'ws://127.0.0.1:9/devtools/browser/x', userDataDir: profile, temporaryProfile: true, headless: true, key: 'launch headless' }]));
+      const started = await runDaemonCli(env, 'start');
+      assert.match(started.stdout, /started/, started.stderr);
+      await new Promise((r) => setTimeout(r, 300));
+      assert.ok(alive(stranger.pid), 'the process that reuses the pid is left alone');
+      assert.equal(existsSync(profile), false, 'the dead browser’s temporary profile is deleted');
+      assert.deepEqual((await status(env)).browsers, [], 'nothing adopted');
+    } finally {
+      await runDaemonCli(env, 'stop');
+      stranger.kill('SIGKILL');
+    }
+  });
 
   it('the daemon SIGKILLed while two servers wait on long calls: both get a clear error at once, the next calls start one new daemon, no browser is left', async () => {
     const env = daemonEnv(1500);
