@@ -107,7 +107,7 @@ describe('daemon: process chaos (real daemon, real MCP servers, real Chromium)',
       const started = await runDaemonCli(env, 'start');
       assert.match(started.stdout, /started/, started.stderr);
       await new Promise((r) => setTimeout(r, 300));
-      assert.ok(alive(stranger.pid), 'the process that reuses the pid is left alone');
+      assert.ok(alive(stranger.pid!), 'the process that reuses the pid is left alone');
       assert.equal(existsSync(profile), false, 'the dead browser’s temporary profile is deleted');
       assert.deepEqual((await status(env)).browsers, [], 'nothing adopted');
     } finally {
