@@ -2,9 +2,10 @@ import { BrowserAgentError } from '../errors';
 import { sleep } from '../session/launcher';
 import type { Tab } from '../session/tab';
 import type { ElementHandle } from '../snapshot/types';
+import { coverControls, disabledReason } from './blockers';
 import { callOnElement, describeHandle, elementQuads, scrollIntoView, type Point } from './element';
 
-type CheckState = 'ok' | 'detached' | 'hidden' | 'disabled' | 'covered' | 'moving';
+type CheckState = 'ok' | 'detached' | 'hidden' | 'disabled' | 'covered' | 'moving' | 'offscreen';
 interface CheckResult {
   state: CheckState;
   /** For `covered`: what would receive the click instead. */
@@ -71,6 +72,8 @@ const CHECK = `async (el, opts) => {
   await raf();
   const r1 = target.getBoundingClientRect();
   if (Math.abs(r0.x - r1.x) > 0.5 || Math.abs(r0.y - r1.y) > 0.5 || Math.abs(r0.width - r1.width) > 0.5 || Math.abs(r0.height - r1.height) > 0.5) return { state: 'moving' };
+  // Scrolled into view as far as it goes and still outside the viewport: a drawer or slide moved off-screen.
+  if (opts.onScreen && (r1.right <= 0 || r1.bottom <= 0 || r1.left >= innerWidth || r1.top >= innerHeight)) return { state: 'offscreen' };
   if (!opts.hitTest) return { state: 'ok', useLabel };
   const x = r1.x + r1.width / 2;
   const y = r1.y + r1.height / 2;
@@ -109,6 +112,8 @@ export interface ActionabilityOptions {
   timeoutMs?: number;
   enabled?: boolean;
   hitTest?: boolean;
+  /** Fail with "off-screen" when the element cannot be scrolled into the viewport (default: with hitTest). */
+  onScreen?: boolean;
 }
 
 /**
@@ -123,7 +128,7 @@ export async function ensureActionable(tab: Tab, h: ElementHandle, opts: Actiona
   for (let attempt = 0; ; attempt++) {
     tab.assertNoDialog();
     await scrollIntoView(h);
-    last = await callOnElement<CheckResult>(h, CHECK, [{ enabled: opts.enabled ?? true, hitTest: opts.hitTest ?? true }], 5000);
+    last = await callOnElement<CheckResult>(h, CHECK, [{ enabled: opts.enabled ?? true, hitTest: opts.hitTest ?? true, onScreen: opts.onScreen ?? opts.hitTest ?? true }], 5000);
     if (last.state === 'detached') break;
     if (last.state === 'ok') {
       const point = await pointFor(tab, h, !!last.useLabel);
@@ -147,11 +152,13 @@ export async function ensureActionable(tab: Tab, h: ElementHandle, opts: Actiona
     case 'hidden':
       throw new BrowserAgentError('NOT_INTERACTABLE', `The element ${what} is not visible.`, 'It may be in a closed menu, tab or collapsed section: open that first, or scroll/wait with browser_wait.');
     case 'disabled':
-      throw new BrowserAgentError('NOT_INTERACTABLE', `The element ${what} is disabled.`, 'Fill in the required fields or complete the previous step so it becomes enabled.');
+      throw new BrowserAgentError('NOT_INTERACTABLE', `The element ${what} is disabled.${await disabledReason(h)}`, 'Fill in the required fields or complete the previous step so it becomes enabled.');
+    case 'offscreen':
+      throw new BrowserAgentError('NOT_INTERACTABLE', `The element ${what} is off-screen (outside the visible page, and scrolling does not bring it in).`, 'It may be in a closed drawer, panel or carousel slide: open or slide to it first (the control that shows it), then act.');
     case 'moving':
       throw new BrowserAgentError('NOT_INTERACTABLE', `The element ${what} keeps moving (animating).`, 'Wait with browser_wait and try again, or click it by x/y from a screenshot.');
     case 'covered':
-      throw new BrowserAgentError('COVERED', `The element ${what} is covered by ${last.hit}, which would receive the click instead.`, 'Close or accept the overlay first (find it with browser_find or browser_snapshot), or scroll the element clear of it.');
+      throw new BrowserAgentError('COVERED', `The element ${what} is covered by ${last.hit}, which would receive the click instead.${await coverControls(tab, h).catch(() => '')}`, 'Dismiss the overlay first with one of its controls (a consent banner: accept or reject; a popup: its close button) or Escape, then act again; or scroll the element clear of it.');
     default:
       throw new BrowserAgentError('NOT_INTERACTABLE', `The element ${what} cannot be acted on.`);
   }
