@@ -130,10 +130,12 @@ describe('mcp: hard pages, round 2 — consent walls, disabled buttons, editors,
   it('a select with <optgroup>s sharing a label: the snapshot shows the groups, the group picks the option', async () => {
     const snap = await open('/optgroup');
     const office = ref(snap, 'combobox', 'Office');
+    assert.match(lineOf(snap, 'combobox', 'Office'), /options=\[Pick one\|United States › Springfield\|United States › Portland\|Australia › Springfield\|Australia › Sydney\]/);
     const amb = await call('browser_select_option', { ref: office, values: ['Springfield'] });
     assert.ok(amb.isError, `two options are labelled Springfield: ${amb.text}`);
     assert.match(amb.text, /United States[\s\S]*Australia|Australia[\s\S]*United States/, amb.text);
-    await ok('browser_select_option', { ref: office, values: ['Australia › Springfield'] });
+    const picked = await ok('browser_select_option', { ref: office, values: ['Australia › Springfield'] });
+    assert.match(picked, /value="Australia › Springfield"/);
     await ok('browser_click', { ref: ref(snap, 'button', 'Save') });
     assert.deepEqual(await got('submit'), { office: 'au-spr' });
   });

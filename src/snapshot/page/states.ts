@@ -1,6 +1,6 @@
 // State words of an interactive element: `checked`, `expanded`, `value="…"`, never a password.
 import { cap, clean } from './roles';
-import { optionsWord } from './options';
+import { optionLabel, optionsWord } from './options';
 
 const q = (s: string) => JSON.stringify(cap(s, 60));
 const MAX_OPTIONS = 8;
@@ -82,7 +82,7 @@ export function elementStates(el: Element, role: string, focused: boolean): stri
     }
   } else if (tag === 'select') {
     const sel = el as HTMLSelectElement;
-    const chosen = Array.from(sel.selectedOptions).map((o) => clean(o.label || o.text));
+    const chosen = Array.from(sel.selectedOptions).map(optionLabel);
     if (sel.multiple) out.push(`selected=${q(chosen.join(', '))}`);
     else if (chosen.length) out.push(`value=${q(chosen[0])}`);
     out.push(optionsWord(sel));
