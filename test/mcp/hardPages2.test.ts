@@ -217,7 +217,7 @@ describe('mcp: hard pages, round 2 — consent walls, disabled buttons, editors,
     const desc = await ok('browser_click', { ref: ref(snap, '\\w+', 'Total') });
     assert.match(desc, /descending/);
     assert.match(desc, /Linus/, 'the biggest order comes first');
-    const tables = await ok('browser_extract', { mode: 'tables' });
+    const tables = await ok('browser_extract', { what: 'tables' });
     assert.match(tables, /A-1009[\s\S]*Linus[\s\S]*€9\d\d/);
     const next = await ok('browser_click', { ref: ref(await snapshot(), 'button', 'Next') });
     assert.match(next, /Page 2 of 3/);

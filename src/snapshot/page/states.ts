@@ -30,6 +30,14 @@ function aria(el: Element, name: string): string | null {
   return el.getAttribute('aria-' + name);
 }
 
+/** `sorted ascending` for a column header with aria-sort, or the button/link inside one that sorts it. */
+function sortOf(el: Element, role: string): string {
+  if (role !== 'columnheader' && role !== 'rowheader' && role !== 'button' && role !== 'link') return '';
+  const head = el.closest('th[aria-sort], [role=columnheader][aria-sort], [role=rowheader][aria-sort]');
+  const s = head?.getAttribute('aria-sort');
+  return s === 'ascending' || s === 'descending' || s === 'other' ? `sorted ${s}` : '';
+}
+
 export function elementStates(el: Element, role: string, focused: boolean): string {
   const out: string[] = [];
   const tag = el.localName;
@@ -53,6 +61,8 @@ export function elementStates(el: Element, role: string, focused: boolean): stri
   if (pressed === 'true') out.push('pressed');
   else if (pressed === 'mixed') out.push('mixed');
   if (aria(el, 'current') && aria(el, 'current') !== 'false') out.push('current');
+  const sorted = sortOf(el, role);
+  if (sorted) out.push(sorted);
   if (el.matches(':disabled') || aria(el, 'disabled') === 'true') out.push('disabled');
   if ((el as HTMLInputElement).readOnly || aria(el, 'readonly') === 'true') out.push('readonly');
   if ((el as HTMLInputElement).required || aria(el, 'required') === 'true') out.push('required');
