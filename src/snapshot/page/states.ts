@@ -30,6 +30,13 @@ function aria(el: Element, name: string): string | null {
   return el.getAttribute('aria-' + name);
 }
 
+/** `accesskey=Alt+s`: the combination browser_press_key sends to activate it (Control+Alt on macOS, as Chrome has it). */
+function accessKeyOf(el: Element): string {
+  const k = el.getAttribute('accesskey')?.trim();
+  if (!k || [...k].length !== 1 || k === '"') return '';
+  return `accesskey=${/Mac/.test(navigator.platform) ? 'Control+Alt' : 'Alt'}+${k}`;
+}
+
 /** `sorted ascending` for a column header with aria-sort, or the button/link inside one that sorts it. */
 function sortOf(el: Element, role: string): string {
   if (role !== 'columnheader' && role !== 'rowheader' && role !== 'button' && role !== 'link') return '';
@@ -61,6 +68,8 @@ export function elementStates(el: Element, role: string, focused: boolean): stri
   if (pressed === 'true') out.push('pressed');
   else if (pressed === 'mixed') out.push('mixed');
   if (aria(el, 'current') && aria(el, 'current') !== 'false') out.push('current');
+  const key = accessKeyOf(el);
+  if (key) out.push(key);
   const sorted = sortOf(el, role);
   if (sorted) out.push(sorted);
   if (el.matches(':disabled') || aria(el, 'disabled') === 'true') out.push('disabled');
