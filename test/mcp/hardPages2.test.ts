@@ -4,6 +4,9 @@
 // loopback server received. Where the model depends on what a result tells it (what covers a button, why it is
 // disabled, that a field cut the text, which tab opened), the test asserts that the result says it.
 import assert from 'node:assert/strict';
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { HEADLESS_ARGS, startMcp, type McpProcess } from '../helpers/mcpProcess';
 import { startServer, type TestServer } from '../helpers/servers';
 import { lineOf, modelDriver, recorder, ref, refIn, type Received } from './hardHarness';
@@ -24,7 +27,7 @@ describe('mcp: hard pages, round 2 — consent walls, disabled buttons, editors,
     for (const [p, h] of Object.entries(recorder(received, () => srv))) srv.route(p, h);
     srv.route('/checkout', splitCheckout(other.origin));
     srv.route('/invoice.csv', (_req, res) => res.writeHead(200, { 'content-type': 'text/csv', 'content-disposition': 'attachment; filename="invoices-2026.csv"' }).end('id,total\nINV-77,310\n'));
-    mcp = await startMcp([...HEADLESS_ARGS, '--allow-confirm-actions']);
+    mcp = await startMcp([...HEADLESS_ARGS, '--allow-confirm-actions', '--downloads-dir', mkdtempSync(join(tmpdir(), 'ba-hard2-dl-'))]);
   });
   after(async () => {
     await mcp?.close();
@@ -266,10 +269,12 @@ describe('mcp: hard pages, round 2 — consent walls, disabled buttons, editors,
     const snap = await open('/newtab');
     const opened = await ok('browser_click', { ref: ref(snap, 'link', 'View invoice INV-77') });
     assert.match(opened, /Invoice INV-77/);
-    assert.match(opened, /browser_tabs/, 'says how to switch');
+    const back = /browser_tabs with action "select" and id "([0-9A-F]+)"/.exec(opened);
+    assert.ok(back, `says how to go back to the page it acted on:\n${opened}`);
     const tabs = await ok('browser_tabs', { action: 'list' });
-    assert.match(tabs, /Invoice INV-77/);
+    assert.match(tabs, /\(active\) [\s\S]*Invoice INV-77/);
+    await ok('browser_tabs', { action: 'select', id: back[1] });
     const dl = await ok('browser_click', { ref: ref(snap, 'link', 'Download CSV') });
-    assert.match(dl, /invoices-2026\.csv/);
+    assert.match(dl, /Downloaded [\s\S]*invoices-2026\.csv[\s\S]*\(20 bytes\)/);
   });
 });
