@@ -192,9 +192,11 @@ describe('mcp: hard pages, round 2 — consent walls, disabled buttons, editors,
     assert.match(specs, /Weight: 1\.2 kg/);
     const faq = await ok('browser_click', { ref: ref(snap, '\\w+', 'What is the return policy?') });
     assert.match(faq, /Returns are free within 60 days/);
-    // find searches the text of what is hidden? It must at least say where the text is when it exists.
+    // Text behind a closed control is not shown, but find must not say the page lacks it: it names the control.
     const found = await ok('browser_find', { query: 'water resistant' });
-    assert.match(found, /Is it waterproof\?|collapsed|hidden/, found);
+    assert.match(found, /It is water resistant, not waterproof\. — behind \[\d+\] button "Is it waterproof\?"/, found);
+    const reviews = await ok('browser_find', { query: '212 reviews' });
+    assert.match(reviews, /behind \[\d+\] tab "Reviews"/, reviews);
   });
 
   it('one fill_form across the page, an open shadow root and a cross-origin card frame', async () => {
