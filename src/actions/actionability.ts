@@ -14,6 +14,8 @@ interface CheckResult {
   useLabel?: boolean;
   /** The element lives in an iframe: the top page must also be checked for overlays. */
   inFrame?: boolean;
+  /** Where in its box to click (fractions of width and height) when its center is covered; else the center. */
+  at?: [number, number];
 }
 
 /** In the top page: what a click at the point would hit, unless it is an iframe (checked inside). */
@@ -75,29 +77,39 @@ const CHECK = `async (el, opts) => {
   // Scrolled into view as far as it goes and still outside the viewport: a drawer or slide moved off-screen.
   if (opts.onScreen && (r1.right <= 0 || r1.bottom <= 0 || r1.left >= innerWidth || r1.top >= innerHeight)) return { state: 'offscreen' };
   if (!opts.hitTest) return { state: 'ok', useLabel };
-  const x = r1.x + r1.width / 2;
-  const y = r1.y + r1.height / 2;
   // Closed shadow roots on the way to the target: the page cannot see them, but we hold the target.
   const closed = new Map();
   for (let n = target.getRootNode(); n && n.host; n = n.host.getRootNode()) closed.set(n.host, n);
-  let root = document;
-  let hit = null;
-  for (let i = 0; i < 32; i++) {
-    const h = root.elementFromPoint(x, y);
-    if (!h || h === hit) break;
-    hit = h;
-    const sr = h.shadowRoot || closed.get(h);
-    if (sr) root = sr; else break;
-  }
-  const inFrame = window !== window.top;
-  if (!hit) return { state: 'ok', useLabel, inFrame };
+  const hitAt = (x, y) => {
+    let root = document;
+    let hit = null;
+    for (let i = 0; i < 32; i++) {
+      const h = root.elementFromPoint(x, y);
+      if (!h || h === hit) break;
+      hit = h;
+      const sr = h.shadowRoot || closed.get(h);
+      if (sr) root = sr; else break;
+    }
+    return hit;
+  };
   const within = (n, container) => {
     for (let c = n; c; c = c.parentNode || c.host) if (c === container) return true;
     return false;
   };
-  if (within(hit, target) || within(target, hit) && hit.localName === 'label') return { state: 'ok', useLabel, inFrame };
-  const label = hit.closest && hit.closest('label');
-  if (label && label.control === el) return { state: 'ok', useLabel, inFrame };
+  const reaches = (hit) => within(hit, target) || within(target, hit) && hit.localName === 'label' || !!(hit.closest && hit.closest('label') && hit.closest('label').control === el);
+  const inFrame = window !== window.top;
+  const hit = hitAt(r1.x + r1.width / 2, r1.y + r1.height / 2);
+  if (!hit || reaches(hit)) return { state: 'ok', useLabel, inFrame };
+  // The center is under something (a fixed bar over the lower half): a part of the element that shows takes
+  // the click, as a person would aim at what they see.
+  for (const fy of [0.5, 0.25, 0.75, 0.1, 0.9]) {
+    for (const fx of [0.5, 0.25, 0.75, 0.1, 0.9]) {
+      const px = r1.x + r1.width * fx, py = r1.y + r1.height * fy;
+      if (px < 0 || py < 0 || px >= innerWidth || py >= innerHeight) continue;
+      const h = hitAt(px, py);
+      if (h && reaches(h)) return { state: 'ok', useLabel, inFrame, at: [fx, fy] };
+    }
+  }
   return { state: 'covered', hit: describe(hit) };
 }`;
 
@@ -131,7 +143,7 @@ export async function ensureActionable(tab: Tab, h: ElementHandle, opts: Actiona
     last = await callOnElement<CheckResult>(h, CHECK, [{ enabled: opts.enabled ?? true, hitTest: opts.hitTest ?? true, onScreen: opts.onScreen ?? opts.hitTest ?? true }], 5000);
     if (last.state === 'detached') break;
     if (last.state === 'ok') {
-      const point = await pointFor(tab, h, !!last.useLabel);
+      const point = await pointFor(tab, h, !!last.useLabel, last.at);
       if (!point) last = { state: 'hidden' };
       else {
         const cover = last.inFrame && (opts.hitTest ?? true) ? await topHit(tab, point) : '';
@@ -170,7 +182,7 @@ async function topHit(tab: Tab, p: Point): Promise<string> {
   return String(r?.result.value ?? '');
 }
 
-async function pointFor(tab: Tab, h: ElementHandle, viaLabel: boolean): Promise<Point | undefined> {
+async function pointFor(tab: Tab, h: ElementHandle, viaLabel: boolean, at?: [number, number]): Promise<Point | undefined> {
   let target = h;
   if (viaLabel) {
     const objectId = await callLabelObject(h);
@@ -182,6 +194,11 @@ async function pointFor(tab: Tab, h: ElementHandle, viaLabel: boolean): Promise<
   const quads = await elementQuads(tab, target);
   if (!quads.length) return undefined;
   const q = quads[0];
+  if (at) {
+    // Corners top-left, top-right, bottom-right, bottom-left: along the top edge by fx, down the left edge by fy.
+    const [fx, fy] = at;
+    return { x: q[0] + fx * (q[2] - q[0]) + fy * (q[6] - q[0]), y: q[1] + fx * (q[3] - q[1]) + fy * (q[7] - q[1]) };
+  }
   return { x: (q[0] + q[2] + q[4] + q[6]) / 4, y: (q[1] + q[3] + q[5] + q[7]) / 4 };
 }
 

@@ -49,6 +49,12 @@ describe('mcp: hard pages, round 2 — consent walls, disabled buttons, editors,
     assert.equal(await got('subscribe'), 'yes');
   });
 
+  it('a fixed bottom bar over the lower half of the last button: the click lands on the part that shows', async () => {
+    const snap = await open('/bottom-bar');
+    await ok('browser_click', { ref: ref(snap, 'button', 'I have read the terms') });
+    assert.equal(await got('terms'), 'read');
+  });
+
   it('a button disabled until the email is valid: the error says disabled, and why in the page\'s words', async () => {
     const snap = await open('/disabled');
     const send = ref(snap, 'button', 'Send reset link');

@@ -24,6 +24,14 @@ document.getElementById('rej').onclick = () => { cmp.remove(); record('consent',
 document.getElementById('sub').onclick = () => record('subscribe', 'yes');`,
 );
 
+/** A fixed bottom bar (a chat prompt, an install banner) over the lower part of the page's last button: the page cannot scroll it clear. */
+export const BOTTOM_BAR = page(
+  'Terms',
+  `body{margin:0;padding:20px 20px 0} .filler{height:1400px} #accept{display:block;width:260px;height:80px;margin:0} #bar{position:fixed;left:0;right:0;bottom:0;height:50px;background:#223;color:#fff;padding:8px}`,
+  `<h1>Terms of service</h1><div class=filler>Long terms…</div><button id=accept>I have read the terms</button><div id=bar>Get our app! <button id=install>Install</button></div>`,
+  `document.getElementById('accept').onclick = () => record('terms', 'read');`,
+);
+
 /** A button disabled until the field is valid; the page says why next to it (and through aria-describedby). */
 export const DISABLED_UNTIL_VALID = page(
   'Reset password',
@@ -251,6 +259,7 @@ export const INVOICE_VIEW = page('Invoice INV-77', ``, `<h1>Invoice INV-77</h1><
 /** Every page of round 2 by path (the card frame and splitCheckout are routed by the test: they need two origins). */
 export const HARD_PAGES_2: Record<string, string> = {
   '/consent': CONSENT,
+  '/bottom-bar': BOTTOM_BAR,
   '/disabled': DISABLED_UNTIL_VALID,
   '/drawer': DRAWER,
   '/datetime': DATETIME,
