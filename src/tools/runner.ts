@@ -8,6 +8,7 @@ import { takeNotice, watchContinuity } from './continuity';
 import { takeTurn } from './tabLocks';
 import { runHandler } from './interrupted';
 import { callEnded, callStarted } from './inFlight';
+import { describeUnknownArgs, unknownArgs } from './unknownArgs';
 import { takeBlockedNotes, takePolicyNotes } from '../actions/blockedRequests';
 
 /** One executed (or refused) tool call, for the audit log, notifications and the chat panel. */
@@ -67,8 +68,11 @@ async function runCounted(tool: ToolDefinition, rawInput: unknown, ctx: ToolCont
   // What the session did about blocked origins before this call's handler (between calls, or when this call's rules applied).
   let notesUpTo: number | undefined;
   let blockedUpTo: number | undefined;
+  const unknown = parsed.success ? unknownArgs(tool.schema, rawInput) : [];
   if (!parsed.success) {
     result = errorResult(new BrowserAgentError('INVALID_INPUT', describeZodError(tool.name, parsed.error), 'Fix the arguments to match the tool schema and call it again.'));
+  } else if (unknown.length) {
+    result = errorResult(new BrowserAgentError('INVALID_INPUT', describeUnknownArgs(tool.name, unknown), 'Call it again with only the parameters it takes (see its description).'));
   } else {
     let release = () => {};
     try {
