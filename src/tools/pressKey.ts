@@ -3,6 +3,7 @@ import { pressKey } from '../actions/input';
 import { parseCombo } from '../actions/keys';
 import { perform } from '../actions/scope';
 import { previewOf } from './common';
+import { confirmFocusAtUse } from '../safety/atUse';
 import { defineTool } from './types';
 
 export const browserPressKey = defineTool({
@@ -20,7 +21,12 @@ export const browserPressKey = defineTool({
     return perform(ctx, {}, async (s) => {
       const n = i.repeat ?? 1;
       s.pending = { text: `Pressed ${i.key}` };
-      for (let k = 0; k < n; k++) await pressKey(s.page, i.key);
+      // Enter and Space act on whatever has focus when they are pressed: the policy checks that element (atUse.ts).
+      const activates = /(^|\+)(Enter|NumpadEnter|Return|Space|Spacebar| )$/i.test(i.key);
+      for (let k = 0; k < n; k++) {
+        if (activates) await confirmFocusAtUse(ctx, s.tab);
+        await pressKey(s.page, i.key);
+      }
       const focused = await s.page
         .send('Runtime.evaluate', { expression: `(() => { let a = document.activeElement; while (a && a.shadowRoot && a.shadowRoot.activeElement) a = a.shadowRoot.activeElement; if (!a || a === document.body) return ''; const n = (a.getAttribute('aria-label') || a.innerText || a.value || a.placeholder || '').trim().slice(0, 60); return a.localName + (n ? ' "' + n + '"' : ''); })()`, returnByValue: true })
         .then((r) => String(r.result.value ?? ''), () => '');
