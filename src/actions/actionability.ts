@@ -2,9 +2,10 @@ import { BrowserAgentError } from '../errors';
 import { sleep } from '../session/launcher';
 import type { Tab } from '../session/tab';
 import type { ElementHandle } from '../snapshot/types';
+import { coverControls, disabledReason } from './blockers';
 import { callOnElement, describeHandle, elementQuads, scrollIntoView, type Point } from './element';
 
-type CheckState = 'ok' | 'detached' | 'hidden' | 'disabled' | 'covered' | 'moving';
+type CheckState = 'ok' | 'detached' | 'hidden' | 'disabled' | 'covered' | 'moving' | 'offscreen';
 interface CheckResult {
   state: CheckState;
   /** For `covered`: what would receive the click instead. */
@@ -13,6 +14,8 @@ interface CheckResult {
   useLabel?: boolean;
   /** The element lives in an iframe: the top page must also be checked for overlays. */
   inFrame?: boolean;
+  /** Where in its box to click (fractions of width and height) when its center is covered; else the center. */
+  at?: [number, number];
 }
 
 /** In the top page: what a click at the point would hit, unless it is an iframe (checked inside). */
@@ -71,30 +74,42 @@ const CHECK = `async (el, opts) => {
   await raf();
   const r1 = target.getBoundingClientRect();
   if (Math.abs(r0.x - r1.x) > 0.5 || Math.abs(r0.y - r1.y) > 0.5 || Math.abs(r0.width - r1.width) > 0.5 || Math.abs(r0.height - r1.height) > 0.5) return { state: 'moving' };
+  // Scrolled into view as far as it goes and still outside the viewport: a drawer or slide moved off-screen.
+  if (opts.onScreen && (r1.right <= 0 || r1.bottom <= 0 || r1.left >= innerWidth || r1.top >= innerHeight)) return { state: 'offscreen' };
   if (!opts.hitTest) return { state: 'ok', useLabel };
-  const x = r1.x + r1.width / 2;
-  const y = r1.y + r1.height / 2;
   // Closed shadow roots on the way to the target: the page cannot see them, but we hold the target.
   const closed = new Map();
   for (let n = target.getRootNode(); n && n.host; n = n.host.getRootNode()) closed.set(n.host, n);
-  let root = document;
-  let hit = null;
-  for (let i = 0; i < 32; i++) {
-    const h = root.elementFromPoint(x, y);
-    if (!h || h === hit) break;
-    hit = h;
-    const sr = h.shadowRoot || closed.get(h);
-    if (sr) root = sr; else break;
-  }
-  const inFrame = window !== window.top;
-  if (!hit) return { state: 'ok', useLabel, inFrame };
+  const hitAt = (x, y) => {
+    let root = document;
+    let hit = null;
+    for (let i = 0; i < 32; i++) {
+      const h = root.elementFromPoint(x, y);
+      if (!h || h === hit) break;
+      hit = h;
+      const sr = h.shadowRoot || closed.get(h);
+      if (sr) root = sr; else break;
+    }
+    return hit;
+  };
   const within = (n, container) => {
     for (let c = n; c; c = c.parentNode || c.host) if (c === container) return true;
     return false;
   };
-  if (within(hit, target) || within(target, hit) && hit.localName === 'label') return { state: 'ok', useLabel, inFrame };
-  const label = hit.closest && hit.closest('label');
-  if (label && label.control === el) return { state: 'ok', useLabel, inFrame };
+  const reaches = (hit) => within(hit, target) || within(target, hit) && hit.localName === 'label' || !!(hit.closest && hit.closest('label') && hit.closest('label').control === el);
+  const inFrame = window !== window.top;
+  const hit = hitAt(r1.x + r1.width / 2, r1.y + r1.height / 2);
+  if (!hit || reaches(hit)) return { state: 'ok', useLabel, inFrame };
+  // The center is under something (a fixed bar over the lower half): a part of the element that shows takes
+  // the click, as a person would aim at what they see.
+  for (const fy of [0.5, 0.25, 0.75, 0.1, 0.9]) {
+    for (const fx of [0.5, 0.25, 0.75, 0.1, 0.9]) {
+      const px = r1.x + r1.width * fx, py = r1.y + r1.height * fy;
+      if (px < 0 || py < 0 || px >= innerWidth || py >= innerHeight) continue;
+      const h = hitAt(px, py);
+      if (h && reaches(h)) return { state: 'ok', useLabel, inFrame, at: [fx, fy] };
+    }
+  }
   return { state: 'covered', hit: describe(hit) };
 }`;
 
@@ -109,6 +124,8 @@ export interface ActionabilityOptions {
   timeoutMs?: number;
   enabled?: boolean;
   hitTest?: boolean;
+  /** Fail with "off-screen" when the element cannot be scrolled into the viewport (default: with hitTest). */
+  onScreen?: boolean;
 }
 
 /**
@@ -123,10 +140,10 @@ export async function ensureActionable(tab: Tab, h: ElementHandle, opts: Actiona
   for (let attempt = 0; ; attempt++) {
     tab.assertNoDialog();
     await scrollIntoView(h);
-    last = await callOnElement<CheckResult>(h, CHECK, [{ enabled: opts.enabled ?? true, hitTest: opts.hitTest ?? true }], 5000);
+    last = await callOnElement<CheckResult>(h, CHECK, [{ enabled: opts.enabled ?? true, hitTest: opts.hitTest ?? true, onScreen: opts.onScreen ?? opts.hitTest ?? true }], 5000);
     if (last.state === 'detached') break;
     if (last.state === 'ok') {
-      const point = await pointFor(tab, h, !!last.useLabel);
+      const point = await pointFor(tab, h, !!last.useLabel, last.at);
       if (!point) last = { state: 'hidden' };
       else {
         const cover = last.inFrame && (opts.hitTest ?? true) ? await topHit(tab, point) : '';
@@ -147,11 +164,13 @@ export async function ensureActionable(tab: Tab, h: ElementHandle, opts: Actiona
     case 'hidden':
       throw new BrowserAgentError('NOT_INTERACTABLE', `The element ${what} is not visible.`, 'It may be in a closed menu, tab or collapsed section: open that first, or scroll/wait with browser_wait.');
     case 'disabled':
-      throw new BrowserAgentError('NOT_INTERACTABLE', `The element ${what} is disabled.`, 'Fill in the required fields or complete the previous step so it becomes enabled.');
+      throw new BrowserAgentError('NOT_INTERACTABLE', `The element ${what} is disabled.${await disabledReason(h)}`, 'Fill in the required fields or complete the previous step so it becomes enabled.');
+    case 'offscreen':
+      throw new BrowserAgentError('NOT_INTERACTABLE', `The element ${what} is off-screen (outside the visible page, and scrolling does not bring it in).`, 'It may be in a closed drawer, panel or carousel slide: open or slide to it first (the control that shows it), then act.');
     case 'moving':
       throw new BrowserAgentError('NOT_INTERACTABLE', `The element ${what} keeps moving (animating).`, 'Wait with browser_wait and try again, or click it by x/y from a screenshot.');
     case 'covered':
-      throw new BrowserAgentError('COVERED', `The element ${what} is covered by ${last.hit}, which would receive the click instead.`, 'Close or accept the overlay first (find it with browser_find or browser_snapshot), or scroll the element clear of it.');
+      throw new BrowserAgentError('COVERED', `The element ${what} is covered by ${last.hit}, which would receive the click instead.${await coverControls(tab, h).catch(() => '')}`, 'Dismiss the overlay first with one of its controls (a consent banner: accept or reject; a popup: its close button) or Escape, then act again; or scroll the element clear of it.');
     default:
       throw new BrowserAgentError('NOT_INTERACTABLE', `The element ${what} cannot be acted on.`);
   }
@@ -163,7 +182,7 @@ async function topHit(tab: Tab, p: Point): Promise<string> {
   return String(r?.result.value ?? '');
 }
 
-async function pointFor(tab: Tab, h: ElementHandle, viaLabel: boolean): Promise<Point | undefined> {
+async function pointFor(tab: Tab, h: ElementHandle, viaLabel: boolean, at?: [number, number]): Promise<Point | undefined> {
   let target = h;
   if (viaLabel) {
     const objectId = await callLabelObject(h);
@@ -175,6 +194,11 @@ async function pointFor(tab: Tab, h: ElementHandle, viaLabel: boolean): Promise<
   const quads = await elementQuads(tab, target);
   if (!quads.length) return undefined;
   const q = quads[0];
+  if (at) {
+    // Corners top-left, top-right, bottom-right, bottom-left: along the top edge by fx, down the left edge by fy.
+    const [fx, fy] = at;
+    return { x: q[0] + fx * (q[2] - q[0]) + fy * (q[6] - q[0]), y: q[1] + fx * (q[3] - q[1]) + fy * (q[7] - q[1]) };
+  }
   return { x: (q[0] + q[2] + q[4] + q[6]) / 4, y: (q[1] + q[3] + q[5] + q[7]) / 4 };
 }
 

@@ -12,18 +12,23 @@ const SELECT = `(el, wanted) => {
   if (el.localName !== 'select') return { error: 'notSelect', tag: el.localName };
   if (wanted.length > 1 && !el.multiple) return { error: 'single' };
   const opts = [...el.options];
-  const norm = (s) => s.replace(/\\s+/g, ' ').trim().toLowerCase();
+  // Separators a model may put between an <optgroup> and its option: "Australia › Springfield", "Australia / Springfield".
+  const norm = (s) => s.replace(/\\s*(›|»|>|\\/|:)\\s*/g, ' › ').replace(/\\s+/g, ' ').trim().toLowerCase();
+  const group = (o) => o.parentElement && o.parentElement.localName === 'optgroup' ? o.parentElement.label.replace(/\\s+/g, ' ').trim() : '';
+  const full = (o) => (group(o) ? group(o) + ' › ' : '') + (o.label || o.value).replace(/\\s+/g, ' ').trim();
   const picked = [];
   for (const w of wanted) {
-    const o = opts.find((o) => o.value === w) || opts.find((o) => norm(o.label) === norm(w)) || opts.find((o) => norm(o.label).includes(norm(w)));
-    if (!o) return { error: 'missing', value: w, available: opts.slice(0, 30).map((o) => o.label || o.value) };
+    const same = opts.filter((o) => norm(o.label) === norm(w));
+    if (same.length > 1 && !opts.some((o) => o.value === w) && new Set(same.map(group)).size > 1) return { error: 'ambiguous', value: w, available: same.map(full) };
+    const o = opts.find((o) => o.value === w) || opts.find((o) => norm(full(o)) === norm(w)) || same[0] || opts.find((o) => norm(full(o)).includes(norm(w)));
+    if (!o) return { error: 'missing', value: w, available: opts.slice(0, 30).map(full) };
     if (o.disabled) return { error: 'disabled', value: w };
     picked.push(o);
   }
   for (const o of opts) o.selected = picked.includes(o);
   el.dispatchEvent(new Event('input', { bubbles: true }));
   el.dispatchEvent(new Event('change', { bubbles: true }));
-  return { labels: picked.map((o) => o.label || o.value) };
+  return { labels: picked.map(full) };
 }`;
 
 /**
@@ -87,6 +92,7 @@ export async function selectOptions(s: Scope, h: ElementHandle, values: string[]
   if (r.error === 'notSelect') throw new BrowserAgentError('NOT_INTERACTABLE', `${what} is a <${r.tag}>, not a native select.`, 'For a custom dropdown, click it with browser_click, then click the option in the list that opens.');
   if (r.error === 'single') throw new BrowserAgentError('INVALID_INPUT', `${what} allows only one option.`, 'Pass a single value.');
   if (r.error === 'missing') throw new BrowserAgentError('TARGET_NOT_FOUND', `${what} has no option "${r.value}".`, `Available: ${r.available!.map((a) => `"${a}"`).join(', ')}`);
+  if (r.error === 'ambiguous') throw new BrowserAgentError('INVALID_INPUT', `${what} has ${r.available!.length} options labelled "${r.value}", in different groups: ${r.available!.map((a) => `"${a}"`).join(', ')}.`, 'Name the group too, as listed (e.g. "' + r.available![0] + '"), or pass the option\'s value.');
   if (r.error === 'disabled') throw new BrowserAgentError('NOT_INTERACTABLE', `The option "${r.value}" of ${what} is disabled.`, 'Choose another option.');
   return { text: `Selected ${r.labels!.map((l) => `"${l}"`).join(', ')} in ${describeHandle(h)}`, target: fingerprintOf(h) };
 }

@@ -38,9 +38,9 @@ export async function mouseWheel(page: CdpSession, at: Point, deltaX: number, de
   await page.send('Input.dispatchMouseEvent', { type: 'mouseWheel', x: at.x, y: at.y, deltaX, deltaY });
 }
 
-async function keyEvent(page: CdpSession, type: 'keyDown' | 'keyUp', def: KeyDef, modifiers: number, text?: string) {
+async function keyEvent(page: CdpSession, type: 'keyDown' | 'keyUp', def: KeyDef, modifiers: number, text?: string, unmodified?: string) {
   const params: Protocol.Input.DispatchKeyEventRequest = {
-    type: type === 'keyDown' && text ? 'keyDown' : type === 'keyDown' ? 'rawKeyDown' : 'keyUp',
+    type: type === 'keyDown' && (text || unmodified) ? 'keyDown' : type === 'keyDown' ? 'rawKeyDown' : 'keyUp',
     key: def.key,
     code: def.code,
     windowsVirtualKeyCode: def.keyCode,
@@ -50,6 +50,10 @@ async function keyEvent(page: CdpSession, type: 'keyDown' | 'keyUp', def: KeyDef
   if (type === 'keyDown' && text) {
     params.text = text;
     params.unmodifiedText = text;
+  } else if (type === 'keyDown' && unmodified) {
+    // Blink matches access keys (Alt+S) on the key's unmodified text; it types nothing.
+    params.text = '';
+    params.unmodifiedText = unmodified;
   }
   await page.send('Input.dispatchKeyEvent', params);
 }
@@ -65,7 +69,8 @@ export async function pressKey(page: CdpSession, combo: string): Promise<void> {
   // With Control/Alt/Meta held a key produces no text (it is a shortcut), as on a real keyboard.
   const producesText = key.text && !(mask & (MODIFIER_BITS.Control | MODIFIER_BITS.Alt | MODIFIER_BITS.Meta));
   const text = producesText ? (mask & MODIFIER_BITS.Shift && key.text!.length === 1 ? key.text!.toUpperCase() : key.text) : undefined;
-  await keyEvent(page, 'keyDown', key, mask, text);
+  const accessKey = !text && mask & MODIFIER_BITS.Alt && key.text?.length === 1 ? key.text : undefined;
+  await keyEvent(page, 'keyDown', key, mask, text, accessKey);
   await keyEvent(page, 'keyUp', key, mask);
   for (const m of modifiers.reverse()) {
     mask &= ~MODIFIER_BITS[m.key];

@@ -4,6 +4,7 @@ import type { ElementHandle } from '../snapshot/types';
 import { ensureActionable } from './actionability';
 import { fingerprintOf } from './click';
 import { callOnElement, describeHandle } from './element';
+import { keptNote, quote, readOnlyError } from './fieldNotes';
 import { invalidFormNote } from './formCheck';
 import { mouseClick, pressKey, typeText } from './input';
 import type { ActionOutcome, Scope } from './scope';
@@ -22,6 +23,8 @@ interface FieldInfo {
   secret: boolean;
   focused: boolean;
   inputType?: string;
+  readOnly?: boolean;
+  value?: string;
 }
 
 /** What kind of field it is and whether it has focus (deep, through shadow roots and frames' own docs). */
@@ -33,11 +36,13 @@ const INSPECT = `(el) => {
   const focused = a === el;
   const tag = el.localName;
   const type = (el.type || '').toLowerCase();
-  if (tag === 'textarea') return { kind: 'text', secret: false, focused };
+  if (tag === 'textarea') return el.readOnly || el.getAttribute('aria-readonly') === 'true' ? { kind: 'text', secret: false, focused, readOnly: true, value: el.value } : { kind: 'text', secret: false, focused };
   if (tag === 'input') {
     if (['date', 'time', 'datetime-local', 'month', 'week', 'color', 'range'].includes(type)) return { kind: 'valueOnly', secret: false, focused, inputType: type };
     if (['checkbox', 'radio', 'file', 'button', 'submit', 'reset', 'image', 'hidden'].includes(type)) return { kind: 'other', secret: false, focused, inputType: type };
-    return { kind: 'text', secret: type === 'password' || /one-time-code|cc-/.test(el.autocomplete || ''), focused, inputType: type };
+    const secret = type === 'password' || /one-time-code|cc-/.test(el.autocomplete || '');
+    if (el.readOnly || el.getAttribute('aria-readonly') === 'true') return { kind: 'text', secret, focused, inputType: type, readOnly: true, value: secret ? '' : el.value };
+    return { kind: 'text', secret, focused, inputType: type };
   }
   if (el.isContentEditable) return { kind: 'editable', secret: false, focused };
   const role = el.getAttribute('role');
@@ -70,15 +75,22 @@ const SET_VALUE = `(el, value) => {
   return el.value;
 }`;
 
+/** The value string each value-only input takes, as its picker would set it. */
+const VALUE_FORMATS: Record<string, string> = {
+  date: 'YYYY-MM-DD (2026-05-31)',
+  time: 'HH:MM, 24-hour (19:30)',
+  'datetime-local': 'YYYY-MM-DDTHH:MM (2026-05-31T19:30)',
+  month: 'YYYY-MM (2026-05)',
+  week: 'YYYY-Www, the ISO week (2026-W22)',
+  color: '#rrggbb (#1a2b3c)',
+  range: 'a number within its min and max, on its step',
+};
+
 /** Longest text typed again key by key when the field dropped it (one key event pair per character). */
 const MAX_RETYPE = 500;
 
 const READ_VALUE = `(el) => el.localName === 'input' || el.localName === 'textarea' ? el.value : (el.innerText || '').slice(0, 500)`;
 
-function quote(text: string, secret: boolean): string {
-  if (secret) return `${text.length} characters (hidden)`;
-  return text.length > 60 ? `"${text.slice(0, 57)}…" (${text.length} characters)` : `"${text}"`;
-}
 
 export async function typeInto(s: Scope, h: ElementHandle, text: string, o: TypeOptions = {}): Promise<ActionOutcome> {
   const info = await callOnElement<FieldInfo>(h, INSPECT);
@@ -90,17 +102,19 @@ export async function typeInto(s: Scope, h: ElementHandle, text: string, o: Type
     const value = await callOnElement<string>(h, SET_VALUE, [text]);
     s.pending = { text: `Set ${describeHandle(h)} to "${text}"${o.submit ? ' and pressed Enter' : ''}`, target: fingerprintOf(h) };
     if (o.submit) await pressKey(s.page, 'Enter');
-    if (value !== text) throw new BrowserAgentError('INVALID_INPUT', `The ${info.inputType} field [${h.ref}] ${describeHandle(h)} rejected "${text}" (value is now "${value}").`, info.inputType === 'date' ? 'Use the format YYYY-MM-DD.' : info.inputType === 'time' ? 'Use the format HH:MM.' : 'Use the format the input type expects.');
+    if (value !== text) throw new BrowserAgentError('INVALID_INPUT', `The ${info.inputType} field [${h.ref}] ${describeHandle(h)} rejected "${text}" (value is now "${value}").`, `Use the format ${VALUE_FORMATS[info.inputType ?? ''] ?? 'the input type expects'}.`);
     return { text: `Set ${describeHandle(h)} to "${value}"${o.submit ? ' and pressed Enter' : ''}`, target: fingerprintOf(h) };
   }
   if (!info.focused) {
     // Click like a person (widgets open on click), unless something covers the field.
-    const { point } = await ensureActionable(s.tab, h);
+    // A field kept off-screen (a visually hidden input behind a widget) still takes focus and text.
+    const { point } = await ensureActionable(s.tab, h, { onScreen: false });
     await mouseClick(s.page, point);
     // The click may open an editor of the page's own (a search box that opens a search dialog): type there.
     const moved = await callOnElement<string>(h, FOCUS_MOVED).catch(() => '');
     if (moved) return typeIntoOpened(s, h, moved, text, o);
   }
+  if (info.readOnly) throw readOnlyError(h, info.value ?? '');
   const clear = o.clear ?? true;
   const prior = text && !o.keystrokes && text.length <= MAX_RETYPE ? await callOnElement<string>(h, READ_VALUE).catch(() => undefined) : undefined;
   await callOnElement(h, PLACE_CARET, [clear]);
@@ -122,11 +136,7 @@ export async function typeInto(s: Scope, h: ElementHandle, text: string, o: Type
   }
   s.pending = { text: `Typed ${quote(text, info.secret)} into ${describeHandle(h)}${o.submit ? ' and pressed Enter' : ''}`, target: fingerprintOf(h) };
   if (o.submit) await pressKey(s.page, 'Enter');
-  let after = '';
-  if (!info.secret && !o.submit) {
-    const v = await callOnElement<string>(h, READ_VALUE).catch(() => undefined);
-    if (v !== undefined && v !== text && clear) after = `; the field now shows ${quote(v, false)}`;
-  }
+  const after = !info.secret && !o.submit && clear ? await keptNote(h, text) : '';
   const what = text ? `${clear ? 'Typed' : 'Appended'} ${quote(text, info.secret)}${keyed ? ' key by key (the field ignored inserted text)' : ''} into` : 'Cleared';
   return { text: `${what} ${describeHandle(h)}${o.submit ? ' and pressed Enter' : ''}${after}`, target: fingerprintOf(h), afterSettle: o.submit ? () => invalidFormNote(h, true) : undefined };
 }

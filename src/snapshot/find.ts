@@ -5,6 +5,7 @@ import type { Tab } from '../session/tab';
 import { BrowserAgentError } from '../errors';
 import { WRAP_CHARS, wrapLine } from './budget';
 import { untrusted, type Line } from './format';
+import { hiddenMatches } from './hiddenFind';
 import { elementsFor } from './snapshot';
 
 /** Text lines longer than this come back as a snippet around the match. */
@@ -82,9 +83,11 @@ export async function findInPage(tab: Tab, query: string, opts: { regex?: boolea
     }
     hits.push(l.kind === 'text' ? `${hit} (line ${here}${lastRef ? `, after [${lastRef}]` : ''})` : hit);
   }
-  if (!total) return `No element or text matches ${JSON.stringify(query)}. Try fewer words, or browser_snapshot.`;
+  const hidden = await hiddenMatches(tab, match, snippet).catch(() => []);
+  const behind = hidden.length ? `\nIn parts of the page that are closed (open them with their control to read and act there):\n${untrusted(hidden.slice(0, 10).map((h) => `${h.text} — behind ${h.opener}`).join('\n'))}` : '';
+  if (!total) return `No ${hidden.length ? 'shown ' : ''}element or text matches ${JSON.stringify(query)}.${hidden.length ? behind : ' Try fewer words, or browser_snapshot.'}`;
   const more = total > hits.length ? `\n${total - hits.length} more matches; raise limit or refine the query.` : '';
-  return `${total} match${total === 1 ? '' : 'es'} for ${JSON.stringify(query)} (line N: browser_snapshot with offset=N reads from there):\n${untrusted(hits.join('\n'))}${more}`;
+  return `${total} match${total === 1 ? '' : 'es'} for ${JSON.stringify(query)} (line N: browser_snapshot with offset=N reads from there):\n${untrusted(hits.join('\n'))}${more}${behind}`;
 }
 
 function hitText(l: Line, match: Matcher): string | null {

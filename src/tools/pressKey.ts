@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { pressKey } from '../actions/input';
+import { focusedName } from '../actions/focusName';
 import { parseCombo } from '../actions/keys';
 import { perform } from '../actions/scope';
 import { previewOf } from './common';
@@ -27,9 +28,7 @@ export const browserPressKey = defineTool({
         if (activates) await confirmFocusAtUse(ctx, s.tab);
         await pressKey(s.page, i.key);
       }
-      const focused = await s.page
-        .send('Runtime.evaluate', { expression: `(() => { let a = document.activeElement; while (a && a.shadowRoot && a.shadowRoot.activeElement) a = a.shadowRoot.activeElement; if (!a || a === document.body) return ''; const n = (a.getAttribute('aria-label') || a.innerText || a.value || a.placeholder || '').trim().slice(0, 60); return a.localName + (n ? ' "' + n + '"' : ''); })()`, returnByValue: true })
-        .then((r) => String(r.result.value ?? ''), () => '');
+      const focused = await focusedName(s.tab).catch(() => '');
       return { text: `Pressed ${i.key}${n > 1 ? ` ${n} times` : ''}${focused ? `; focus is on ${focused}` : ''}` };
     });
   },

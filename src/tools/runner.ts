@@ -7,6 +7,8 @@ import type { ActionPreview, ToolContext, ToolDefinition, ToolResult } from './t
 import { takeNotice, watchContinuity } from './continuity';
 import { takeTurn } from './tabLocks';
 import { runHandler } from './interrupted';
+import { callEnded, callStarted } from './inFlight';
+import { describeUnknownArgs, unknownArgs } from './unknownArgs';
 import { takeBlockedNotes, takePolicyNotes } from '../actions/blockedRequests';
 
 /** One executed (or refused) tool call, for the audit log, notifications and the chat panel. */
@@ -46,6 +48,15 @@ export function errorResult(e: unknown): ToolResult {
  * error results with a code and a hint.
  */
 export async function runTool(tool: ToolDefinition, rawInput: unknown, ctx: ToolContext, hooks: RunHooks = {}): Promise<ToolResult> {
+  callStarted();
+  try {
+    return await runCounted(tool, rawInput, ctx, hooks);
+  } finally {
+    callEnded();
+  }
+}
+
+async function runCounted(tool: ToolDefinition, rawInput: unknown, ctx: ToolContext, hooks: RunHooks): Promise<ToolResult> {
   const startedAt = Date.now();
   watchContinuity(ctx.sessions);
   const parsed = tool.schema.safeParse(rawInput ?? {});
@@ -57,8 +68,11 @@ export async function runTool(tool: ToolDefinition, rawInput: unknown, ctx: Tool
   // What the session did about blocked origins before this call's handler (between calls, or when this call's rules applied).
   let notesUpTo: number | undefined;
   let blockedUpTo: number | undefined;
+  const unknown = parsed.success ? unknownArgs(tool.schema, rawInput) : [];
   if (!parsed.success) {
     result = errorResult(new BrowserAgentError('INVALID_INPUT', describeZodError(tool.name, parsed.error), 'Fix the arguments to match the tool schema and call it again.'));
+  } else if (unknown.length) {
+    result = errorResult(new BrowserAgentError('INVALID_INPUT', describeUnknownArgs(tool.name, unknown), 'Call it again with only the parameters it takes (see its description).'));
   } else {
     let release = () => {};
     try {

@@ -5,41 +5,13 @@
 // (a validation error, a toast, a list that loads more), the test asserts that the result says it.
 import assert from 'node:assert/strict';
 import { mkdtempSync, writeFileSync } from 'node:fs';
-import type { IncomingMessage } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { crossSite } from '../helpers/chromium';
 import { HEADLESS_ARGS, startMcp, type McpProcess } from '../helpers/mcpProcess';
 import { startServer, type TestServer } from '../helpers/servers';
 import { FRAME_FORM, framesPage, HARD_PAGES } from './hardPages';
-
-const DUMP = !!process.env.HARD_DUMP;
-
-interface Received {
-  kind: string;
-  data: any;
-  origin: string;
-}
-
-const body = (req: IncomingMessage) =>
-  new Promise<string>((resolve) => {
-    let s = '';
-    req.on('data', (c) => (s += c));
-    req.on('end', () => resolve(s));
-  });
-
-/** The element line whose role matches `role` and whose quoted name matches `name` (a string: exactly). */
-function lineOf(snap: string, role: string, name: string | RegExp): string {
-  const want = typeof name === 'string' ? (n: string) => n === name : (n: string) => name.test(n);
-  const l = snap.split('\n').find((x) => {
-    const m = /^\[[^\]]+\] (\S+)(?: "((?:[^"\\]|\\.)*)")?/.exec(x);
-    return !!m && new RegExp(`^(?:${role})$`).test(m[1]) && want(m[2] ?? '');
-  });
-  assert.ok(l, `no ${role} line named ${name} in:\n${snap}`);
-  return l;
-}
-const refIn = (line: string) => /^\[([^\]]+)\]/.exec(line)![1];
-const ref = (snap: string, role: string, name: string | RegExp) => refIn(lineOf(snap, role, name));
+import { lineOf, modelDriver, recorder, ref, refIn, type Received } from './hardHarness';
 
 describe('mcp: hard pages — a model\'s everyday tasks on ordinary hard pages', function () {
   this.timeout(180_000);
@@ -47,54 +19,13 @@ describe('mcp: hard pages — a model\'s everyday tasks on ordinary hard pages',
   let other: TestServer;
   let mcp: McpProcess;
   const received: Received[] = [];
-  let seen = 0;
-
-  /** The next record of `kind` the page sent since the last call (waits up to 3 s for a late one). */
-  async function got(kind: string): Promise<any> {
-    for (let i = 0; i < 60; i++) {
-      const at = received.findIndex((r, n) => n >= seen && r.kind === kind);
-      if (at >= 0) {
-        seen = at + 1;
-        return received[at].data;
-      }
-      await new Promise((r) => setTimeout(r, 50));
-    }
-    assert.fail(`the page never sent "${kind}"; received: ${JSON.stringify(received.slice(seen))}`);
-  }
-  async function call(name: string, args: Record<string, unknown> = {}) {
-    const r = await mcp.call(name, args);
-    if (DUMP) console.log(`--- ${name} ${JSON.stringify(args)}\n${r.text}`);
-    return r;
-  }
-  async function ok(name: string, args: Record<string, unknown> = {}): Promise<string> {
-    const r = await call(name, args);
-    assert.equal(r.isError, false, `${name} failed: ${r.text}`);
-    return r.text;
-  }
-  const snapshot = () => ok('browser_snapshot');
-  async function open(path: string): Promise<string> {
-    seen = received.length;
-    await ok('browser_navigate', { url: srv.origin + path });
-    return snapshot();
-  }
+  const { got, call, ok, snapshot, open } = modelDriver(() => mcp, received, () => srv);
 
   before(async () => {
-    const recorder = (srvName: () => TestServer) => ({
-      '/record': async (req: IncomingMessage, res: any) => {
-        const { kind, data } = JSON.parse(await body(req));
-        received.push({ kind, data, origin: srvName().origin });
-        res.writeHead(204).end();
-      },
-      '/submit': async (req: IncomingMessage, res: any) => {
-        const data = Object.fromEntries(new URLSearchParams(await body(req)));
-        received.push({ kind: 'submit', data, origin: srvName().origin });
-        res.writeHead(200, { 'content-type': 'text/html' }).end('<!doctype html><title>Thanks</title><h1>Thank you</h1>');
-      },
-    });
     other = await startServer({ '/frame-form': FRAME_FORM });
-    for (const [p, h] of Object.entries(recorder(() => other))) other.route(p, h);
+    for (const [p, h] of Object.entries(recorder(received, () => other))) other.route(p, h);
     srv = await startServer(HARD_PAGES);
-    for (const [p, h] of Object.entries(recorder(() => srv))) srv.route(p, h);
+    for (const [p, h] of Object.entries(recorder(received, () => srv))) srv.route(p, h);
     srv.route('/frames', framesPage(other.origin, crossSite(other.origin)));
     srv.route('/search', (req, res) => {
       received.push({ kind: 'search', data: Object.fromEntries(new URL(req.url!, srv.origin).searchParams), origin: srv.origin });

@@ -15,8 +15,14 @@ export function expandOptionsOf(el: Element | null): void {
   expanded = el && el.localName === 'select' ? el : null;
 }
 
+/** An option's label as a model names it: with its <optgroup> first (`Australia › Springfield`), as select_option takes it. */
+export function optionLabel(o: HTMLOptionElement): string {
+  const g = o.parentElement?.localName === 'optgroup' ? clean((o.parentElement as HTMLOptGroupElement).label) : '';
+  return (g ? `${g} › ` : '') + clean(o.label || o.text);
+}
+
 function label(o: HTMLOptionElement): string {
-  return clean(o.label || o.text).replace(/\|/g, '\\|');
+  return optionLabel(o).replace(/\|/g, '\\|');
 }
 
 /** `options=[Small|Medium|Large]`, or `options=[A|B|…|Z] (9 of 120; browser_snapshot with this ref lists all)`. */

@@ -1,6 +1,6 @@
 // State words of an interactive element: `checked`, `expanded`, `value="…"`, never a password.
 import { cap, clean } from './roles';
-import { optionsWord } from './options';
+import { optionLabel, optionsWord } from './options';
 
 const q = (s: string) => JSON.stringify(cap(s, 60));
 const MAX_OPTIONS = 8;
@@ -30,6 +30,21 @@ function aria(el: Element, name: string): string | null {
   return el.getAttribute('aria-' + name);
 }
 
+/** `accesskey=Alt+s`: the combination browser_press_key sends to activate it (Control+Alt on macOS, as Chrome has it). */
+function accessKeyOf(el: Element): string {
+  const k = el.getAttribute('accesskey')?.trim();
+  if (!k || [...k].length !== 1 || k === '"') return '';
+  return `accesskey=${/Mac/.test(navigator.platform) ? 'Control+Alt' : 'Alt'}+${k}`;
+}
+
+/** `sorted ascending` for a column header with aria-sort, or the button/link inside one that sorts it. */
+function sortOf(el: Element, role: string): string {
+  if (role !== 'columnheader' && role !== 'rowheader' && role !== 'button' && role !== 'link') return '';
+  const head = el.closest('th[aria-sort], [role=columnheader][aria-sort], [role=rowheader][aria-sort]');
+  const s = head?.getAttribute('aria-sort');
+  return s === 'ascending' || s === 'descending' || s === 'other' ? `sorted ${s}` : '';
+}
+
 export function elementStates(el: Element, role: string, focused: boolean): string {
   const out: string[] = [];
   const tag = el.localName;
@@ -53,6 +68,10 @@ export function elementStates(el: Element, role: string, focused: boolean): stri
   if (pressed === 'true') out.push('pressed');
   else if (pressed === 'mixed') out.push('mixed');
   if (aria(el, 'current') && aria(el, 'current') !== 'false') out.push('current');
+  const key = accessKeyOf(el);
+  if (key) out.push(key);
+  const sorted = sortOf(el, role);
+  if (sorted) out.push(sorted);
   if (el.matches(':disabled') || aria(el, 'disabled') === 'true') out.push('disabled');
   if ((el as HTMLInputElement).readOnly || aria(el, 'readonly') === 'true') out.push('readonly');
   if ((el as HTMLInputElement).required || aria(el, 'required') === 'true') out.push('required');
@@ -82,7 +101,7 @@ export function elementStates(el: Element, role: string, focused: boolean): stri
     }
   } else if (tag === 'select') {
     const sel = el as HTMLSelectElement;
-    const chosen = Array.from(sel.selectedOptions).map((o) => clean(o.label || o.text));
+    const chosen = Array.from(sel.selectedOptions).map(optionLabel);
     if (sel.multiple) out.push(`selected=${q(chosen.join(', '))}`);
     else if (chosen.length) out.push(`value=${q(chosen[0])}`);
     out.push(optionsWord(sel));

@@ -1,0 +1,31 @@
+// What a text field did with typed text, in the words a model needs: the value it shows when that differs from
+// the text (a mask reformatted it, the app refused a character), and why when the field itself says (maxlength).
+import { BrowserAgentError } from '../errors';
+import { clip, fenceInline } from '../safety/untrusted';
+import type { ElementHandle } from '../snapshot/types';
+import { callOnElement, describeHandle } from './element';
+
+const READ = `(el) => ({ value: el.localName === 'input' || el.localName === 'textarea' ? el.value : (el.innerText || '').slice(0, 500), max: el.maxLength > 0 ? el.maxLength : -1 })`;
+
+/** Typed text as results show it: quoted, long text cut, secrets only counted. */
+export function quote(text: string, secret = false): string {
+  if (secret) return `${text.length} characters (hidden)`;
+  return text.length > 60 ? `"${text.slice(0, 57)}…" (${text.length} characters)` : `"${text}"`;
+}
+
+/** "; the field now shows …" after typing `text` (replacing), with the maxlength that cut it; '' when it shows the text. */
+export async function keptNote(h: ElementHandle, text: string): Promise<string> {
+  const r = await callOnElement<{ value: string; max: number }>(h, READ).catch(() => undefined);
+  if (!r || r.value === text) return '';
+  const cut = r.max > 0 && text.length > r.max && r.value.length <= r.max;
+  return `; the field now shows ${quote(r.value)}${cut ? ` — it takes at most ${r.max} characters (maxlength), ${text.length - r.value.length} were not taken` : ''}`;
+}
+
+/** A read-only field (readonly, aria-readonly) that clicking did not turn into another editor: nothing to type into. */
+export function readOnlyError(h: ElementHandle, value: string): BrowserAgentError {
+  return new BrowserAgentError(
+    'NOT_INTERACTABLE',
+    `[${h.ref}] ${describeHandle(h)} is read-only: it cannot be typed into${value ? `. Its value: ${fenceInline(clip(value, 500))}` : ''}.`,
+    'To use the value, read it from here or the snapshot; to change it, look for the control the page offers for that (an edit button, a picker next to it).',
+  );
+}
