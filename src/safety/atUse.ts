@@ -68,8 +68,15 @@ async function recheck(guard: ExecutionGuard, use: AtUse, target: NonNullable<Ac
     target: { ...target, ref: use.preview?.target?.ref, role: use.preview?.target?.role },
   };
   const d = await guard.confirm(now, shown);
-  if (d.outcome === 'refused' || d.outcome === 'blocked' || d.outcome === 'needs-confirmation') {
-    const why = d.outcome === 'refused' ? 'the user declined it' : d.outcome === 'blocked' ? 'the safety policy blocks it' : 'it needs a confirmation this client cannot show';
+  if (d.outcome === 'needs-confirmation') {
+    throw new BrowserAgentError(
+      'BLOCKED_BY_POLICY',
+      `${refusal} (${now.reason ?? now.rule}); that needs a confirmation, and this client cannot show one (it does not support MCP elicitation); nothing was done.`,
+      'The user can permit such actions by starting the MCP server with --allow-confirm-actions, or by allow lists. Do not retry; continue another way or tell the user.',
+    );
+  }
+  if (d.outcome === 'refused' || d.outcome === 'blocked') {
+    const why = d.outcome === 'refused' ? 'the user declined it' : 'the safety policy blocks it';
     throw new BrowserAgentError('BLOCKED_BY_POLICY', `${refusal} (${now.reason ?? now.rule}), and ${why}.`, 'Do not retry; the page changed where the action would go. Take a new snapshot and continue another way or ask the user.');
   }
   use.decided = now;
