@@ -4,6 +4,7 @@ import { findPhrase, findUrlWord } from './patterns';
 import { checkSecretOrigins, secretNames, typedSecretValues } from './secretPlacement';
 import type { PolicySettings } from './settings';
 import type { Rating, RiskLevel } from './types';
+import { filledChoice } from './fillRules';
 import { actionUrlWord, consequentialChoice, consequentialTarget, findInForms, looksLikeCardNumber, sensitiveFieldFacts, submittedForm } from './targetRules';
 import { ICON_HINTS } from './elementFacts';
 
@@ -184,7 +185,7 @@ export function ratePolicy(toolName: string, risk: RiskCategory, input: unknown,
     // 6. Activating submit/pay/delete… targets: confirm on sensitive pages, notify elsewhere.
     // Enter in a one-line field submits its form: consequential when its button is, or on a sensitive page.
     const implicit = pressesEnter(toolName, args) && !sensitiveTarget(preview, settings) ? submittedForm(preview?.target, settings) : undefined;
-    const choice = toolName === 'browser_select_option' ? consequentialChoice(args.values, preview?.target, settings) : undefined;
+    const choice = toolName === 'browser_select_option' ? consequentialChoice(args.values, preview?.target, settings) : toolName === 'browser_fill_form' ? filledChoice(preview, settings) : undefined;
     const drop = toolName === 'browser_drag' ? consequentialTarget(preview?.dropTarget, settings, ICON_HINTS) : undefined;
     if (implicit && !implicit.strong) {
       const pageWhy = sensitivePage(preview, page, settings);

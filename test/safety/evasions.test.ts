@@ -89,6 +89,7 @@ describe('safety: evasions of the risk policy', function () {
       '/account/icon': page('Account', `<button class="btn icon-trash" onclick="hit('icon')"></button>`),
       '/account/focused': page('Account', `<button autofocus aria-label="Close" onclick="hit('focused')">Delete account</button>`),
       '/account/menu': page('Account', `<select aria-label="Actions" onchange="hit(this.value)"><option value="">Choose…</option><option value="export">Export data</option><option value="delete">Delete account</option></select>`),
+      '/account/boxes': page('Account', `<label><input type=checkbox onchange="hit('news')"> Newsletter</label><label><input type=checkbox onchange="hit('wipe')"> Delete my data</label>`),
       '/account/drag':
         page('Files', `<div id=item draggable=true style="width:120px;height:40px;background:#ccc" ondragstart="event.dataTransfer.setData('text','f')">report.pdf</div>` +
           `<div id=bin aria-label="Trash" role=region style="margin-top:40px;width:160px;height:80px;background:#fcc" ondragover="event.preventDefault()" ondrop="event.preventDefault();hit('drop')"></div>`),
@@ -218,6 +219,13 @@ describe('safety: evasions of the risk policy', function () {
       assert.equal(r.isError, undefined, textOf(r));
       assert.equal(asked.length, n);
       assert.deepEqual(await sent(), ['export']);
+    });
+
+    it('browser_fill_form choosing "Delete account" in an action menu, or ticking "Delete my data"', async () => {
+      const snap = await open('/account/menu');
+      await mustAsk(() => call('browser_fill_form', { fields: [{ ref: refIn(snap, 'combobox'), value: 'delete' }] }));
+      const boxes = await open('/account/boxes');
+      await mustAsk(() => call('browser_fill_form', { fields: [{ ref: refIn(boxes, 'checkbox', 'Newsletter'), value: true }, { ref: refIn(boxes, 'checkbox', 'Delete my data'), value: true }] }));
     });
 
     it('browser_drag of a file onto the trash', async () => {
