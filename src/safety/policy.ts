@@ -85,6 +85,9 @@ export function sensitiveTarget(preview: ActionPreview | undefined, settings: Po
   if (type === 'submit' || type === 'image') return 'it submits a form (type=submit)';
   // A <button> without a type inside a form submits it.
   if ((t.inForm ?? t.facts?.inForm) && (t.tag ?? t.facts?.tag)?.toLowerCase() === 'button' && !type) return 'it is a button inside a form (submits it)';
+  // A label clicks its control.
+  const c = t.facts?.control;
+  if (c && (/^(submit|image)$/i.test(c.type ?? '') || (c.inForm && c.tag === 'button' && !c.type))) return 'it is the label of a button that submits a form';
   return undefined;
 }
 

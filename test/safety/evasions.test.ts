@@ -89,6 +89,8 @@ describe('safety: evasions of the risk policy', function () {
       '/account/icon': page('Account', `<button class="btn icon-trash" onclick="hit('icon')"></button>`),
       '/account/focused': page('Account', `<button autofocus aria-label="Close" onclick="hit('focused')">Delete account</button>`),
       '/account/menu': page('Account', `<select aria-label="Actions" onchange="hit(this.value)"><option value="">Choose…</option><option value="export">Export data</option><option value="delete">Delete account</option></select>`),
+      '/account/label': page('Account', `<form action="/did"><input type=hidden name=c value=label-submit><input type=submit id=s value="Pay now" style="position:absolute;left:-9999px"><label for=s style="display:inline-block;padding:10px;border:1px solid">Continue</label></form>`),
+      '/account/link': page('Account', `<a href="/account/delete?confirm=1">Continue</a>`),
       '/account/boxes': page('Account', `<label><input type=checkbox onchange="hit('news')"> Newsletter</label><label><input type=checkbox onchange="hit('wipe')"> Delete my data</label>`),
       '/account/drag':
         page('Files', `<div id=item draggable=true style="width:120px;height:40px;background:#ccc" ondragstart="event.dataTransfer.setData('text','f')">report.pdf</div>` +
@@ -172,6 +174,18 @@ describe('safety: evasions of the risk policy', function () {
     it('letters spaced out: "D e l e t e"', async () => {
       const snap = await open('/account/spaced');
       await mustAsk(() => call('browser_click', { ref: refIn(snap, 'button') }));
+    });
+
+    it('a "Continue" label whose control is a hidden "Pay now" submit button', async () => {
+      await open('/account/label');
+      const box = await (await ctx.tab()).evaluate<{ x: number; y: number }>(`(() => { const r = document.querySelector('label').getBoundingClientRect(); return { x: r.x + r.width / 2, y: r.y + r.height / 2 }; })()`);
+      await mustAsk(() => call('browser_click', box));
+    });
+
+    it('a link named "Continue" whose target is /account/delete?confirm=1', async () => {
+      const snap = await open('/account/link');
+      hits.length = 0;
+      await mustAsk(() => call('browser_click', { ref: refIn(snap, 'link', 'Continue') }));
     });
 
     it('an icon-only trash button (class icon-trash, no name)', async () => {
