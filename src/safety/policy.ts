@@ -46,7 +46,7 @@ function pressesSpace(toolName: string, input: Record<string, unknown>): boolean
 }
 
 function activates(toolName: string, input: Record<string, unknown>): boolean {
-  return toolName === 'browser_click' || pressesEnter(toolName, input) || pressesSpace(toolName, input);
+  return toolName === 'browser_click' || pressesEnter(toolName, input) || pressesSpace(toolName, input) || (toolName === 'browser_handle_dialog' && input.accept === true);
 }
 
 function typesText(toolName: string, input: Record<string, unknown>): boolean {
@@ -99,6 +99,9 @@ export function sensitivePage(preview: ActionPreview | undefined, page: PageFact
   if (titleWord) return `the page title says "${titleWord}"`;
   const textWord = findInForms(page?.text, settings.sensitiveTextPatterns);
   if (textWord) return `the page says "${textWord.word}"`;
+  // A JavaScript dialog's own words (the page text cannot be read while it is open).
+  const dialogWord = preview?.target?.role === 'dialog' ? findInForms(preview.target.name, settings.sensitiveTextPatterns) : undefined;
+  if (dialogWord) return `the dialog says "${dialogWord.word}"`;
   // The element's own frame (a payment iframe of another origin on a harmless page): its URL and its text.
   const facts = preview?.target?.facts;
   const frame = facts?.inFrame ? facts.frameUrl : undefined;

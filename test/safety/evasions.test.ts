@@ -91,6 +91,7 @@ describe('safety: evasions of the risk policy', function () {
       '/account/menu': page('Account', `<select aria-label="Actions" onchange="hit(this.value)"><option value="">Choose…</option><option value="export">Export data</option><option value="delete">Delete account</option></select>`),
       '/account/label': page('Account', `<form action="/did"><input type=hidden name=c value=label-submit><input type=submit id=s value="Pay now" style="position:absolute;left:-9999px"><label for=s style="display:inline-block;padding:10px;border:1px solid">Continue</label></form>`),
       '/account/link': page('Account', `<a href="/account/delete?confirm=1">Continue</a>`),
+      '/profile': page('Profile', `<button onclick="if (confirm('Delete your account? This cannot be undone.')) hit('dialog')">Continue</button>`),
       '/account/boxes': page('Account', `<label><input type=checkbox onchange="hit('news')"> Newsletter</label><label><input type=checkbox onchange="hit('wipe')"> Delete my data</label>`),
       '/account/drag':
         page('Files', `<div id=item draggable=true style="width:120px;height:40px;background:#ccc" ondragstart="event.dataTransfer.setData('text','f')">report.pdf</div>` +
@@ -240,6 +241,19 @@ describe('safety: evasions of the risk policy', function () {
       await mustAsk(() => call('browser_fill_form', { fields: [{ ref: refIn(snap, 'combobox'), value: 'delete' }] }));
       const boxes = await open('/account/boxes');
       await mustAsk(() => call('browser_fill_form', { fields: [{ ref: refIn(boxes, 'checkbox', 'Newsletter'), value: true }, { ref: refIn(boxes, 'checkbox', 'Delete my data'), value: true }] }));
+    });
+
+    it('accepting a JavaScript confirm() that says "Delete your account? This cannot be undone."', async () => {
+      const snap = await open('/profile');
+      const click = await call('browser_click', { ref: refIn(snap, 'button', 'Continue') });
+      assert.match(textOf(click), /opened a dialog/, textOf(click));
+      const req = await mustAsk(() => call('browser_handle_dialog', { accept: true }));
+      assert.match(req.rating.reason!, /the dialog says "Delete your account"/);
+      // Dismissing it is always fine.
+      const n = asked.length;
+      const r = await call('browser_handle_dialog', { accept: false });
+      assert.equal(r.isError, undefined, textOf(r));
+      assert.equal(asked.length, n);
     });
 
     it('browser_drag of a file onto the trash', async () => {
