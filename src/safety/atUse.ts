@@ -12,7 +12,8 @@ const ORDER: RiskLevel[] = ['auto', 'notify', 'confirm', 'block'];
 export interface AtUse {
   preview?: ActionPreview;
   decided: Rating;
-  rate(target: NonNullable<ActionPreview['target']>): Promise<Rating>;
+  /** Rates the call again with `target` as its element (`slot` target), or as the element dropped onto (`dropTarget`). */
+  rate(target: NonNullable<ActionPreview['target']>, slot?: 'target' | 'dropTarget'): Promise<Rating>;
 }
 
 /** A new rating that needs the person again: stronger, or another reason to confirm than the one they answered. */
@@ -58,14 +59,27 @@ export async function confirmFocusAtUse(ctx: ToolContext, tab: Tab): Promise<voi
   await recheck(guard, use, target, 'the focus moved after the check', 'Not typed: the focus moved to another element after the safety check');
 }
 
-async function recheck(guard: ExecutionGuard, use: AtUse, target: NonNullable<ActionPreview['target']>, note: string, refusal: string): Promise<void> {
-  if (factsSignature(target) === factsSignature(use.preview?.target)) return;
-  const now = await use.rate(target);
+/**
+ * Drags: the element under the pointer where the drop will happen, just before it does (a drop zone that became
+ * the trash as the drag started, or a drop by coordinates the preview could not name).
+ */
+export async function confirmDropAtUse(ctx: ToolContext, tab: Tab, point: Point): Promise<void> {
+  const guard = guardOf(ctx);
+  const use = guard?.atUse;
+  if (!guard || !use) return;
+  const target = (await targetAt(tab, point).catch(() => undefined)) ?? (await targetAt(tab, point).catch(() => undefined));
+  if (!target) throw new BrowserAgentError('BLOCKED_BY_POLICY', 'Not dropped: the element under the pointer could not be read for the safety check (the page did not answer).', 'Take a new snapshot and try again.');
+  await recheck(guard, use, target, 'where it drops changed after the check', 'Not dropped: what is under the pointer is not what was checked', 'dropTarget');
+}
+
+async function recheck(guard: ExecutionGuard, use: AtUse, target: NonNullable<ActionPreview['target']>, note: string, refusal: string, slot: 'target' | 'dropTarget' = 'target'): Promise<void> {
+  if (factsSignature(target) === factsSignature(use.preview?.[slot])) return;
+  const now = await use.rate(target, slot);
   if (!raises(now, use.decided)) return;
   const shown: ActionPreview = {
     ...(use.preview ?? { message: 'Acting' }),
     message: `${use.preview?.message ?? 'Acting'} (${note})`,
-    target: { ...target, ref: use.preview?.target?.ref, role: use.preview?.target?.role },
+    [slot]: slot === 'target' ? { ...target, ref: use.preview?.target?.ref, role: use.preview?.target?.role } : target,
   };
   const d = await guard.confirm(now, shown);
   if (d.outcome === 'needs-confirmation') {
@@ -80,5 +94,5 @@ async function recheck(guard: ExecutionGuard, use: AtUse, target: NonNullable<Ac
     throw new BrowserAgentError('BLOCKED_BY_POLICY', `${refusal} (${now.reason ?? now.rule}), and ${why}.`, 'Do not retry; the page changed where the action would go. Take a new snapshot and continue another way or ask the user.');
   }
   use.decided = now;
-  if (use.preview) use.preview = { ...use.preview, target };
+  if (use.preview) use.preview = { ...use.preview, [slot]: target };
 }

@@ -270,6 +270,14 @@ describe('safety: evasions of the risk policy', function () {
       assert.match(r.rating.reason!, /Trash/i);
     });
 
+    it('browser_drag dropping by coordinates onto the trash (the preview cannot name the drop target)', async () => {
+      const snap = await open('/account/drag');
+      const item = refIn(snap, 'clickable', 'report.pdf');
+      const bin = await (await ctx.tab()).evaluate<{ x: number; y: number }>(`(() => { const r = document.getElementById('bin').getBoundingClientRect(); return { x: r.x + r.width / 2, y: r.y + r.height / 2 }; })()`);
+      const req = await mustAsk(() => call('browser_drag', { fromRef: item, toX: bin.x, toY: bin.y }));
+      assert.match(req.rating.reason!, /Trash/i);
+    });
+
     it('browser_navigate to /account/delete?confirm=1', async () => {
       hits.length = 0;
       await mustAsk(() => call('browser_navigate', { url: `${site.origin}/account/delete?confirm=1` }), /^consequential-url$/);
