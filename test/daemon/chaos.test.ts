@@ -93,7 +93,7 @@ describe('daemon: process chaos (real daemon, real MCP servers, real Chromium)',
       assert.notEqual(after.browsers[0].pid, browserPid, 'a new browser');
       assert.equal(after.browsers.length, 1);
       await until(() => browserProcesses({ pgid: browserPid, profileDir: profile }).length === 0, 8000, 'the frozen browser to be killed');
-      assert.equal(existsSync(profile), false, 'its temporary profile is deleted');
+      await until(() => !existsSync(profile), 8000, 'its temporary profile to be deleted');
       await runDaemonCli(env, 'stop');
     });
 
