@@ -21,6 +21,7 @@ import { registerWalkthroughCommands } from './vscode/walkthrough';
 import { readSessionSettings } from './vscode/settings';
 import { createStatusBar } from './vscode/statusBar';
 import { createToolContext } from './vscode/toolContext';
+import { shutdown } from './vscode/shutdown';
 
 let sessions: SessionManager | undefined;
 let audit: AuditApi | undefined;
@@ -103,8 +104,8 @@ export function activate(context: vscode.ExtensionContext): BrowserAgentApi {
 
 /** A browser we launched must never outlive the extension host. */
 export async function deactivate(): Promise<void> {
-  await audit?.dispose(); // fsyncs open task logs
+  const parts = { sessions, audit };
   audit = undefined;
-  await sessions?.dispose();
   sessions = undefined;
+  await shutdown(parts); // the browser first, then the audit (fsyncs open task logs) once cut calls are recorded
 }

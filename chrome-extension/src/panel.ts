@@ -26,16 +26,27 @@ async function currentTab(): Promise<chrome.tabs.Tab | undefined> {
   return tab;
 }
 
-function item(text: string, button?: { label: string; onClick: () => void }, sub?: string): HTMLLIElement {
+/** A list row: a one-line title, an optional one-line detail (cut with … when long) and an optional note that wraps. */
+function item(text: string, button?: { label: string; onClick: () => void }, sub?: string, note?: string): HTMLLIElement {
   const li = document.createElement('li');
   const span = document.createElement('span');
   span.className = 'grow';
-  span.textContent = text;
+  const title = document.createElement('div');
+  title.className = 'line';
+  title.textContent = text;
+  span.append(title);
   if (sub) {
     const s = document.createElement('div');
-    s.className = 'step';
+    s.className = 'line step';
     s.textContent = sub;
+    s.title = sub;
     span.append(s);
+  }
+  if (note) {
+    const n = document.createElement('div');
+    n.className = 'note';
+    n.textContent = note;
+    span.append(n);
   }
   li.append(span);
   if (button) {
@@ -55,14 +66,14 @@ async function render(s: PanelState) {
   $('detail').textContent = s.state === 'connected' ? `to Browser Agent on 127.0.0.1:${s.port}` : s.lastError ?? '';
   $('reconnect').hidden = s.state === 'connected' || !s.paired;
   // Once paired, the field is only for a new code ("New Code" in VS Code), not a step left to do.
-  $<HTMLInputElement>('code').placeholder = s.paired ? 'paired — paste a code only after “New Code” in VS Code' : '47321-…';
+  $<HTMLInputElement>('code').placeholder = s.paired ? 'paired · new code only after “New Code”' : '47321-…';
   const tab = await currentTab();
   const sharedHere = !!tab && s.shared.some((t) => t.tabId === tab.id);
   $('toggle').textContent = sharedHere ? 'Stop sharing this tab' : 'Share this tab';
   const tabs = $('tabs');
   // A tab under a session's origin rules: Chrome itself stops what its popups would send to a blocked site.
-  const sub = (t: SharedTab) => (s.guarded.includes(t.tabId) ? `${t.url} — blocked sites stay blocked in its popups` : t.url);
-  tabs.replaceChildren(...s.shared.map((t) => item(t.title || t.url, { label: 'Stop sharing', onClick: () => void request({ t: 'unshare', tabId: t.tabId }).catch(showError) }, sub(t))));
+  const guardNote = (t: SharedTab) => (s.guarded.includes(t.tabId) ? 'Blocked sites stay blocked in its popups.' : undefined);
+  tabs.replaceChildren(...s.shared.map((t) => item(t.title || t.url, { label: 'Stop sharing', onClick: () => void request({ t: 'unshare', tabId: t.tabId }).catch(showError) }, t.url, guardNote(t))));
   if (!s.shared.length) tabs.append(item('No tab is shared.'));
   const titles = new Map(s.shared.map((t) => [t.tabId, t.title || t.url]));
   const sessions = $('sessions');

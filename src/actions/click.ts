@@ -1,10 +1,11 @@
 import { BrowserAgentError } from '../errors';
 import type { ElementHandle } from '../snapshot/types';
 import { ensureActionable } from './actionability';
-import { describeHandle, elementBox, type Point } from './element';
+import { callOnElement, describeHandle, elementBox, type Point } from './element';
 import { invalidFormNote } from './formCheck';
 import { mouseClick, mouseMove, type MouseButton } from './input';
 import type { ActionOutcome, Scope } from './scope';
+import { confirmAtUse } from '../safety/atUse';
 
 export interface ClickOptions {
   button?: MouseButton;
@@ -46,6 +47,8 @@ async function aim(s: Scope, h: ElementHandle, opts: { enabled?: boolean } = {})
 export async function clickElement(s: Scope, h: ElementHandle, o: ClickOptions = {}): Promise<ActionOutcome> {
   const { point, viaLabel } = await aim(s, h);
   const outcome = { text: `${verb(o)} ${describeHandle(h)}${viaLabel ? ' (through its label)' : ''}`, target: fingerprintOf(h) };
+  // The policy rated the element the preview saw; what is under the pointer now is what gets clicked.
+  await confirmAtUse(s.ctx, s.tab, point, { ifUnread: () => callOnElement(h, '(el) => el.isConnected') });
   s.pending = outcome;
   await mouseClick(s.page, point, { button: o.button, clickCount: o.doubleClick ? 2 : 1, modifiers: o.modifiers, holdMs: o.holdMs });
   return !o.button || o.button === 'left' ? { ...outcome, afterSettle: () => invalidFormNote(h, false) } : outcome;
@@ -111,6 +114,7 @@ export async function clickAt(s: Scope, p: Point, o: ClickOptions = {}): Promise
   s.tab.assertNoDialog();
   await assertInViewport(s, p);
   const hit = await whatIsAt(s, p);
+  await confirmAtUse(s.ctx, s.tab, p);
   s.pending = { text: `${verb(o)} at (${Math.round(p.x)}, ${Math.round(p.y)}), which hit ${hit}` };
   await mouseClick(s.page, p, { button: o.button, clickCount: o.doubleClick ? 2 : 1, modifiers: o.modifiers, holdMs: o.holdMs });
   return s.pending;

@@ -3,6 +3,7 @@ import { fenceUrl } from '../safety/untrusted';
 import type { BrowserSession } from '../session/browserSession';
 import type { CdpSession } from '../session/cdp';
 import { answersWithin } from '../session/probe';
+import { BROWSER_PROBE_MS, checkBrowser, unresponsiveError } from '../session/liveness';
 import type { Tab } from '../session/tab';
 
 /**
@@ -47,7 +48,7 @@ const INPUT_GRACE_MS = 3000;
  * hold the call for the whole CDP timeout. Rejects with PAGE_HUNG once input went out, the call is still
  * waiting after INPUT_GRACE_MS, and the page fails the probe; a busy but live page passes it.
  */
-export function watchInputHang(tab: Tab, page: CdpSession, sent: () => string | undefined): { hung: Promise<never>; stop(): void } {
+export function watchInputHang(tab: Tab, page: CdpSession, sent: () => string | undefined, kind: 'launched' | 'attached'): { hung: Promise<never>; stop(): void } {
   let stopped = false;
   let timer: NodeJS.Timeout | undefined;
   const hung = new Promise<never>((_, reject) => {
@@ -55,6 +56,7 @@ export function watchInputHang(tab: Tab, page: CdpSession, sent: () => string | 
       const what = sent();
       if (stopped) return;
       if (what && !(await isResponsive(tab, page))) {
+        if (!stopped && !(await checkBrowser(page.connection, INPUT_GRACE_MS + PROBE_MS))) return void reject(unresponsiveError(kind, INPUT_GRACE_MS + PROBE_MS + BROWSER_PROBE_MS));
         if (!stopped) reject(new BrowserAgentError('PAGE_HUNG', `${what.replace(/\.$/, '')}, and the page has not responded since: a script has kept it busy for over ${(INPUT_GRACE_MS + PROBE_MS) / 1000} s.`, 'Leave it with browser_navigate (or browser_reload, browser_navigate_back): Browser Agent stops the hung page first. Other tools cannot act on it.'));
         return;
       }

@@ -3,6 +3,7 @@ import { snapshotDelta } from '../tools/snapshotApi';
 import type { ToolResult } from '../tools/types';
 import type { ActionOutcome, Scope } from './scope';
 import type { SettleReport } from './settle';
+import { crashedError } from './hung';
 
 /** New tabs named one by one in a result; more are counted. */
 const MAX_TAB_LINES = 5;
@@ -52,6 +53,8 @@ export async function composeResult(scope: Scope, before: { url: string; title: 
   if (tab.targetId !== scope.tab.targetId && named.some((t) => t.targetId === tab.targetId)) {
     lines.push(`The page you acted on stays open in its own tab: browser_tabs with action "select" and id "${scope.tab.targetId.slice(0, 8)}" goes back to it.`);
   }
+  // Its renderer died during the action or the wait after it (out of memory, killed): nothing more can be read.
+  if (tab.crashed) return { content: [{ type: 'text', text: [...lines, crashedError(tab).toText()].join('\n') }], isError: true, meta: { target: outcome.target, urlBefore: before.url, urlAfter: tab.url, titleAfter: tab.title } };
   await tab.refreshInfo();
   // The snapshot delta (when the snapshot layer is present) already names URL/title changes.
   const delta = tab.dialog ? undefined : await snapshotDelta(tab).catch(() => undefined);

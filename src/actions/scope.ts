@@ -6,7 +6,8 @@ import { observeBrowser, observeTab, type BrowserObserver, type TabObserver } fr
 import { reportBlocked } from './blockedRequests';
 import { screenDownloads } from './policyScreen';
 import { composeResult } from './report';
-import { crashedError, hungError, isResponsive, stopHungPage, watchInputHang, type Recovery } from './hung';
+import { crashedError, hungError, isResponsive, PROBE_MS, stopHungPage, watchInputHang, type Recovery } from './hung';
+import { BROWSER_PROBE_MS, checkBrowser, unresponsiveError } from '../session/liveness';
 import { leaveDialogs } from './leaveDialogs';
 import { carryRefs } from '../snapshot/carryRefs';
 import { SettleWatch, type SettleReport } from './settle';
@@ -51,6 +52,8 @@ export async function openScope(ctx: ToolContext, opts: ScopeOptions = {}): Prom
   if (opts.leavesPage && tab.dialog) r = await leaveDialogs(browser, tab, page);
   if (!r && !tab.crashed && !(await isResponsive(tab, page))) {
     if (tab.crashed && !opts.leavesPage) throw crashedError(tab); // it crashed while we probed
+    // Not the page but the whole browser (frozen, or its connection stalled): nothing will answer; say so, drop it.
+    if (!(await checkBrowser(browser.connection, PROBE_MS))) throw unresponsiveError(browser.kind, PROBE_MS + BROWSER_PROBE_MS);
     if (!opts.leavesPage) throw hungError(tab);
     r = await stopHungPage(browser, tab, page);
   }
@@ -124,7 +127,7 @@ export async function perform(ctx: ToolContext, opts: PerformOptions, action: (s
   });
   // Input the page never acknowledges (its handler never returns) ends in PAGE_HUNG, not the CDP timeout;
   // navigations have caps of their own.
-  const hang = opts.allowDialog || opts.leavesPage ? undefined : watchInputHang(scope.tab, scope.page, () => scope.pending?.text);
+  const hang = opts.allowDialog || opts.leavesPage ? undefined : watchInputHang(scope.tab, scope.page, () => scope.pending?.text, scope.browser.kind);
   const running = action(scope);
   running.catch(() => {}); // abandoned when a dialog holds the input call; it resolves once answered
   try {

@@ -10,7 +10,7 @@ export interface SettleReport {
   /** Requests the action started that were still running at the cap (long-polls, slow servers). */
   pendingRequests: number;
   /** What cut the wait short, if anything. */
-  interruptedBy?: 'dialog' | 'fileChooser' | 'cancelled';
+  interruptedBy?: 'dialog' | 'fileChooser' | 'cancelled' | 'crashed';
   waitedMs: number;
 }
 
@@ -79,6 +79,10 @@ export class SettleWatch {
     const sessions = [main, ...tab.frameSessions().map((f) => f.session)];
     for (const s of sessions) this.watchNetwork(s);
     const isMain = (frameId: string) => frameId === tab.targetId;
+    // A renderer that died answers nothing and loads nothing more: stop waiting at once.
+    const crashed = () => this.poke();
+    tab.on('crashed', crashed);
+    this.offs.push(() => tab.off('crashed', crashed));
     this.offs.push(
       main.on('Page.frameRequestedNavigation', (p) => isMain(p.frameId) && this.startNav()),
       // After a pushState, "started loading" alone is the next pushState (a page may make thousands); a new
@@ -156,6 +160,7 @@ export class SettleWatch {
   }
 
   private modal(signal?: AbortSignal): SettleReport['interruptedBy'] {
+    if (this.tab.crashed) return 'crashed';
     if (this.tab.dialog) return 'dialog';
     if (this.tabObs?.fileChooser) return 'fileChooser';
     if (signal?.aborted) return 'cancelled';

@@ -1,3 +1,5 @@
+import { lostWhileRunning } from '../session/lostBrowser';
+import { crashedError } from './hung';
 import { BrowserAgentError } from '../errors';
 import { sleep } from '../session/launcher';
 import type { ElementHandle } from '../snapshot/types';
@@ -73,7 +75,10 @@ export async function waitFor(s: Scope, spec: WaitSpec, label?: string): Promise
     for (;;) {
       if (s.tab.dialog) return { text: `Stopped waiting after ${Date.now() - start} ms: a dialog opened` };
       if (s.ctx.signal?.aborted) throw new BrowserAgentError('CANCELLED', 'The wait was cancelled.');
-      if (!s.browser.connected || s.tab.closed) throw new BrowserAgentError('BROWSER_DISCONNECTED', 'The browser or tab went away while waiting.', 'The browser is relaunched or reattached on the next action; navigate again.');
+      if (!s.browser.connected) throw lostWhileRunning(s.browser.kind, 'while waiting');
+      if (s.tab.closed) throw new BrowserAgentError('TAB_CLOSED', 'The tab closed while waiting.', 'List tabs with browser_tabs and go on in another one.');
+      // Its renderer died (out of memory, killed): nothing will ever show up; say so now, not at the deadline.
+      if (s.tab.crashed) throw crashedError(s.tab);
       let ok = true;
       if (spec.text !== undefined) ok &&= await pageHasText(s, spec.text).catch(() => false);
       if (ok && spec.textGone !== undefined) ok &&= !(await pageHasText(s, spec.textGone).catch(() => true));

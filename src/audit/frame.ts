@@ -18,6 +18,8 @@ export function isReadableFrame(frame: string | undefined): boolean {
 export function recordedTarget(preview: TargetFingerprint | undefined, result: TargetFingerprint | undefined, mainFrameId: string | undefined): TargetFingerprint | undefined {
   if (!preview && !result) return undefined;
   const t: TargetFingerprint = { ...preview, ...definedOnly(result) };
+  // What the policy read of the element (texts, icon words, a frame's text) is for the decision, not the log.
+  delete (t as { facts?: unknown }).facts;
   const frames = [preview?.frame, result?.frame].filter((f): f is string => !!f);
   const raw = frames.find((f) => !isReadableFrame(f));
   const readable = frames.find(isReadableFrame);

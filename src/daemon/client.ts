@@ -104,7 +104,7 @@ function handshake(socket: Socket, hello: Extract<ClientMessage, { t: 'hello' }>
       resolve({ welcome: msg, reader: (fn) => ((handler = fn), early.splice(0).forEach(fn)), rest: early });
     });
     socket.on('data', (d: string) => reader.push(d));
-    socket.once('close', () => !welcomed && fail(new BrowserAgentError('BROWSER_DISCONNECTED', 'The session daemon closed the connection.')));
+    socket.once('close', () => !welcomed && fail(Object.assign(new BrowserAgentError('BROWSER_DISCONNECTED', 'The session daemon closed the connection.'), { daemonClosed: true })));
     socket.on('error', () => {});
     socket.write(`${JSON.stringify(hello)}\n`);
   });
@@ -119,6 +119,22 @@ async function sendEnd(socket: Socket, timeoutMs: number): Promise<void> {
   socket.write(`${JSON.stringify({ t: 'end' })}\n`);
   await done;
   socket.destroy();
+}
+
+/**
+ * Connects and says hello; a daemon that closes the socket before its welcome was stopping (its idle exit
+ * raced with this client): the next attempt finds it gone and starts a new one.
+ */
+async function helloWithRetry(opts: DaemonClientOptions, hello: Extract<ClientMessage, { t: 'hello' }>, timeoutMs: number) {
+  for (let attempt = 0; ; attempt++) {
+    const socket = await connectDaemon(opts);
+    try {
+      return { socket, ...(await handshake(socket, hello, timeoutMs)) };
+    } catch (e) {
+      if (!(e as { daemonClosed?: boolean }).daemonClosed || attempt >= 2) throw e;
+      await sleep(200 * (attempt + 1));
+    }
+  }
 }
 
 const REQUEST_ID = /^\{"id":(\d+)/;
@@ -151,10 +167,9 @@ export class DaemonTransport implements CdpTransport {
   ) {}
 
   static async open(opts: DaemonClientOptions & { client: string; browser: BrowserSpec; cdpTimeoutMs?: number; timeoutMs?: number }): Promise<DaemonTransport> {
-    const socket = await connectDaemon(opts);
-    const hello: ClientMessage = { t: 'hello', v: PROTOCOL_VERSION, client: opts.client, pid: process.pid, browser: opts.browser, cdpTimeoutMs: opts.cdpTimeoutMs, transport: 'proxy' };
+    const hello: Extract<ClientMessage, { t: 'hello' }> = { t: 'hello', v: PROTOCOL_VERSION, client: opts.client, pid: process.pid, browser: opts.browser, cdpTimeoutMs: opts.cdpTimeoutMs, transport: 'proxy' };
     // Launching a browser can take a while on a busy machine.
-    const { welcome, reader } = await handshake(socket, hello, opts.timeoutMs ?? 60_000);
+    const { socket, welcome, reader } = await helloWithRetry(opts, hello, opts.timeoutMs ?? 60_000);
     const t = new DaemonTransport(socket, { session: welcome.session!, kind: welcome.kind!, endpoint: welcome.endpoint ?? '', headless: !!welcome.headless, daemonPid: welcome.daemonPid }, opts);
     t.wire(socket, reader);
     return t;
@@ -292,13 +307,11 @@ export class DaemonLink {
   }
 
   private static async hello(opts: DaemonClientOptions & { client: string; browser: BrowserSpec; cdpTimeoutMs?: number }, rejoin: string[] | undefined, timeoutMs: number) {
-    const socket = await connectDaemon(opts);
-    const { welcome, reader } = await handshake(
-      socket,
+    return helloWithRetry(
+      opts,
       { t: 'hello', v: PROTOCOL_VERSION, client: opts.client, pid: process.pid, browser: opts.browser, cdpTimeoutMs: opts.cdpTimeoutMs, transport: 'direct', rejoin: rejoin ? { tabs: rejoin } : undefined },
       timeoutMs,
     );
-    return { socket, welcome, reader };
   }
 
   private wire(socket: Socket, reader: (fn: (line: string) => void) => void) {

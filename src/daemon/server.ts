@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { chmodSync, mkdirSync, readFileSync, rmSync, rmdirSync, statSync, unlinkSync, writeFileSync } from 'node:fs';
+import { chmodSync, readFileSync, rmSync, unlinkSync, writeFileSync } from 'node:fs';
 import { createConnection, createServer, type Server, type Socket } from 'node:net';
 import { BrowserAgentError, errorMessage, isAgentError } from '../errors';
 import { resolveEndpoint } from '../session/endpoints';
@@ -7,6 +7,8 @@ import { groupAlive, launchBrowser, sleep, type LaunchedBrowser } from '../sessi
 import { TabClaims } from '../session/tabClaims';
 import { connectWebSocket } from '../session/transport';
 import { BrowserHub } from './hub';
+import { hubAnswers } from './browserCheck';
+import { withStartLock } from './startLock';
 import { ensurePrivateSocket, type DaemonPaths } from './paths';
 import { isControl, LineReader, PROTOCOL_VERSION, type BrowserSpec, type ClientMessage, type DaemonMessage, type DaemonStatus } from './protocol';
 import { DaemonSession } from './session';
@@ -114,36 +116,6 @@ function processAlive(pid: number): boolean {
     return true;
   } catch (e) {
     return (e as NodeJS.ErrnoException).code === 'EPERM';
-  }
-}
-
-/** mkdir is atomic: whoever creates the folder checks for a running daemon and binds; others wait. */
-async function withStartLock<T>(lock: string, fn: () => Promise<T>): Promise<T> {
-  const deadline = Date.now() + 15_000;
-  for (;;) {
-    try {
-      mkdirSync(lock, { mode: 0o700 });
-      break;
-    } catch (e) {
-      if ((e as NodeJS.ErrnoException).code !== 'EEXIST') throw e;
-      // A starter that died holding the lock leaves it behind.
-      try {
-        if (Date.now() - statSync(lock).mtimeMs > 10_000) rmdirSync(lock);
-      } catch {
-        /* gone meanwhile */
-      }
-      if (Date.now() > deadline) throw new BrowserAgentError('LAUNCH_FAILED', `Could not take the daemon start lock ${lock}.`);
-      await sleep(50);
-    }
-  }
-  try {
-    return await fn();
-  } finally {
-    try {
-      rmdirSync(lock);
-    } catch {
-      /* already gone */
-    }
   }
 }
 
@@ -416,7 +388,13 @@ export class Daemon {
   private async browser(spec: BrowserSpec, cdpTimeoutMs?: number): Promise<Browser> {
     const key = browserKey(spec);
     const live = this.browsers.get(key);
-    if (live && !live.hub.isClosed) return live;
+    if (live && !live.hub.isClosed) {
+      if (await hubAnswers(live.hub)) return live;
+      // Frozen, or its connection stalled: its sessions end, a browser we launched is killed, the next one starts.
+      this.log(`Browser ${key} does not answer; ${live.launched ? 'closing it' : 'dropping the connection'}.`);
+      live.hub.close();
+      await live.launched?.kill().catch(() => {});
+    }
     let p = this.starting.get(key);
     if (!p) {
       p = this.connect(key, spec, cdpTimeoutMs).finally(() => this.starting.delete(key));

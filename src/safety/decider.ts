@@ -7,7 +7,9 @@ import { ratePolicy, type PageFacts } from './policy';
 import { SECRET_PLACEHOLDER, type SecretVault } from './secrets';
 import type { PolicySettings } from './settings';
 import type { Decision, Rating } from './types';
-import { registerGuard } from './guard';
+import { registerGuard, type ExecutionGuard } from './guard';
+import { readFocusAndText } from './focusFacts';
+import { displaySafePreview } from './confirmDisplay';
 
 /** What a person is asked. Everything needed to name the action, element, page and rule. */
 export interface ConfirmRequest {
@@ -57,23 +59,6 @@ export interface DeciderOptions {
   frameUrl?(ctx: ToolContext, frameId: string): Promise<string | undefined>;
 }
 
-const PAGE_TEXT_LIMIT = 20_000;
-
-/** Read-only page script: visible text, and the focused element's kind and name (never its value). */
-const FACTS_SCRIPT = `(() => {
-  let e = document.activeElement;
-  while (e && e.shadowRoot && e.shadowRoot.activeElement) e = e.shadowRoot.activeElement;
-  let focused;
-  if (e && e !== document.body && e !== document.documentElement) {
-    const label = (e.labels && e.labels[0] && e.labels[0].innerText) || e.getAttribute('aria-label') || e.getAttribute('placeholder') || e.getAttribute('name') || e.getAttribute('title') || '';
-    const isField = /^(input|textarea|select)$/i.test(e.tagName);
-    focused = { tag: e.tagName.toLowerCase(), role: e.getAttribute('role') || undefined, type: e.getAttribute('type') || undefined, inputType: isField ? e.type : undefined,
-      autocomplete: e.getAttribute('autocomplete') || undefined, inForm: !!(e.form || e.closest('form')),
-      name: String(label || (isField ? '' : e.innerText || '')).trim().slice(0, 200) || undefined };
-  }
-  return { text: (document.body && document.body.innerText || '').slice(0, ${PAGE_TEXT_LIMIT}), focused };
-})()`;
-
 /** Visible text and focused element of the active tab; failures (no browser yet, dialog open) mean "no facts". */
 export async function readPageFacts(ctx: ToolContext): Promise<PageFacts | undefined> {
   try {
@@ -81,7 +66,7 @@ export async function readPageFacts(ctx: ToolContext): Promise<PageFacts | undef
     // Nothing to read: a crashed page answers nothing (the handler says PAGE_CRASHED), and an open dialog holds
     // every script until it is answered (each call would wait out the 2 s timeout).
     if (tab.crashed || tab.dialog) return undefined;
-    return await tab.evaluate<PageFacts>(FACTS_SCRIPT, 2000);
+    return await readFocusAndText(tab);
   } catch {
     return undefined;
   }
@@ -172,7 +157,8 @@ export function createDecider(settings: () => PolicySettings, confirmer: Confirm
 
   function request(tool: string, toolTitle: string, rating: Rating, preview: ActionPreview | undefined): ConfirmRequest {
     const page = preview?.url;
-    return { tool, toolTitle, rating, preview, origin: originOf(page) ?? page, pageTitle: preview?.title };
+    const shown = displaySafePreview(preview);
+    return { tool, toolTitle, rating, preview: shown, origin: originOf(page) ?? page, pageTitle: shown?.title };
   }
 
   async function settle(tool: string, toolTitle: string, rating: Rating, preview: ActionPreview | undefined, preconfirmed?: Rating): Promise<Decision> {
@@ -206,9 +192,12 @@ export function createDecider(settings: () => PolicySettings, confirmer: Confirm
 
   function decideWith(preconfirmed?: Rating): NonNullable<RunHooks['decide']> {
     return async (tool, input, preview, ctx) => {
-      registerGuard(ctx, { settings, confirm: (rating, p) => settle(tool.name, tool.title, rating, p ?? preview) });
+      const guard: ExecutionGuard = { settings, confirm: (rating, p) => settle(tool.name, tool.title, rating, p ?? preview) };
+      registerGuard(ctx, guard);
       await ctx.sessions?.setRequestPolicy?.(requestPolicy);
       const rating = await rate(tool, input, preview, ctx);
+      // The element may change between this check and the click: the action rates what it really clicks (atUse.ts).
+      guard.atUse = { preview, decided: rating, rate: (target) => rate(tool, input, { ...(preview ?? { message: tool.name }), target }, ctx) };
       // Text typed into a password/card/OTP field is a secret from now on: scrubbed everywhere, the question included.
       if (options.vault && rating.rule === 'sensitive-field') rememberTyped(options.vault, input);
       return settle(tool.name, tool.title, rating, options.vault ? options.vault.redactDeep(preview) : preview, preconfirmed);

@@ -3,6 +3,7 @@ import type { ActionPreview, ToolContext } from '../tools/types';
 import { originOf } from './origins';
 import type { PolicySettings } from './settings';
 import type { Decision, Rating } from './types';
+import type { AtUse } from './atUse';
 
 /**
  * Checks a tool handler makes while it runs, when a risk only becomes known at execution: a
@@ -14,6 +15,8 @@ import type { Decision, Rating } from './types';
 export interface ExecutionGuard {
   settings(): PolicySettings;
   confirm(rating: Rating, preview?: ActionPreview): Promise<Decision>;
+  /** Set once the call is decided: what was rated, for the check at the moment of use (atUse.ts). */
+  atUse?: AtUse;
 }
 
 const guards = new WeakMap<ToolContext, ExecutionGuard>();

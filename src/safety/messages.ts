@@ -1,13 +1,22 @@
 import type { ActionPreview } from '../tools/types';
 import type { ConfirmRequest } from './decider';
+import { originOf } from './origins';
+import { displayText, quotePageText } from './textFold';
 
-/** `button "Pay now"` from a preview's target. */
+/**
+ * `button «Pay now» [12]` from a preview's target: page text in «» quotes (it cannot close them), the
+ * visible text too when the page names the element otherwise (`button «Cancel» showing «Delete account»`),
+ * and the frame's origin when the element lives in a frame of another page.
+ */
 export function describeElement(preview: ActionPreview | undefined): string | undefined {
   const t = preview?.target;
   if (!t) return undefined;
-  const name = t.name ? ` "${t.name.length > 80 ? `${t.name.slice(0, 77)}…` : t.name}"` : '';
+  const name = t.name ? ` ${quotePageText(t.name, 80)}` : '';
   const kind = t.role ?? t.tag ?? 'element';
-  return `${kind}${name}${t.ref ? ` [${t.ref}]` : ''}`;
+  const visible = t.facts?.visible;
+  const shows = visible && displayText(visible, 80) !== displayText(t.name ?? '', 80) ? ` showing ${quotePageText(visible, 80)}` : '';
+  const frame = t.facts?.inFrame && t.facts.frameUrl ? ` in a frame of ${originOf(t.facts.frameUrl) ?? quotePageText(t.facts.frameUrl, 120)}` : '';
+  return `${kind}${name}${shows}${t.ref ? ` [${t.ref}]` : ''}${frame}`;
 }
 
 /**
@@ -19,7 +28,7 @@ export function confirmationText(req: ConfirmRequest): { title: string; lines: s
   const lines = [`Action: ${what} (${req.tool})`];
   const el = describeElement(req.preview);
   if (el) lines.push(`Element: ${el}`);
-  if (req.origin || req.pageTitle) lines.push(`Page: ${[req.pageTitle ? `"${req.pageTitle}"` : undefined, req.origin].filter(Boolean).join(' — ')}`);
+  if (req.origin || req.pageTitle) lines.push(`Page: ${[req.pageTitle ? quotePageText(req.pageTitle) : undefined, req.origin].filter(Boolean).join(' — ')}`);
   if (req.rating.reason) lines.push(`Why: ${req.rating.reason}`);
   if (req.rating.rule) lines.push(`Rule: ${req.rating.rule}`);
   return { title: `Browser Agent wants to: ${what}`, lines };

@@ -4,6 +4,8 @@ import { findPhrase, findUrlWord } from './patterns';
 import { checkSecretOrigins, secretNames, typedSecretValues } from './secretPlacement';
 import type { PolicySettings } from './settings';
 import type { Rating, RiskLevel } from './types';
+import { actionUrlWord, consequentialChoice, consequentialTarget, findInForms, looksLikeCardNumber, sensitiveFieldFacts, submittedForm } from './targetRules';
+import { ICON_HINTS } from './elementFacts';
 
 /** What the policy may know about the page beyond the preview (read side-effect free). */
 export interface PageFacts {
@@ -13,6 +15,8 @@ export interface PageFacts {
   frameUrl?: string;
   /** The focused element, for calls without a target (typing into / pressing Enter on whatever has focus). */
   focused?: NonNullable<ActionPreview['target']>;
+  /** The URL of the iframe the focused element is in (another origin's field: the origin lists and secret bindings apply to it). */
+  focusedFrameUrl?: string;
 }
 
 function knowsTarget(t: ActionPreview['target']): boolean {
@@ -35,12 +39,25 @@ function pressesEnter(toolName: string, input: Record<string, unknown>): boolean
   return false;
 }
 
+/** Space activates a focused button, link-like control, checkbox or switch as Enter does. */
+function pressesSpace(toolName: string, input: Record<string, unknown>): boolean {
+  return toolName === 'browser_press_key' && typeof input.key === 'string' && /(^|\+)(Space|Spacebar| )$/i.test(input.key);
+}
+
 function activates(toolName: string, input: Record<string, unknown>): boolean {
-  return toolName === 'browser_click' || pressesEnter(toolName, input);
+  return toolName === 'browser_click' || pressesEnter(toolName, input) || pressesSpace(toolName, input);
 }
 
 function typesText(toolName: string, input: Record<string, unknown>): boolean {
   return toolName === 'browser_type' || toolName === 'browser_fill_form' || (toolName !== 'browser_press_key' && typeof input.text === 'string');
+}
+
+/** Every typed string of a call (text, fill_form values). */
+function typedStrings(input: Record<string, unknown>): string[] {
+  const out: string[] = [];
+  if (typeof input.text === 'string') out.push(input.text);
+  if (Array.isArray(input.fields)) for (const f of input.fields as { value?: unknown }[]) if (typeof f?.value === 'string') out.push(f.value);
+  return out;
 }
 
 /** Is this element a password, payment-card or one-time-code field? Returns what gave it away. */
@@ -53,20 +70,20 @@ export function sensitiveField(preview: ActionPreview | undefined, settings: Pol
   if (/\b(current-password|new-password)\b/.test(ac)) return 'a password field';
   if (/\bcc-(number|csc|exp|exp-month|exp-year|name|type)\b/.test(ac)) return 'a payment-card field';
   if (/\bone-time-code\b/.test(ac)) return 'a one-time-code field';
-  const word = findPhrase(t.name, settings.sensitiveFieldPatterns);
-  return word ? `a sensitive field ("${word}")` : undefined;
+  const hit = findInForms(t.name, settings.sensitiveFieldPatterns);
+  return hit ? `a sensitive field ("${hit.word}")` : sensitiveFieldFacts(t.facts, settings);
 }
 
 /** Why a target is consequential to activate (submit/pay/delete…), or undefined. */
 export function sensitiveTarget(preview: ActionPreview | undefined, settings: PolicySettings): string | undefined {
   const t = preview?.target;
   if (!t) return undefined;
-  const word = findPhrase(t.name, settings.sensitiveTargetPatterns);
-  if (word) return `its name says "${word}"`;
-  const type = (t.type ?? t.inputType)?.toLowerCase();
+  const said = consequentialTarget(t, settings);
+  if (said) return said;
+  const type = (t.type ?? t.inputType ?? t.facts?.type)?.toLowerCase();
   if (type === 'submit' || type === 'image') return 'it submits a form (type=submit)';
   // A <button> without a type inside a form submits it.
-  if (t.inForm && t.tag?.toLowerCase() === 'button' && !type) return 'it is a button inside a form (submits it)';
+  if ((t.inForm ?? t.facts?.inForm) && (t.tag ?? t.facts?.tag)?.toLowerCase() === 'button' && !type) return 'it is a button inside a form (submits it)';
   return undefined;
 }
 
@@ -76,8 +93,15 @@ export function sensitivePage(preview: ActionPreview | undefined, page: PageFact
   if (urlWord) return `the page URL mentions "${urlWord}"`;
   const titleWord = findPhrase(preview?.title, settings.sensitiveTextPatterns);
   if (titleWord) return `the page title says "${titleWord}"`;
-  const textWord = findPhrase(page?.text, settings.sensitiveTextPatterns);
-  if (textWord) return `the page says "${textWord}"`;
+  const textWord = findInForms(page?.text, settings.sensitiveTextPatterns);
+  if (textWord) return `the page says "${textWord.word}"`;
+  // The element's own frame (a payment iframe of another origin on a harmless page): its URL and its text.
+  const facts = preview?.target?.facts;
+  const frame = facts?.inFrame ? facts.frameUrl : undefined;
+  const frameWord = findUrlWord(frame, settings.sensitiveUrlPatterns);
+  if (frameWord) return `the frame it is in (${originOf(frame) ?? frame}) mentions "${frameWord}"`;
+  const frameText = facts?.inFrame ? findInForms(facts.frameText, settings.sensitiveTextPatterns) : undefined;
+  if (frameText) return `the frame it is in (${originOf(frame) ?? frame}) says "${frameText.word}"`;
   return undefined;
 }
 
@@ -100,7 +124,10 @@ function executableName(url: string | undefined, settings: PolicySettings): stri
 export function ratePolicy(toolName: string, risk: RiskCategory, input: unknown, preview: ActionPreview | undefined, settings: PolicySettings, page?: PageFacts): Rating {
   const args = (input && typeof input === 'object' ? input : {}) as Record<string, unknown>;
   // Without a described target, the call acts on the focused element.
-  if (page?.focused && !knowsTarget(preview?.target)) preview = { ...(preview ?? { message: toolName }), target: { ...preview?.target, ...page.focused } };
+  if (page?.focused && !knowsTarget(preview?.target)) {
+    preview = { ...(preview ?? { message: toolName }), target: { ...preview?.target, ...page.focused } };
+    if (page.focusedFrameUrl) page = { ...page, frameUrl: page.focusedFrameUrl };
+  }
 
   // 1. Where it goes: dangerous schemes and origin lists, before navigating.
   const dest = destinationOf(args, preview);
@@ -149,12 +176,22 @@ export function ratePolicy(toolName: string, risk: RiskCategory, input: unknown,
     // 5. Typing into password, payment-card and one-time-code fields.
     // A secret typed on the origin it is bound to is what the binding permits: no question.
     if (typesText(toolName, args) && !secretsBound) {
-      const field = secretUnbound.length ? `a field, with the secret ${secretUnbound.join(', ')} (not bound to an origin; bind it with browserAgent.safety.secretOrigins / --secret-origins)` : sensitiveField(preview, settings);
+      const field = secretUnbound.length
+        ? `a field, with the secret ${secretUnbound.join(', ')} (not bound to an origin; bind it with browserAgent.safety.secretOrigins / --secret-origins)`
+        : (sensitiveField(preview, settings) ?? (typedStrings(args).some(looksLikeCardNumber) ? 'a field, and the text is a payment-card number' : undefined));
       if (field) rating = stronger(rating, { level: settings.sensitiveFieldInput, rule: 'sensitive-field', reason: `It types into ${field}; the value is never logged` });
     }
     // 6. Activating submit/pay/delete… targets: confirm on sensitive pages, notify elsewhere.
-    if (activates(toolName, args)) {
-      const target = sensitiveTarget(preview, settings);
+    // Enter in a one-line field submits its form: consequential when its button is, or on a sensitive page.
+    const implicit = pressesEnter(toolName, args) && !sensitiveTarget(preview, settings) ? submittedForm(preview?.target, settings) : undefined;
+    const choice = toolName === 'browser_select_option' ? consequentialChoice(args.values, preview?.target, settings) : undefined;
+    const drop = toolName === 'browser_drag' ? consequentialTarget(preview?.dropTarget, settings, ICON_HINTS) : undefined;
+    if (implicit && !implicit.strong) {
+      const pageWhy = sensitivePage(preview, page, settings);
+      if (pageWhy) rating = stronger(rating, { level: settings.sensitiveTargetOnSensitivePage, rule: 'sensitive-target-on-sensitive-page', reason: `${implicit.reason} and the page is sensitive (${pageWhy})` });
+    }
+    if (activates(toolName, args) || (implicit && implicit.strong) || choice || drop) {
+      const target = (implicit?.strong ? implicit.reason : undefined) ?? choice ?? (drop ? `it drops onto an element whose ${drop.replace(/^its /, '')}` : undefined) ?? sensitiveTarget(preview, settings);
       if (target) {
         const pageWhy = sensitivePage(preview, page, settings);
         rating = stronger(
@@ -167,7 +204,11 @@ export function ratePolicy(toolName: string, risk: RiskCategory, input: unknown,
     }
   }
 
-  // 7. Going to a sensitive page is worth telling.
+  // 7. A URL that is the action itself (`/account/delete?confirm=1`) is asked about like the button leading there.
+  const action = risk === 'navigate' && dest ? actionUrlWord(dest) : undefined;
+  if (action) rating = stronger(rating, { level: settings.sensitiveTargetOnSensitivePage, rule: 'consequential-url', reason: `The destination URL is an action ("${action}"): opening it may do what a button named so would` });
+
+  // 8. Going to a sensitive page is worth telling.
   if (risk === 'navigate' && dest && rating.level === 'auto') {
     const why = findUrlWord(dest, settings.sensitiveUrlPatterns);
     if (why) rating = { level: 'notify', rule: 'sensitive-url', reason: `The destination URL mentions "${why}"` };

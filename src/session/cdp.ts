@@ -1,6 +1,8 @@
 import { EventEmitter } from 'node:events';
 import type { ProtocolMapping } from 'devtools-protocol/types/protocol-mapping';
 import { BrowserAgentError } from '../errors';
+import { needsRenderer } from './crashedCalls';
+import { checkBrowser, STALL_MS } from './liveness';
 import { connectWebSocket, type CdpTransport } from './transport';
 
 export type Commands = ProtocolMapping.Commands;
@@ -41,6 +43,12 @@ export class CdpConnection extends EventEmitter {
   private readonly pending = new Map<number, Pending>();
   private _closed = false;
   readonly timeoutMs: number;
+  /** When the last message came in, and the check that runs while calls wait (see liveness.ts). */
+  private lastHeard = Date.now();
+  private stallTimer?: NodeJS.Timeout;
+  private probing = false;
+  /** Page sessions whose renderer died, with the error their renderer-bound calls get. */
+  private readonly crashed = new Map<string, (method: string) => Error>();
 
   constructor(
     private readonly transport: CdpTransport,
@@ -66,6 +74,10 @@ export class CdpConnection extends EventEmitter {
     if (this._closed) {
       return Promise.reject(new BrowserAgentError('BROWSER_DISCONNECTED', `The browser connection is closed (while calling ${method}).`, 'The browser will be relaunched or reattached on the next action.'));
     }
+    if (sessionId && this.crashed.size) {
+      const crashed = this.crashed.get(sessionId);
+      if (crashed && needsRenderer(method)) return Promise.reject(crashed(method));
+    }
     const id = this.nextId++;
     const ms = timeoutMs ?? this.timeoutMs;
     return new Promise((resolve, reject) => {
@@ -74,6 +86,11 @@ export class CdpConnection extends EventEmitter {
         reject(new BrowserAgentError('TIMEOUT', `CDP call ${method} got no answer within ${ms} ms.`, 'The page may be busy or hung (a long-running script, a blocking dialog). Try browser_handle_dialog, reload, or open a new tab.'));
       }, ms);
       this.pending.set(id, { resolve, reject, timer, method, sessionId });
+      if (!this.stallTimer) {
+        this.lastHeard = Date.now();
+        this.stallTimer = setInterval(() => this.checkStall(), 1000);
+        this.stallTimer.unref();
+      }
       // Key order id, method, sessionId, params: the daemon routes on this prefix without parsing the rest.
       const message = sessionId ? { id, method, sessionId, params: params ?? {} } : { id, method, params: params ?? {} };
       try {
@@ -111,7 +128,24 @@ export class CdpConnection extends EventEmitter {
     else p.resolve(result);
   }
 
+  /**
+   * Calls are waiting and nothing at all came for STALL_MS: a frozen browser or a stalled connection
+   * answers nothing ever again, so the browser is asked directly, and the connection dropped if it is silent.
+   */
+  private checkStall() {
+    if (this.pending.size === 0 || this._closed) {
+      clearInterval(this.stallTimer);
+      this.stallTimer = undefined;
+      return;
+    }
+    const silent = Date.now() - this.lastHeard;
+    if (silent < STALL_MS || this.probing) return;
+    this.probing = true;
+    void checkBrowser(this, silent).finally(() => (this.probing = false));
+  }
+
   private onMessage(text: string) {
+    this.lastHeard = Date.now();
     let msg: any;
     try {
       msg = JSON.parse(text);
@@ -127,10 +161,27 @@ export class CdpConnection extends EventEmitter {
       }
     } else if (typeof msg.method === 'string') {
       // A target that went away (a page that closed itself) answers none of the calls still waiting on its session.
-      if (msg.method === 'Target.detachedFromTarget' && typeof msg.params?.sessionId === 'string') this.failSession(msg.params.sessionId);
+      if (msg.method === 'Target.detachedFromTarget' && typeof msg.params?.sessionId === 'string') {
+        this.failSession(msg.params.sessionId);
+        this.crashed.delete(msg.params.sessionId);
+      }
       this.emit('event', msg.method, msg.params ?? {}, msg.sessionId);
       this.emit(msg.method, msg.params ?? {}, msg.sessionId);
     }
+  }
+
+  /**
+   * The renderer behind `sessionId` died: the calls waiting on it fail now, and later calls it would have to
+   * answer fail at once (see crashedCalls.ts) until `rendererBack`; `error` says what happened.
+   */
+  rendererCrashed(sessionId: string, error: (method: string) => Error): void {
+    this.crashed.set(sessionId, error);
+    for (const [id, p] of this.pending) if (p.sessionId === sessionId && needsRenderer(p.method)) this.settle(id, undefined, error(p.method));
+  }
+
+  /** A navigation (or reload) gave the page a new renderer. */
+  rendererBack(sessionId: string): void {
+    this.crashed.delete(sessionId);
   }
 
   private failSession(sessionId: string) {
@@ -142,6 +193,7 @@ export class CdpConnection extends EventEmitter {
   private onClose() {
     if (this._closed) return;
     this._closed = true;
+    clearInterval(this.stallTimer);
     const reason = this.transport.closeReason ?? 'The browser connection closed before the call finished.';
     for (const [id] of this.pending) {
       this.settle(id, undefined, new BrowserAgentError('BROWSER_DISCONNECTED', reason, 'The browser will be relaunched or reattached on the next action.'));

@@ -1,5 +1,6 @@
 import { EventEmitter } from 'node:events';
-import { errorMessage } from '../errors';
+import { BrowserAgentError, errorMessage, isAgentError } from '../errors';
+import { attachedBrowserGone } from './lostBrowser';
 import { BrowserSession } from './browserSession';
 import type { LaunchOptions } from './launcher';
 import { localProvider, type BrowserProvider } from './provider';
@@ -42,6 +43,10 @@ export interface Logger {
   error(msg: string): void;
 }
 
+function shuttingDown(): BrowserAgentError {
+  return new BrowserAgentError('BROWSER_DISCONNECTED', 'Browser Agent is shutting down (its window closed or the extension was turned off): no browser is started.', 'Nothing to retry; the task ends here.');
+}
+
 const silent: Logger = { info() {}, warn() {}, error() {} };
 
 /**
@@ -58,6 +63,7 @@ export class SessionManager extends EventEmitter {
   /** The way the current/last session was made, reused when it has to be replaced. */
   private requestPolicy?: RequestPolicy;
   private lastMode?: { mode: 'launch' } | { mode: 'attach'; endpoint: string; headers?: Record<string, string> };
+  private disposed = false;
 
   constructor(
     private readonly settings: () => SessionSettings,
@@ -87,6 +93,7 @@ export class SessionManager extends EventEmitter {
 
   /** The live session, starting or replacing one as the settings say. */
   async ensure(): Promise<BrowserSession> {
+    if (this.disposed) throw shuttingDown();
     if (this.session?.connected) return this.session;
     if (this.starting) return this.starting;
     const how = this.lastMode ?? (this.settings().mode === 'attach' && this.settings().attach?.endpoint
@@ -135,7 +142,12 @@ export class SessionManager extends EventEmitter {
     this.setStatus({ state: 'none' });
   }
 
+  /**
+   * For good (the extension host shutting down): closes the session, and nothing starts a browser
+   * afterwards — a tool call still running in an agent loop would otherwise launch a new one.
+   */
   async dispose(): Promise<void> {
+    this.disposed = true;
     await this.close();
     this.removeAllListeners();
   }
@@ -146,6 +158,7 @@ export class SessionManager extends EventEmitter {
    * profile (which one browser at a time can open) has to close the old browser first.
    */
   private async start(kind: 'launched' | 'attached', make: () => Promise<BrowserSession>, profile?: string): Promise<BrowserSession> {
+    if (this.disposed) throw shuttingDown();
     if (this.starting) await this.starting.catch(() => undefined);
     const previous = this.session;
     // Why an earlier session (if any) is gone, for the 'started' event: the model must hear of it.
@@ -167,7 +180,9 @@ export class SessionManager extends EventEmitter {
       this.refreshStatus();
       this.emit('started', session, { reason, previous: replaced } satisfies StartInfo);
       return session;
-    } catch (e) {
+    } catch (err) {
+      // Reattaching after the browser we were attached to went away: say that, not first-time setup help.
+      const e = kind === 'attached' && replaced?.kind === 'attached' && !replaced.connected && isAgentError(err, 'ATTACH_FAILED') ? attachedBrowserGone(replaced.endpoint, err) : err;
       this.log.error(`Could not start the browser session: ${errorMessage(e)}`);
       if (this.session?.connected) {
         this.log.info('The browser that was running is kept.');

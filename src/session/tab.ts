@@ -150,14 +150,18 @@ export class Tab extends EventEmitter {
       this.subscriptions.push(
         session.on('Inspector.targetCrashed', () => {
           this.crashed = true;
+          // The calls waiting on the page (a settle, a wait, a navigation's look) would each wait out their timeout.
+          this.connection.rendererCrashed(session.id, (method) => new BrowserAgentError('PAGE_CRASHED', `The page crashed (its renderer process died) while ${method} ran.`, 'Open it again with browser_navigate (or browser_reload); the tab itself is still there.'));
           this.emit('crashed');
         }),
         session.on('Page.frameNavigated', (p) => {
           if (!p.frame.parentId) {
             this.url = p.frame.url + (p.frame.urlFragment ?? '');
             this.crashed = false;
+            this.connection.rendererBack(session.id);
           }
         }),
+        session.on('Inspector.targetReloadedAfterCrash', () => this.connection.rendererBack(session.id)),
         session.on('Page.navigatedWithinDocument', (p) => {
           if (p.frameId === this.targetId) this.url = p.url;
           void this.refreshInfo();

@@ -3,7 +3,7 @@
 // it. Claims between several Browser Agent servers on one browser are a separate concern: the
 // chooser takes an `isClaimed` predicate and skips claimed pages.
 import type { CdpConnection } from './cdp';
-import { isAgentWorld } from './worlds';
+import { isAgentWorld, isOwnWorld } from './worlds';
 
 /** `focused`: the page the user has open (default); `new`: always a tab of our own. */
 export type AttachTabMode = 'focused' | 'new';
@@ -63,7 +63,7 @@ async function probeOne(conn: CdpConnection, p: PageCandidate): Promise<void> {
   const { sessionId } = await conn.send('Target.attachToTarget', { targetId: p.targetId, flatten: true }, undefined, PROBE_MS);
   const s = conn.session(sessionId);
   const off = s.on('Runtime.executionContextCreated', (e) => {
-    if (isAgentWorld(e.context.name)) p.agentWorld = true;
+    if (isAgentWorld(e.context.name) && !isOwnWorld(e.context.name)) p.agentWorld = true;
   });
   try {
     // Runtime.enable reports every existing context, isolated worlds of other clients included.

@@ -18,3 +18,11 @@ export function worldName(purpose?: string): string {
 export function isAgentWorld(name: string): boolean {
   return name === WORLD_PREFIX || name.startsWith(`${WORLD_PREFIX}:`) || name.startsWith(`${WORLD_PREFIX}-`);
 }
+
+/**
+ * True for a world this process made. A server whose connection dropped finds its own worlds still in the
+ * page it worked in when it reconnects: that page is still its own, not another Browser Agent's.
+ */
+export function isOwnWorld(name: string): boolean {
+  return name.startsWith(`${WORLD_PREFIX}:${INSTANCE}`);
+}

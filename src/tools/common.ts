@@ -4,6 +4,9 @@ import { BrowserAgentError } from '../errors';
 import type { Tab } from '../session/tab';
 import type { ElementHandle } from '../snapshot/types';
 import { NEAR_FN, PATH_FN } from './near';
+import { ELEMENT_FACTS_FN, type ElementFacts } from '../safety/elementFacts';
+import { targetAt } from '../safety/pointTarget';
+import { boundedRead } from '../safety/pageReads';
 import { fingerprint, resolveRef } from './snapshotApi';
 import type { ActionPreview, ToolContext } from './types';
 
@@ -61,14 +64,16 @@ export async function previewOf(ctx: ToolContext, verb: string, opts: { ref?: st
     try {
       const h = await handleFor(tab, opts.ref);
       const { tag, attrs } = await describeNode(h);
-      const form = await callOnElement<{ inForm: boolean; password: boolean }>(h, `(el) => ({ inForm: !!(el.form || el.closest('form')), password: el.type === 'password' })`).catch(() => ({ inForm: false, password: false }));
+      // What the element shows besides its accessible name (visible text, CSS-drawn text, icons, its frame): the policy reads all of it.
+      const facts = await callOnElement<ElementFacts | null>(h, ELEMENT_FACTS_FN, [false]).catch(() => null);
+      const form = { inForm: !!facts?.inForm, password: !!facts?.password };
       // Selector and XPath let the audit log re-locate the element at replay, even after it is gone.
       const fp = await fingerprint(tab, h.ref).catch(() => undefined);
       // Every recorded action must carry what replay needs: when the snapshot gave no selector or
       // XPath, they are computed from the element itself; the text near it tells same-named ones apart.
       const path = fp?.selector || fp?.xpath ? undefined : await callOnElement<{ selector: string; xpath: string }>(h, PATH_FN).catch(() => undefined);
       const near = await callOnElement<string>(h, NEAR_FN).catch(() => '');
-      preview.target = { ref: h.ref, role: h.role, name: h.name, frame: fp?.frame ?? h.frameId, selector: fp?.selector || path?.selector || undefined, xpath: fp?.xpath || path?.xpath || undefined, near: near || undefined, tag, type: attrs.type, inputType: attrs.type, autocomplete: attrs.autocomplete, inForm: form.inForm };
+      preview.target = { ref: h.ref, role: h.role, name: h.name, frame: fp?.frame ?? h.frameId, selector: fp?.selector || path?.selector || undefined, xpath: fp?.xpath || path?.xpath || undefined, near: near || undefined, tag, type: attrs.type, inputType: attrs.type, autocomplete: attrs.autocomplete, inForm: form.inForm, facts: facts ?? undefined };
       if (form.password || /one-time-code|cc-number|cc-csc/.test(attrs.autocomplete ?? '')) preview.secret = true;
       what = ` ${describeHandle(h)}`;
     } catch {
@@ -80,6 +85,14 @@ export async function previewOf(ctx: ToolContext, verb: string, opts: { ref?: st
     what = ` element [${opts.ref}]`;
   } else if (opts.x !== undefined && opts.y !== undefined) {
     what = ` at (${Math.round(opts.x)}, ${Math.round(opts.y)})`;
+    // A click by coordinates is rated on the element the browser's hit test finds there, like a click by ref.
+    // Bounded: a hung page must still be refused at once; the click checks the point again before it acts (atUse.ts).
+    const at = tab && !tab.crashed ? await boundedRead(tab, 1000, () => targetAt(tab, { x: opts.x!, y: opts.y! })) : undefined;
+    if (at) {
+      preview.target = at;
+      const label = at.facts?.visible || at.facts?.labels?.[0];
+      what += ` on ${at.tag ?? 'element'}${label ? ` "${label.length > 60 ? `${label.slice(0, 57)}…` : label}"` : ''}`;
+    }
   }
   const where = opts.destination ? ` ${opts.destination}` : tab?.url ? ` on ${hostOf(tab.url)}` : '';
   preview.message = `${verb}${what}${where}`;

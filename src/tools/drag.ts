@@ -25,7 +25,12 @@ export const browserDrag = defineTool({
     steps: z.number().int().min(2).max(100).optional().describe('Intermediate mouse moves (default 12).'),
   }),
   risk: 'input',
-  preview: (i, ctx) => previewOf(ctx, 'Dragging', { ref: i.fromRef, x: i.fromX, y: i.fromY }),
+  preview: async (i, ctx) => {
+    const p = await previewOf(ctx, 'Dragging', { ref: i.fromRef, x: i.fromX, y: i.fromY });
+    // Where it is dropped counts as much as what is dragged: a trash can is a delete.
+    const to = i.toRef ? (await previewOf(ctx, 'onto', { ref: i.toRef })).target : undefined;
+    return to ? { ...p, dropTarget: to } : p;
+  },
   handler: async (i, ctx) => {
     const from = pickTarget({ ref: i.fromRef, x: i.fromX, y: i.fromY }, 'browser_drag (from)');
     const to = pickTarget({ ref: i.toRef, x: i.toX, y: i.toY }, 'browser_drag (to)');

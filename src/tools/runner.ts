@@ -7,6 +7,7 @@ import type { ActionPreview, ToolContext, ToolDefinition, ToolResult } from './t
 import { takeNotice, watchContinuity } from './continuity';
 import { takeTurn } from './tabLocks';
 import { runHandler } from './interrupted';
+import { callEnded, callStarted } from './inFlight';
 import { describeUnknownArgs, unknownArgs } from './unknownArgs';
 import { takeBlockedNotes, takePolicyNotes } from '../actions/blockedRequests';
 
@@ -47,6 +48,15 @@ export function errorResult(e: unknown): ToolResult {
  * error results with a code and a hint.
  */
 export async function runTool(tool: ToolDefinition, rawInput: unknown, ctx: ToolContext, hooks: RunHooks = {}): Promise<ToolResult> {
+  callStarted();
+  try {
+    return await runCounted(tool, rawInput, ctx, hooks);
+  } finally {
+    callEnded();
+  }
+}
+
+async function runCounted(tool: ToolDefinition, rawInput: unknown, ctx: ToolContext, hooks: RunHooks): Promise<ToolResult> {
   const startedAt = Date.now();
   watchContinuity(ctx.sessions);
   const parsed = tool.schema.safeParse(rawInput ?? {});

@@ -3,6 +3,7 @@ import type { BrowserSession } from '../session/browserSession';
 import type { SessionManager } from '../session/manager';
 import type { Tab } from '../session/tab';
 import type { SkillLibrary } from '../skills/library';
+import type { ElementFacts } from '../safety/elementFacts';
 
 /**
  * What kind of thing a tool does; the safety policy (src/safety) turns this, the target element
@@ -49,7 +50,9 @@ export interface ActionPreview {
   message: string;
   url?: string;
   title?: string;
-  target?: TargetFingerprint & { tag?: string; type?: string; inputType?: string; autocomplete?: string; inForm?: boolean };
+  target?: TargetFingerprint & { tag?: string; type?: string; inputType?: string; autocomplete?: string; inForm?: boolean; facts?: ElementFacts };
+  /** For drags: the element dropped onto (a trash can is a delete). */
+  dropTarget?: ActionPreview['target'];
   /** For navigation: where it goes. */
   destination?: string;
   /** For typing: whether the text is a secret (password field, secret placeholder). */

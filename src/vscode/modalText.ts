@@ -1,5 +1,6 @@
 import type { ConfirmRequest } from '../safety/decider';
 import { describeElement } from '../safety/messages';
+import { quotePageText } from '../safety/textFold';
 
 /**
  * What the VS Code modal shows: one plain question as the title, the facts a person needs below it
@@ -60,7 +61,7 @@ export function modalText(req: ConfirmRequest): ModalText {
   const lines: string[] = [];
   const el = describeElement(req.preview);
   if (el) lines.push(`Element: ${el}`);
-  if (req.pageTitle || req.preview?.url) lines.push(`Page: ${[req.pageTitle ? `"${req.pageTitle}"` : undefined, req.preview?.url ?? req.origin].filter(Boolean).join(' — ')}`);
+  if (req.pageTitle || req.preview?.url) lines.push(`Page: ${[req.pageTitle ? quotePageText(req.pageTitle) : undefined, req.preview?.url ?? req.origin].filter(Boolean).join(' — ')}`);
   if (req.rating.reason) lines.push(`Why we ask: ${sentence(req.rating.reason)}`);
   if (code) lines.push('', 'Script:', ...code.split('\n').map((l) => `    ${l}`));
   lines.push('', `Tool: ${req.tool}. Don't Allow, Cancel or Escape refuses; the model is told you declined.`);

@@ -217,7 +217,13 @@ describe('agent loop against scripted models through the real SDKs', function ()
     const asked: string[] = [];
     const decider = realDecider(async (req) => (asked.push(`${req.rating.rule}: ${req.preview?.message}`), 'refuse'));
     const { provider } = await anthropic((r) => {
-      if (r.index === 0) return { toolCalls: [{ name: 'browser_click', input: { ref: refOf(r.allText, 'button', 'Delete account') } }] };
+      // As a model would: click the button once a snapshot shows it (the run starts without one when reading the
+      // tab's URL lost a race on a loaded machine; seen once in a CI-like run).
+      if (!/BLOCKED_BY_POLICY|Clicked|browser_click/.test(r.lastText) && !asked.length) {
+        return /\] button "Delete account/.test(r.allText)
+          ? { toolCalls: [{ name: 'browser_click', input: { ref: refOf(r.allText, 'button', 'Delete account') } }] }
+          : { toolCalls: [{ name: 'browser_snapshot', input: {} }] };
+      }
       if (/BLOCKED_BY_POLICY/.test(r.lastText)) return { text: 'Not allowed; I will not delete.', toolCalls: [{ name: 'finish', input: { success: false, summary: 'Deleting the account was not allowed.' } }] };
       return { toolCalls: [{ name: 'finish', input: { success: true, summary: 'deleted?' } }] };
     });

@@ -107,7 +107,7 @@ describe('relay: popups of a shared page send nothing to a blocked origin, first
     const panelId = await chrome.openPanel();
     const panel = chrome.conn.session((await chrome.conn.send('Target.attachToTarget', { targetId: panelId, flatten: true })).sessionId);
     const tabsText = async () => (await panel.send('Runtime.evaluate', { expression: `document.getElementById('tabs')?.innerText ?? ''`, returnByValue: true })).result.value as string;
-    await until(async () => /Opener[\s\S]*blocked sites stay blocked in its popups/.test(await tabsText()), 5000, 'the side panel to say so');
+    await until(async () => /Opener[\s\S]*Blocked sites stay blocked in its popups\./.test(await tabsText()), 5000, 'the side panel to say so');
     await chrome.conn.send('Target.closeTarget', { targetId: panelId });
   });
 

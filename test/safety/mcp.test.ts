@@ -47,7 +47,7 @@ describe('MCP safety: elicitation, or block unless --allow-confirm-actions', () 
       assert.equal(c.asked.length, 1);
       const msg = (c.asked[0].params as { message: string }).message;
       assert.match(msg, /Running 6\*7/);
-      assert.match(msg, /Page: "App" — https:\/\/app\.example\.com/);
+      assert.match(msg, /Page: «App» — https:\/\/app\.example\.com/);
       assert.match(msg, /Rule: always-confirm:browser_evaluate/);
       assert.equal(ran - before, 2);
     } finally {

@@ -171,7 +171,7 @@ describe('safety with the real tools', function () {
     const before = steps.length;
     const p = await prepareCall(tool, { script: 'document.title' }, decider, vault, ctx);
     assert.ok(p.confirmation);
-    assert.match(p.confirmation.lines.join('\n'), new RegExp(`Page: "Sign in" — ${site.origin.replace(/\./g, '\\.')}`));
+    assert.match(p.confirmation.lines.join('\n'), new RegExp(`Page: «Sign in» — ${site.origin.replace(/\./g, '\\.')}`));
     assert.equal(steps.length, before);
   });
 });

@@ -27,7 +27,7 @@ describe('Copilot tool calls', () => {
     assert.ok(p.confirmation);
     assert.match(p.confirmation.title, /Running script/);
     const body = p.confirmation.lines.join('\n');
-    assert.match(body, /Page: "App" — https:\/\/app\.example\.com/);
+    assert.match(body, /Page: «App» — https:\/\/app\.example\.com/);
     assert.match(body, /Why: .*arbitrary JavaScript/);
     assert.match(body, /Rule: always-confirm:browser_evaluate/);
     assert.equal(handlerCalls, 0);

@@ -21,8 +21,8 @@ describe('VS Code modal confirmation', () => {
   it('asks one plain question naming the action and the site; rule ids stay out of the text', () => {
     const t = modalText(pay);
     assert.equal(t.title, 'Allow Browser Agent to click button "Pay now" on shop.example.com?');
-    assert.match(t.detail, /Element: button "Pay now" \[e12\]/);
-    assert.match(t.detail, /Page: "Checkout" — https:\/\/shop\.example\.com\/checkout/);
+    assert.match(t.detail, /Element: button «Pay now» \[e12\]/);
+    assert.match(t.detail, /Page: «Checkout» — https:\/\/shop\.example\.com\/checkout/);
     assert.match(t.detail, /Why we ask: The element is consequential\./);
     assert.doesNotMatch(`${t.title}\n${t.detail}`, /sensitive-target-on-sensitive-page|Rule:/);
     assert.equal(t.allowSite, 'Allow on shop.example.com for This Session');

@@ -1,0 +1,103 @@
+import { actWorld } from '../actions/actWorld';
+import type { CdpSession } from '../session/cdp';
+import type { Tab } from '../session/tab';
+import type { ActionPreview } from '../tools/types';
+import { ELEMENT_FACTS_FN, type ElementFacts } from './elementFacts';
+import type { PageFacts } from './policy';
+import { boundedRead } from './pageReads';
+
+const PAGE_TEXT_LIMIT = 20_000;
+
+/**
+ * In the isolated world of a frame (the page's scripts cannot redefine `innerText` or `activeElement` for it):
+ * the visible text, and the facts of the focused element — through open shadow roots and same-origin iframes.
+ * `crossFrame`: focus is inside an iframe this document cannot look into (another origin).
+ */
+const FOCUS_SCRIPT = `(() => {
+  const deep = (d) => { let e = d.activeElement; while (e && e.shadowRoot && e.shadowRoot.activeElement) e = e.shadowRoot.activeElement; return e; };
+  let doc = document, e = deep(document), crossFrame = false;
+  for (let i = 0; i < 8 && e && (e.localName === 'iframe' || e.localName === 'frame'); i++) {
+    let inner = null;
+    try { inner = e.contentDocument; } catch {}
+    if (!inner) { crossFrame = true; break; }
+    doc = inner;
+    e = deep(inner);
+  }
+  const none = !e || e === doc.body || e === doc.documentElement;
+  const focused = none || crossFrame ? undefined : (${ELEMENT_FACTS_FN})(e, false);
+  const text = document.body ? String(document.body.innerText || '').slice(0, ${PAGE_TEXT_LIMIT}) : '';
+  return { text, focused, crossFrame, hasFocus: document.hasFocus() };
+})()`;
+
+interface FocusRead {
+  text: string;
+  focused?: ElementFacts & { role?: string };
+  crossFrame: boolean;
+  hasFocus: boolean;
+}
+
+async function readIn(session: CdpSession, frameId: string): Promise<FocusRead | undefined> {
+  const contextId = await actWorld(session, frameId).catch(() => undefined);
+  const res = await session.send('Runtime.evaluate', { expression: FOCUS_SCRIPT, returnByValue: true, ...(contextId ? { contextId } : {}) }, 2000);
+  return res.exceptionDetails ? undefined : (res.result.value as FocusRead);
+}
+
+interface FrameNode {
+  frame: { id: string };
+  childFrames?: FrameNode[];
+}
+
+function frameIds(node: FrameNode | undefined, out: string[] = []): string[] {
+  for (const c of node?.childFrames ?? []) {
+    out.push(c.frame.id);
+    frameIds(c, out);
+  }
+  return out;
+}
+
+/** The focused element's facts when focus sits in a cross-origin iframe (in process or out of process). */
+async function focusInFrames(tab: Tab, main: CdpSession): Promise<ElementFacts | undefined> {
+  const places: [CdpSession, string][] = [];
+  const tree = await main.send('Page.getFrameTree', undefined, 2000).catch(() => undefined);
+  for (const id of frameIds(tree?.frameTree as FrameNode | undefined)) places.push([main, id]);
+  for (const f of tab.frameSessions()) {
+    places.push([f.session, f.targetId]);
+    const sub = await f.session.send('Page.getFrameTree', undefined, 2000).catch(() => undefined);
+    for (const id of frameIds(sub?.frameTree as FrameNode | undefined)) places.push([f.session, id]);
+  }
+  const reads = await Promise.all(places.map(([s, id]) => readIn(s, id).catch(() => undefined)));
+  // hasFocus() is also true in the frames that hold the focused frame: the one that holds the element itself counts.
+  return reads.find((r) => r?.hasFocus && r.focused && !r.crossFrame)?.focused;
+}
+
+function asTarget(f: ElementFacts & { role?: string }): NonNullable<ActionPreview['target']> {
+  const isField = /^(input|textarea|select)$/.test(f.tag ?? '');
+  return {
+    tag: f.tag,
+    type: f.type,
+    inputType: isField ? (f.type ?? (f.tag === 'input' ? 'text' : undefined)) : undefined,
+    autocomplete: f.autocomplete,
+    inForm: f.inForm,
+    name: (f.labels?.[0] ?? (isField ? '' : f.visible) ?? '').slice(0, 200) || undefined,
+    facts: f,
+  };
+}
+
+/**
+ * The page's visible text and the focused element (for calls without a target: typing into, or pressing a key
+ * on, whatever has focus), read where the page cannot tamper with the reading. When the focus is in an
+ * iframe of another origin, its facts come from that frame, with the frame's URL: a secret bound to the page
+ * must not be typed into it, and the origin lists apply to it.
+ */
+export async function readFocusAndText(tab: Tab): Promise<PageFacts | undefined> {
+  return boundedRead(tab, 2000, () => read(tab));
+}
+
+async function read(tab: Tab): Promise<PageFacts | undefined> {
+  const main = await tab.session();
+  const top = await readIn(main, tab.targetId);
+  if (!top) return undefined;
+  let focused = top.focused;
+  if (top.crossFrame) focused = (await focusInFrames(tab, main)) ?? { tag: 'iframe', inFrame: true, frameUrl: 'about:unknown-frame' };
+  return { text: top.text, focused: focused ? asTarget(focused) : undefined, ...(focused?.inFrame ? { focusedFrameUrl: focused.frameUrl } : {}) };
+}

@@ -1,0 +1,18 @@
+import type { SessionManager } from '../session/manager';
+import { callsSettled } from '../tools/inFlight';
+
+/** How long a shutdown lets calls it cut short finish (they fail at once: their browser is gone). */
+const CALLS_GRACE_MS = 3000;
+
+/**
+ * What the extension does when its host shuts down (deactivate), in this order: the browser session
+ * first — a browser we launched is closed, a daemon session ends (its tab released), an attached
+ * browser is only detached from, and nothing can start another — so a call still running ends at once;
+ * then, once such calls are recorded, the audit closes every open task (`interrupted`), so the log ends
+ * with a closing record and loses no step.
+ */
+export async function shutdown(parts: { sessions?: SessionManager; audit?: { dispose(): Promise<void> } }, graceMs = CALLS_GRACE_MS): Promise<void> {
+  await parts.sessions?.dispose().catch(() => undefined);
+  await callsSettled(graceMs);
+  await parts.audit?.dispose().catch(() => undefined);
+}
