@@ -158,6 +158,13 @@ describe('mcp: hard pages, round 2 — consent walls, disabled buttons, editors,
     assert.match(lineOf(now, 'option', 'Science'), /selected/);
   });
 
+  it('a listbox where a click selects one row and Control+click adds: select_option picks several', async () => {
+    const snap = await open('/ctrl-list');
+    await ok('browser_select_option', { ref: ref(snap, 'listbox', 'Files'), values: ['notes.txt', 'plan.pdf'] });
+    await ok('browser_click', { ref: ref(snap, 'button', 'Delete selected') });
+    assert.deepEqual(await got('delete'), ['notes.txt', 'plan.pdf']);
+  });
+
   it('role=switch toggles and a roving radio group: fill_form sets them, arrow keys move the choice', async () => {
     let snap = await open('/switches');
     assert.match(lineOf(snap, 'switch', 'Email notifications'), /checked/);

@@ -135,6 +135,22 @@ export const ARIA_MULTI = page(
 document.getElementById('save').onclick = () => record('interests', [...document.querySelectorAll('[aria-selected=true]')].map((o) => o.textContent));`,
 );
 
+/** A file-manager listbox: a click selects only that row, Control+click adds or removes one (as most multi-select lists do). */
+export const CTRL_LIST = page(
+  'Files',
+  `[role=option]{padding:4px 8px;cursor:default;width:200px} [aria-selected=true]{background:#cde}`,
+  `<h1>Shared files</h1><div id=fl>Files</div><div role=listbox aria-multiselectable=true aria-labelledby=fl id=files tabindex=0>
+<div role=option aria-selected=false>budget.xlsx</div><div role=option aria-selected=false>notes.txt</div><div role=option aria-selected=false>photo.png</div><div role=option aria-selected=false>plan.pdf</div></div>
+<p><button id=del>Delete selected</button></p>`,
+  `const opts = [...document.querySelectorAll('[role=option]')];
+document.getElementById('files').addEventListener('click', (e) => {
+  const o = e.target.closest('[role=option]'); if (!o) return;
+  if (e.ctrlKey || e.metaKey) o.setAttribute('aria-selected', String(o.getAttribute('aria-selected') !== 'true'));
+  else for (const x of opts) x.setAttribute('aria-selected', String(x === o));
+});
+document.getElementById('del').onclick = () => record('delete', opts.filter((o) => o.getAttribute('aria-selected') === 'true').map((o) => o.textContent));`,
+);
+
 /** Settings with role=switch toggles (buttons, aria-checked) and a custom radio group with roving tabindex and arrow keys. */
 export const SWITCHES = page(
   'Preferences',
@@ -267,6 +283,7 @@ export const HARD_PAGES_2: Record<string, string> = {
   '/limits': LIMITS,
   '/optgroup': OPTGROUP,
   '/aria-multi': ARIA_MULTI,
+  '/ctrl-list': CTRL_LIST,
   '/switches': SWITCHES,
   '/dialog': NATIVE_DIALOG,
   '/disclosure': DISCLOSURE,
