@@ -22,10 +22,12 @@ export async function keptNote(h: ElementHandle, text: string): Promise<string> 
 }
 
 /** A read-only field (readonly, aria-readonly) that clicking did not turn into another editor: nothing to type into. */
-export function readOnlyError(h: ElementHandle, value: string): BrowserAgentError {
+export function readOnlyError(h: ElementHandle, value: string, clickChangedPage = false): BrowserAgentError {
   return new BrowserAgentError(
     'NOT_INTERACTABLE',
-    `[${h.ref}] ${describeHandle(h)} is read-only: it cannot be typed into${value ? `. Its value: ${fenceInline(clip(value, 500))}` : ''}.`,
-    'To use the value, read it from here or the snapshot; to change it, look for the control the page offers for that (an edit button, a picker next to it).',
+    `[${h.ref}] ${describeHandle(h)} is read-only: it cannot be typed into${value ? `. Its value: ${fenceInline(clip(value, 500))}` : ''}.${clickChangedPage ? ' Clicking it changed the page: it likely opened a picker of its own.' : ''}`,
+    clickChangedPage
+      ? 'Take a browser_snapshot and choose the value in what opened (a calendar, a list).'
+      : 'To use the value, read it from here or the snapshot; to change it, look for the control the page offers for that (an edit button, a picker next to it).',
   );
 }

@@ -24,6 +24,8 @@ interface FieldInfo {
   inputType?: string;
   readOnly?: boolean;
   value?: string;
+  /** Elements in its document before the click (a read-only field may open a picker when clicked). */
+  count?: number;
 }
 
 /** What kind of field it is and whether it has focus (deep, through shadow roots and frames' own docs). */
@@ -40,7 +42,7 @@ const INSPECT = `(el) => {
     if (['date', 'time', 'datetime-local', 'month', 'week', 'color', 'range'].includes(type)) return { kind: 'valueOnly', secret: false, focused, inputType: type };
     if (['checkbox', 'radio', 'file', 'button', 'submit', 'reset', 'image', 'hidden'].includes(type)) return { kind: 'other', secret: false, focused, inputType: type };
     const secret = type === 'password' || /one-time-code|cc-/.test(el.autocomplete || '');
-    if (el.readOnly || el.getAttribute('aria-readonly') === 'true') return { kind: 'text', secret, focused, inputType: type, readOnly: true, value: secret ? '' : el.value };
+    if (el.readOnly || el.getAttribute('aria-readonly') === 'true') return { kind: 'text', secret, focused, inputType: type, readOnly: true, value: secret ? '' : el.value, count: el.ownerDocument.getElementsByTagName('*').length };
     return { kind: 'text', secret, focused, inputType: type };
   }
   if (el.isContentEditable) return { kind: 'editable', secret: false, focused };
@@ -113,11 +115,14 @@ export async function typeInto(s: Scope, h: ElementHandle, text: string, o: Type
     const moved = await callOnElement<string>(h, FOCUS_MOVED).catch(() => '');
     if (moved) return typeIntoOpened(s, h, moved, text, o);
   }
-  if (info.readOnly) throw readOnlyError(h, info.value ?? '');
+  if (info.readOnly) {
+    const now = info.count === undefined ? undefined : await callOnElement<number>(h, `(el) => el.ownerDocument.getElementsByTagName('*').length`).catch(() => undefined);
+    throw readOnlyError(h, info.value ?? '', now !== undefined && now !== info.count);
+  }
   const clear = o.clear ?? true;
   const prior = text && !o.keystrokes && text.length <= MAX_RETYPE ? await callOnElement<string>(h, READ_VALUE).catch(() => undefined) : undefined;
   await callOnElement(h, PLACE_CARET, [clear]);
-  if (text) await typeText(s.page, text, o.keystrokes);
+  if (text) await typeText(s.page, text, o.keystrokes, info.kind === 'editable');
   else if (clear) await pressKey(s.page, 'Delete');
   // A field that takes keys only on keydown (older input masks) drops inserted text and puts back what it
   // had: type it again key by key, as a person's keyboard would.
@@ -126,7 +131,7 @@ export async function typeInto(s: Scope, h: ElementHandle, text: string, o: Type
     const now = await callOnElement<string>(h, READ_VALUE).catch(() => undefined);
     if (now === prior && now !== (clear ? text : prior + text)) {
       await callOnElement(h, PLACE_CARET, [clear]);
-      await typeText(s.page, text, true);
+      await typeText(s.page, text, true, info.kind === 'editable');
       keyed = true;
     }
   }

@@ -123,6 +123,17 @@ describe('mcp: hard pages, round 2 — consent walls, disabled buttons, editors,
     assert.equal(await got('note'), 'Agenda: budget\nOwner: Ada');
   });
 
+  it('several lines into a plain contenteditable; a read-only date field that opens a picker', async () => {
+    const snap = await open('/compose');
+    await ok('browser_type', { ref: ref(snap, 'textbox', 'Message'), text: 'Hi Ada,\nSee you on Thursday.\nGrace' });
+    const date = await call('browser_type', { ref: ref(snap, 'textbox', 'Send on'), text: '2026-12-24' });
+    assert.ok(date.isError, date.text);
+    assert.match(date.text, /read-only[\s\S]*(opened|changed the page)/, 'the error says the click opened something to use instead');
+    await ok('browser_click', { ref: ref(await snapshot(), 'button', '24') });
+    await ok('browser_click', { ref: ref(snap, 'button', 'Send') });
+    assert.deepEqual(await got('message'), { body: 'Hi Ada,\nSee you on Thursday.\nGrace', when: '2026-12-24' });
+  });
+
   it('maxlength and reformatting masks: the result says what the field kept', async () => {
     const snap = await open('/limits');
     const long = 'Happy birthday! Wishing you a wonderful year ahead.';

@@ -96,6 +96,23 @@ render(doc.length);
 document.getElementById('save').onclick = () => record('note', doc);`,
 );
 
+/** A plain contenteditable message box (white-space: normal, as most are) and a date field that is readonly and opens a picker (flatpickr-style). */
+export const COMPOSE = page(
+  'New message',
+  `#body{border:1px solid #888;min-height:80px;padding:8px} #cal{border:1px solid #888;display:inline-block;padding:6px} #cal button{width:36px}`,
+  `<h1>New message</h1><div id=body contenteditable=true role=textbox aria-label="Message"></div>
+<label>Send on <input id=when readonly placeholder="Pick a date"></label><div id=calhost></div>
+<p><button id=send>Send</button></p>`,
+  `const when = document.getElementById('when');
+when.addEventListener('click', () => {
+  const host = document.getElementById('calhost');
+  if (host.firstChild) return;
+  host.innerHTML = '<div id=cal role=dialog aria-label="Choose a date"><div>December 2026</div>' + [21, 22, 23, 24, 25].map((d) => '<button type=button data-d=' + d + '>' + d + '</button>').join('') + '</div>';
+  host.querySelector('#cal').addEventListener('click', (e) => { const d = e.target.dataset.d; if (d) { when.value = '2026-12-' + d; host.innerHTML = ''; } });
+});
+document.getElementById('send').onclick = () => record('message', { body: document.getElementById('body').innerText.trim(), when: when.value });`,
+);
+
 /** A textarea with maxlength and a counter; a card-number field that groups digits and an expiry that adds the slash. */
 export const LIMITS = page(
   'Checkout',
@@ -281,6 +298,7 @@ export const HARD_PAGES_2: Record<string, string> = {
   '/datetime': DATETIME,
   '/model-editor': MODEL_EDITOR,
   '/limits': LIMITS,
+  '/compose': COMPOSE,
   '/optgroup': OPTGROUP,
   '/aria-multi': ARIA_MULTI,
   '/ctrl-list': CTRL_LIST,
