@@ -117,6 +117,7 @@ export async function selectOptions(s: Scope, h: ElementHandle, values: string[]
 }
 
 const CHECK_STATE = `(el) => {
+  if (el.localName === 'label' && el.control) el = el.control;
   if (el.localName === 'input' && (el.type === 'checkbox' || el.type === 'radio')) return { checked: el.checked, kind: el.type };
   const a = el.getAttribute('aria-checked') ?? el.getAttribute('aria-pressed') ?? el.getAttribute('aria-selected');
   if (a !== null) return { checked: a === 'true', kind: el.getAttribute('role') || 'toggle' };
@@ -137,7 +138,8 @@ export async function setChecked(s: Scope, h: ElementHandle, checked: boolean): 
 
 /** Sets a native select, checkbox/radio or text field to `value`, choosing the right gesture. */
 export async function fillField(s: Scope, h: ElementHandle, value: string | boolean | string[]): Promise<ActionOutcome> {
-  const kind = await callOnElement<string>(h, `(el) => el.localName === 'select' || (${CUSTOM})(el) === 'pick' ? 'select' : (el.localName === 'input' && (el.type === 'checkbox' || el.type === 'radio')) || ['checkbox', 'radio', 'switch', 'menuitemcheckbox'].includes(el.getAttribute('role')) ? 'check' : 'text'`);
+  // A checkbox drawn as a switch is often a visually hidden input whose label got the ref: the input decides.
+  const kind = await callOnElement<string>(h, `(el) => (el = el.localName === 'label' && el.control ? el.control : el, el.localName === 'select' || (${CUSTOM})(el) === 'pick' ? 'select' : (el.localName === 'input' && (el.type === 'checkbox' || el.type === 'radio')) || ['checkbox', 'radio', 'switch', 'menuitemcheckbox'].includes(el.getAttribute('role')) ? 'check' : 'text')`);
   if (kind === 'select') return selectOptions(s, h, Array.isArray(value) ? value : [String(value)]);
   if (kind === 'check') {
     const on = typeof value === 'boolean' ? value : !/^(false|off|no|0|unchecked)$/i.test(String(value));

@@ -5,6 +5,7 @@ import { fingerprintOf } from './click';
 import { callOnElement, describeHandle } from './element';
 import { keptNote, quote, readOnlyError } from './fieldNotes';
 import { invalidFormNote } from './formCheck';
+import { setByArrows } from './stepper';
 import { mouseClick, pressKey, typeText } from './input';
 import type { ActionOutcome, Scope } from './scope';
 
@@ -18,7 +19,7 @@ export interface TypeOptions {
 }
 
 interface FieldInfo {
-  kind: 'text' | 'editable' | 'valueOnly' | 'other';
+  kind: 'text' | 'editable' | 'valueOnly' | 'stepper' | 'other';
   secret: boolean;
   focused: boolean;
   inputType?: string;
@@ -47,6 +48,7 @@ const INSPECT = `(el) => {
   }
   if (el.isContentEditable) return { kind: 'editable', secret: false, focused };
   const role = el.getAttribute('role');
+  if (role === 'spinbutton' || role === 'slider') return { kind: 'stepper', secret: false, focused };
   if (role === 'textbox' || role === 'searchbox' || role === 'combobox' || role === 'spinbutton') return { kind: 'editable', secret: false, focused };
   return { kind: 'other', secret: false, focused, inputType: tag };
 }`;
@@ -98,6 +100,7 @@ export async function typeInto(s: Scope, h: ElementHandle, text: string, o: Type
   if (info.kind === 'other') {
     throw new BrowserAgentError('NOT_INTERACTABLE', `[${h.ref}] ${describeHandle(h)} is not a text field${info.inputType ? ` (${info.inputType})` : ''}.`, info.inputType === 'checkbox' || info.inputType === 'radio' ? 'Use browser_click or browser_fill_form for checkboxes and radios.' : info.inputType === 'file' ? 'Use browser_upload_file for file inputs.' : 'Pick a textbox ref from browser_snapshot, or click the field first and type without a ref.');
   }
+  if (info.kind === 'stepper') return setByArrows(s, h, text);
   if (info.kind === 'valueOnly') {
     await ensureActionable(s.tab, h, { hitTest: false });
     const value = await callOnElement<string>(h, SET_VALUE, [text]);

@@ -134,6 +134,19 @@ describe('mcp: hard pages, round 2 — consent walls, disabled buttons, editors,
     assert.deepEqual(await got('message'), { body: 'Hi Ada,\nSee you on Thursday.\nGrace', when: '2026-12-24' });
   });
 
+  it('a number field, a custom spinbutton and a switch that is a hidden checkbox, by fill_form', async () => {
+    const snap = await open('/quantities');
+    const bad = await call('browser_type', { ref: ref(snap, 'spinbutton|textbox', 'Coffee beans (bags)'), text: 'three' });
+    assert.match(bad.text, /it is a number field/, 'says why the field is empty');
+    await ok('browser_fill_form', { fields: [{ ref: ref(snap, 'spinbutton|textbox', 'Coffee beans (bags)'), value: '3' }, { ref: ref(snap, 'spinbutton', 'Filters'), value: '5' }, { ref: ref(snap, 'switch|checkbox', 'Gift wrap'), value: 'true' }] });
+    await ok('browser_click', { ref: ref(snap, 'button', 'Update cart') });
+    assert.deepEqual(await got('submit'), { beans: '3', filters: '5', gift: 'on' });
+    // A value off its range is refused with the range, before any key is pressed.
+    const far = await call('browser_type', { ref: ref(await open('/quantities'), 'spinbutton', 'Filters'), text: '12' });
+    assert.ok(far.isError, far.text);
+    assert.match(far.text, /between 1 and 9/);
+  });
+
   it('maxlength and reformatting masks: the result says what the field kept', async () => {
     const snap = await open('/limits');
     const long = 'Happy birthday! Wishing you a wonderful year ahead.';

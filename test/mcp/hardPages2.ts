@@ -113,6 +113,20 @@ when.addEventListener('click', () => {
 document.getElementById('send').onclick = () => record('message', { body: document.getElementById('body').innerText.trim(), when: when.value });`,
 );
 
+/** Cart quantities: a number input, a custom spinbutton (arrow keys), a switch that is a visually hidden checkbox, a sort select that reloads. */
+export const QUANTITIES = page(
+  'Cart',
+  `.sr{position:absolute;width:1px;height:1px;overflow:hidden;clip:rect(0 0 0 0)} .track{display:inline-block;width:40px;height:20px;border-radius:10px;background:#ccc} input:checked + .track{background:#4a4} [role=spinbutton]{display:inline-block;border:1px solid #888;padding:4px 10px}`,
+  `<h1>Cart</h1><form method=post action=/submit>
+<label>Coffee beans (bags) <input type=number name=beans min=1 max=10 value=1></label>
+<p><span id=fl>Filters</span> <span role=spinbutton tabindex=0 aria-labelledby=fl aria-valuenow=2 aria-valuemin=1 aria-valuemax=9 id=filters>2</span><input type=hidden name=filters value=2></p>
+<label><input type=checkbox name=gift class=sr role=switch><span class=track></span> Gift wrap</label>
+<button>Update cart</button></form>`,
+  `const sp = document.getElementById('filters'), hid = document.querySelector('[name=filters]');
+const setN = (n) => { n = Math.max(1, Math.min(9, n)); sp.setAttribute('aria-valuenow', n); sp.textContent = n; hid.value = n; };
+sp.addEventListener('keydown', (e) => { const n = +sp.getAttribute('aria-valuenow'); if (e.key === 'ArrowUp') { setN(n + 1); e.preventDefault(); } if (e.key === 'ArrowDown') { setN(n - 1); e.preventDefault(); } if (e.key === 'Home') setN(1); if (e.key === 'End') setN(9); });`,
+);
+
 /** A textarea with maxlength and a counter; a card-number field that groups digits and an expiry that adds the slash. */
 export const LIMITS = page(
   'Checkout',
@@ -298,6 +312,7 @@ export const HARD_PAGES_2: Record<string, string> = {
   '/datetime': DATETIME,
   '/model-editor': MODEL_EDITOR,
   '/limits': LIMITS,
+  '/quantities': QUANTITIES,
   '/compose': COMPOSE,
   '/optgroup': OPTGROUP,
   '/aria-multi': ARIA_MULTI,
