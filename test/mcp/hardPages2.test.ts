@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import { HEADLESS_ARGS, startMcp, type McpProcess } from '../helpers/mcpProcess';
 import { startServer, type TestServer } from '../helpers/servers';
 import { lineOf, modelDriver, recorder, ref, refIn, type Received } from './hardHarness';
-import { HARD_PAGES_2, splitCheckout } from './hardPages2';
+import { consentFramePage, HARD_PAGES_2, splitCheckout } from './hardPages2';
 
 describe('mcp: hard pages, round 2 — consent walls, disabled buttons, editors, widgets, keys, tabs', function () {
   this.timeout(180_000);
@@ -26,6 +26,7 @@ describe('mcp: hard pages, round 2 — consent walls, disabled buttons, editors,
     srv = await startServer(HARD_PAGES_2);
     for (const [p, h] of Object.entries(recorder(received, () => srv))) srv.route(p, h);
     srv.route('/checkout', splitCheckout(other.origin));
+    srv.route('/consent-frame', consentFramePage(other.origin));
     srv.route('/invoice.csv', (_req, res) => res.writeHead(200, { 'content-type': 'text/csv', 'content-disposition': 'attachment; filename="invoices-2026.csv"' }).end('id,total\nINV-77,310\n'));
     mcp = await startMcp([...HEADLESS_ARGS, '--allow-confirm-actions', '--downloads-dir', mkdtempSync(join(tmpdir(), 'ba-hard2-dl-'))]);
   });
@@ -47,6 +48,19 @@ describe('mcp: hard pages, round 2 — consent walls, disabled buttons, editors,
     assert.equal(await got('consent'), 'accept');
     await ok('browser_click', { ref: ref(snap, 'button', 'Subscribe') });
     assert.equal(await got('subscribe'), 'yes');
+  });
+
+  it('a consent banner in a cross-origin iframe over the page: the error names the frame\'s buttons by ref', async () => {
+    const snap = await open('/consent-frame');
+    const covered = await call('browser_click', { ref: ref(snap, 'button', 'Save recipe') });
+    assert.ok(covered.isError, covered.text);
+    const frame = snap.slice(snap.indexOf('[frame '));
+    const reject = ref(frame, 'button', 'Reject all');
+    assert.match(covered.text, new RegExp(`\\[${reject}\\] button "Reject all"`), covered.text);
+    await ok('browser_click', { ref: reject });
+    assert.equal(await got('consent'), 'no');
+    await ok('browser_click', { ref: ref(snap, 'button', 'Save recipe') });
+    assert.equal(await got('save'), 'lentil soup');
   });
 
   it('a fixed bottom bar over the lower half of the last button: the click lands on the part that shows', async () => {

@@ -24,6 +24,22 @@ document.getElementById('rej').onclick = () => { cmp.remove(); record('consent',
 document.getElementById('sub').onclick = () => record('subscribe', 'yes');`,
 );
 
+/** A consent banner served in a cross-origin iframe laid over the page (as Sourcepoint and TrustArc do). */
+export const CMP_FRAME = page(
+  'Privacy choices',
+  `body{margin:0;padding:12px;background:#fff}`,
+  `<p>We and our 812 partners use cookies.</p><button id=ok>Accept all</button> <button id=no>Reject all</button>`,
+  `for (const id of ['ok', 'no']) document.getElementById(id).onclick = () => parent.postMessage({ consent: id }, '*');`,
+);
+export const consentFramePage = (frameOrigin: string) =>
+  page(
+    'Recipes',
+    `#cmp{position:fixed;left:0;right:0;bottom:0;width:100%;height:100%;border:0;background:rgba(0,0,0,.5);z-index:99} .filler{height:200px}`,
+    `<h1>Recipes</h1><p>Today: lentil soup.</p><div class=filler></div><button id=save>Save recipe</button><iframe id=cmp src="${frameOrigin}/cmp-frame" title="Privacy choices"></iframe>`,
+    `addEventListener('message', (e) => { if (e.data && e.data.consent) { document.getElementById('cmp').remove(); record('consent', e.data.consent); } });
+document.getElementById('save').onclick = () => record('save', 'lentil soup');`,
+  );
+
 /** A fixed bottom bar (a chat prompt, an install banner) over the lower part of the page's last button: the page cannot scroll it clear. */
 export const BOTTOM_BAR = page(
   'Terms',
@@ -306,6 +322,7 @@ export const INVOICE_VIEW = page('Invoice INV-77', ``, `<h1>Invoice INV-77</h1><
 /** Every page of round 2 by path (the card frame and splitCheckout are routed by the test: they need two origins). */
 export const HARD_PAGES_2: Record<string, string> = {
   '/consent': CONSENT,
+  '/cmp-frame': CMP_FRAME,
   '/bottom-bar': BOTTOM_BAR,
   '/disabled': DISABLED_UNTIL_VALID,
   '/drawer': DRAWER,
