@@ -151,7 +151,7 @@ describe('mcp: a frozen browser and a stalled or cut DevTools connection (real s
       else assert.equal(r.images, 1, `${name}: ${r.text}`);
       assert.ok(r.ms < BOUND_MS, `${name} took ${r.ms} ms`);
       await until(() => browserProcesses({ pgid: b.pid, profileDir: b.profileDir }).length === 0, 5000, `the killed browser's processes (${name})`);
-      assert.equal(existsSync(b.profileDir), false, `its temporary profile is deleted (${name})`);
+      await until(() => !existsSync(b.profileDir), 5000, `its temporary profile to be deleted (${name})`);
       const next = await m.call('browser_navigate', { url: `${srv.url}next` });
       assert.equal(next.isError, false, next.text);
       assert.match(next.text, /^Note: the browser had exited or crashed since the last call and was relaunched\./);
@@ -173,7 +173,7 @@ describe('mcp: a frozen browser and a stalled or cut DevTools connection (real s
     client.kill('SIGKILL');
     await until(() => !alive(server.pid), 8000, 'the server to exit once its client is gone');
     await until(() => browserProcesses({ pgid: b.pid, profileDir: b.profileDir }).length === 0, 8000, 'its browser to be gone');
-    assert.equal(existsSync(b.profileDir), false, 'its temporary profile is deleted');
+    await until(() => !existsSync(b.profileDir), 5000, 'its temporary profile to be deleted'); // removed just after its processes exit
   });
 
   it('SIGSTOP of the launched browser: the call fails within seconds, the frozen browser is killed and its profile deleted, the next call relaunches', async () => {
@@ -197,7 +197,7 @@ describe('mcp: a frozen browser and a stalled or cut DevTools connection (real s
     assert.match(snap.text, /Hint: The browser Browser Agent launched was closed; the next call launches a new one/);
     assert.ok(snap.ms < BOUND_MS, `snapshot took ${snap.ms} ms`);
     await until(() => browserProcesses({ pgid: b.pid, profileDir: b.profileDir }).length === 0, 8000, 'the frozen browser’s processes to be gone');
-    assert.equal(existsSync(b.profileDir), false, 'its temporary profile is deleted');
+    await until(() => !existsSync(b.profileDir), 5000, 'its temporary profile to be deleted'); // removed just after its processes exit
 
     const nav = await timed(m, 'browser_navigate', { url: `${srv.url}next` });
     assert.equal(nav.isError, false, nav.text);
