@@ -2,7 +2,7 @@
 // page's own words when it gives them), and which controls of the overlay covering it would dismiss it. Both run
 // only on the error path, so actions that succeed pay nothing for them.
 import { clip, fenceInline } from '../safety/untrusted';
-import { evalInFrame, mainFrame, parseRef, refString, tabState } from '../snapshot/frames';
+import { evalInFrame, mainFrame, parseRef, refString, tabState, type FrameRef } from '../snapshot/frames';
 import type { Tab } from '../session/tab';
 import type { ElementHandle } from '../snapshot/types';
 import { callOnElement } from './element';
@@ -38,7 +38,7 @@ export async function disabledReason(h: ElementHandle): Promise<string> {
  * to the outermost ancestor that does not hold the element (a consent wall's backdrop, a modal's layer), and
  * the refs of the snapshot's elements inside it; when none were issued, the texts of its buttons.
  */
-const COVER_CONTROLS = `(id, ids) => {
+const COVER_CONTROLS = `(id, ids, wantFrame) => {
   const S = globalThis.__baSnap;
   const el = S && S.get(id);
   if (!el || !el.isConnected) return null;
@@ -51,9 +51,12 @@ const COVER_CONTROLS = `(id, ids) => {
   let cover = hit;
   for (let p = cover.parentElement; p && p !== document.body && p !== document.documentElement && !holds(p, el); p = p.parentElement) cover = p;
   const visible = (e) => { const b = e.getBoundingClientRect(); return b.width > 0 && b.height > 0; };
+  // A banner served in an iframe (Sourcepoint, TrustArc): its controls live in that frame.
+  const frame = /^i?frame$/.test(cover.localName) ? cover : cover.querySelector('iframe');
+  if (wantFrame) return frame;
   const inside = ids.filter((i) => { const e = S.get(i); return e && holds(cover, e) && visible(e); });
   const texts = inside.length ? [] : [...cover.querySelectorAll('button,a[href],[role=button],input[type=button],input[type=submit]')].filter(visible).slice(0, 6).map((b) => (b.getAttribute('aria-label') || b.innerText || b.value || '').trim().replace(/\\s+/g, ' ').slice(0, 60)).filter(Boolean);
-  return { inside, texts };
+  return { inside, texts, frame: !!frame };
 }`;
 
 /** Controls named in a COVERED error at most. */
@@ -71,9 +74,13 @@ export async function coverControls(tab: Tab, h: ElementHandle): Promise<string>
     const q = parseRef(key);
     if (q && q.prefix === p.prefix && q.id !== p.id) ids.push(q.id);
   }
-  const r = await evalInFrame<{ inside: number[]; texts: string[] } | null>(tab, frame, `(${COVER_CONTROLS})(${p.id}, ${JSON.stringify(ids)})`).catch(() => undefined);
+  const r = await evalInFrame<{ inside: number[]; texts: string[]; frame: boolean } | null>(tab, frame, `(${COVER_CONTROLS})(${p.id}, ${JSON.stringify(ids)}, false)`).catch(() => undefined);
   const found = r?.value;
   if (!found) return '';
+  if (!found.inside.length && found.frame) {
+    const named = await frameControls(tab, frame, `(${COVER_CONTROLS})(${p.id}, [], true)`);
+    if (named) return named;
+  }
   if (found.inside.length) {
     const named = found.inside.slice(0, MAX_CONTROLS).map((id) => {
       const key = refString(p.prefix, id);
@@ -83,4 +90,22 @@ export async function coverControls(tab: Tab, h: ElementHandle): Promise<string>
     return ` Its controls: ${fenceInline(named.join(', '))}${found.inside.length > MAX_CONTROLS ? ` (and ${found.inside.length - MAX_CONTROLS} more)` : ''}.`;
   }
   return found.texts.length ? ` Its buttons (take a browser_snapshot for their refs): ${fenceInline(found.texts.map((t) => JSON.stringify(t)).join(', '))}.` : '';
+}
+
+/** Roles of a covering frame's elements that can dismiss it. */
+const CONTROL_ROLES = new Set(['button', 'link', 'checkbox', 'switch', 'menuitem', 'tab']);
+
+/** " Its controls (in frame fN): [fN:1] button "Accept all", …" for an iframe the cover expression returns. */
+async function frameControls(tab: Tab, frame: FrameRef, expression: string): Promise<string> {
+  const { objectId } = await evalInFrame<unknown>(tab, frame, expression, false).catch(() => ({ objectId: undefined }));
+  if (!objectId) return '';
+  const { node } = await frame.session.send('DOM.describeNode', { objectId }).catch(() => ({ node: undefined }));
+  frame.session.send('Runtime.releaseObject', { objectId }).catch(() => {});
+  const st = tabState(tab);
+  const child = node?.frameId ? st.framesById.get(node.frameId) : undefined;
+  if (!child) return node?.frameId ? ' It is a frame: take a browser_snapshot for its controls.' : '';
+  const named: string[] = [];
+  for (const [key, rec] of st.refs) if (rec.prefix === child.prefix && CONTROL_ROLES.has(rec.role)) named.push(`[${key}] ${rec.name ? `${rec.role} ${JSON.stringify(clip(rec.name, 60))}` : rec.role}`);
+  if (!named.length) return ` It is frame f${child.prefix}: take a browser_snapshot for its controls.`;
+  return ` Its controls (in frame f${child.prefix}): ${fenceInline(named.slice(0, MAX_CONTROLS).join(', '))}${named.length > MAX_CONTROLS ? ` (and ${named.length - MAX_CONTROLS} more)` : ''}.`;
 }

@@ -57,12 +57,24 @@ const FIND_OPTION = `function (wanted) { const el = this; ${OPTIONS}
 }`;
 const OPTION_LABELS = `(el) => { ${OPTIONS} return pool.slice(0, 30).map((o) => (o.getAttribute('aria-label') || o.textContent || '').trim()); }`;
 
+/** The element, or the list it controls, takes several options (aria-multiselectable). */
+const MULTISELECT = `(el) => {
+  if (el.getAttribute('aria-multiselectable') === 'true') return true;
+  const ids = ((el.getAttribute('aria-controls') || '') + ' ' + (el.getAttribute('aria-owns') || '')).split(/\\s+/).filter(Boolean);
+  return ids.some((id) => { const l = el.ownerDocument.getElementById(id); return !!l && l.getAttribute('aria-multiselectable') === 'true'; });
+}`;
+const IS_SELECTED = `(o) => o.getAttribute('aria-selected') === 'true' || o.getAttribute('aria-checked') === 'true'`;
+
 /**
  * Opens a custom dropdown (when its option is not showing; a searchable one by typing the label) and clicks
  * the option with each label, like a person.
  */
 async function chooseCustom(s: Scope, h: ElementHandle, values: string[], how: string): Promise<ActionOutcome> {
   const what = `[${h.ref}] ${describeHandle(h)}`;
+  // A list that takes several: most select one row per click and add one with Control+click (file managers,
+  // mail lists); lists whose click toggles take Control+click the same way. An option already selected is left.
+  const multi = values.length > 1 && (await callOnElement<boolean>(h, MULTISELECT).catch(() => false));
+  const options: ElementHandle[] = [];
   for (const v of values) {
     let option = how === 'search' ? undefined : await elementFrom(h, FIND_OPTION, [v], v);
     if (!option) {
@@ -78,7 +90,14 @@ async function chooseCustom(s: Scope, h: ElementHandle, values: string[], how: s
       const available = await callOnElement<string[]>(h, OPTION_LABELS).catch(() => []);
       throw new BrowserAgentError('TARGET_NOT_FOUND', `${what} shows no option "${v}" (it is open now).`, available.length ? `Available: ${available.map((a) => `"${a}"`).join(', ')}` : 'Take a snapshot to see what the click opened, and click the option.');
     }
-    await clickElement(s, { ...option, role: 'option' });
+    options.push(option);
+    if (multi && (await callOnElement<boolean>(option, IS_SELECTED).catch(() => false))) continue;
+    await clickElement(s, { ...option, role: 'option' }, multi && options.length > 1 ? { modifiers: ['Control'] } : {});
+  }
+  if (multi) {
+    const missed: string[] = [];
+    for (const [i, o] of options.entries()) if (!(await callOnElement<boolean>(o, IS_SELECTED).catch(() => true))) missed.push(values[i]);
+    if (missed.length) throw new BrowserAgentError('NOT_INTERACTABLE', `Clicked the options of ${what}, but ${missed.map((m) => `"${m}"`).join(', ')} ${missed.length === 1 ? 'is' : 'are'} not selected now.`, 'The list may take several with Shift+click or a checkbox per row: take a snapshot and click them as the page shows.');
   }
   return { text: `Chose ${values.map((v) => `"${v}"`).join(', ')} in ${describeHandle(h)} (${how === 'search' ? 'typed it and' : 'opened it and'} clicked the option)`, target: fingerprintOf(h) };
 }
@@ -98,6 +117,7 @@ export async function selectOptions(s: Scope, h: ElementHandle, values: string[]
 }
 
 const CHECK_STATE = `(el) => {
+  if (el.localName === 'label' && el.control) el = el.control;
   if (el.localName === 'input' && (el.type === 'checkbox' || el.type === 'radio')) return { checked: el.checked, kind: el.type };
   const a = el.getAttribute('aria-checked') ?? el.getAttribute('aria-pressed') ?? el.getAttribute('aria-selected');
   if (a !== null) return { checked: a === 'true', kind: el.getAttribute('role') || 'toggle' };
@@ -118,7 +138,8 @@ export async function setChecked(s: Scope, h: ElementHandle, checked: boolean): 
 
 /** Sets a native select, checkbox/radio or text field to `value`, choosing the right gesture. */
 export async function fillField(s: Scope, h: ElementHandle, value: string | boolean | string[]): Promise<ActionOutcome> {
-  const kind = await callOnElement<string>(h, `(el) => el.localName === 'select' || (${CUSTOM})(el) === 'pick' ? 'select' : (el.localName === 'input' && (el.type === 'checkbox' || el.type === 'radio')) || ['checkbox', 'radio', 'switch', 'menuitemcheckbox'].includes(el.getAttribute('role')) ? 'check' : 'text'`);
+  // A checkbox drawn as a switch is often a visually hidden input whose label got the ref: the input decides.
+  const kind = await callOnElement<string>(h, `(el) => (el = el.localName === 'label' && el.control ? el.control : el, el.localName === 'select' || (${CUSTOM})(el) === 'pick' ? 'select' : (el.localName === 'input' && (el.type === 'checkbox' || el.type === 'radio')) || ['checkbox', 'radio', 'switch', 'menuitemcheckbox'].includes(el.getAttribute('role')) ? 'check' : 'text')`);
   if (kind === 'select') return selectOptions(s, h, Array.isArray(value) ? value : [String(value)]);
   if (kind === 'check') {
     const on = typeof value === 'boolean' ? value : !/^(false|off|no|0|unchecked)$/i.test(String(value));

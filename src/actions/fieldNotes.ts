@@ -5,7 +5,7 @@ import { clip, fenceInline } from '../safety/untrusted';
 import type { ElementHandle } from '../snapshot/types';
 import { callOnElement, describeHandle } from './element';
 
-const READ = `(el) => ({ value: el.localName === 'input' || el.localName === 'textarea' ? el.value : (el.innerText || '').slice(0, 500), max: el.maxLength > 0 ? el.maxLength : -1 })`;
+const READ = `(el) => ({ value: el.localName === 'input' || el.localName === 'textarea' ? el.value : (el.innerText || '').slice(0, 500), max: el.maxLength > 0 ? el.maxLength : -1, number: el.localName === 'input' && el.type === 'number', bad: !!(el.validity && el.validity.badInput) })`;
 
 /** Typed text as results show it: quoted, long text cut, secrets only counted. */
 export function quote(text: string, secret = false): string {
@@ -15,17 +15,20 @@ export function quote(text: string, secret = false): string {
 
 /** "; the field now shows …" after typing `text` (replacing), with the maxlength that cut it; '' when it shows the text. */
 export async function keptNote(h: ElementHandle, text: string): Promise<string> {
-  const r = await callOnElement<{ value: string; max: number }>(h, READ).catch(() => undefined);
+  const r = await callOnElement<{ value: string; max: number; number: boolean; bad: boolean }>(h, READ).catch(() => undefined);
   if (!r || r.value === text) return '';
   const cut = r.max > 0 && text.length > r.max && r.value.length <= r.max;
-  return `; the field now shows ${quote(r.value)}${cut ? ` — it takes at most ${r.max} characters (maxlength), ${text.length - r.value.length} were not taken` : ''}`;
+  const why = cut ? ` — it takes at most ${r.max} characters (maxlength), ${text.length - r.value.length} were not taken` : r.number && (r.bad || !r.value) ? ' — it is a number field: it takes digits (and a sign or decimal point) only' : '';
+  return `; the field now shows ${quote(r.value)}${why}`;
 }
 
 /** A read-only field (readonly, aria-readonly) that clicking did not turn into another editor: nothing to type into. */
-export function readOnlyError(h: ElementHandle, value: string): BrowserAgentError {
+export function readOnlyError(h: ElementHandle, value: string, clickChangedPage = false): BrowserAgentError {
   return new BrowserAgentError(
     'NOT_INTERACTABLE',
-    `[${h.ref}] ${describeHandle(h)} is read-only: it cannot be typed into${value ? `. Its value: ${fenceInline(clip(value, 500))}` : ''}.`,
-    'To use the value, read it from here or the snapshot; to change it, look for the control the page offers for that (an edit button, a picker next to it).',
+    `[${h.ref}] ${describeHandle(h)} is read-only: it cannot be typed into${value ? `. Its value: ${fenceInline(clip(value, 500))}` : ''}.${clickChangedPage ? ' Clicking it changed the page: it likely opened a picker of its own.' : ''}`,
+    clickChangedPage
+      ? 'Take a browser_snapshot and choose the value in what opened (a calendar, a list).'
+      : 'To use the value, read it from here or the snapshot; to change it, look for the control the page offers for that (an edit button, a picker next to it).',
   );
 }

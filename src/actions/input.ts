@@ -82,14 +82,21 @@ export async function pressKey(page: CdpSession, combo: string): Promise<void> {
  * Types text. Fast path: one `Input.insertText` (fires beforeinput/input like an IME commit).
  * `keystrokes`: one key event per character, for widgets that listen to keydown/keyup.
  */
-export async function typeText(page: CdpSession, text: string, keystrokes = false): Promise<void> {
+export async function typeText(page: CdpSession, text: string, keystrokes = false, editable = false): Promise<void> {
+  // In a contenteditable an inserted "\n" is a space in the rendered text, and Enter may send (chat boxes):
+  // a line break there is Shift+Enter, as a person types it.
+  const newline = editable ? 'Shift+Enter' : 'Enter';
   if (!keystrokes) {
-    await page.send('Input.insertText', { text });
+    const lines = editable ? text.split(/\r?\n/) : [text];
+    for (const [i, line] of lines.entries()) {
+      if (i) await pressKey(page, newline);
+      if (line) await page.send('Input.insertText', { text: line });
+    }
     return;
   }
   for (const ch of text) {
     if (ch === '\n') {
-      await pressKey(page, 'Enter');
+      await pressKey(page, newline);
       continue;
     }
     let def: KeyDef;

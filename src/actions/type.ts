@@ -6,6 +6,7 @@ import { fingerprintOf } from './click';
 import { callOnElement, describeHandle } from './element';
 import { keptNote, quote, readOnlyError } from './fieldNotes';
 import { invalidFormNote } from './formCheck';
+import { setByArrows } from './stepper';
 import { mouseClick, pressKey, typeText } from './input';
 import type { ActionOutcome, Scope } from './scope';
 
@@ -19,12 +20,14 @@ export interface TypeOptions {
 }
 
 interface FieldInfo {
-  kind: 'text' | 'editable' | 'valueOnly' | 'other';
+  kind: 'text' | 'editable' | 'valueOnly' | 'stepper' | 'other';
   secret: boolean;
   focused: boolean;
   inputType?: string;
   readOnly?: boolean;
   value?: string;
+  /** Elements in its document before the click (a read-only field may open a picker when clicked). */
+  count?: number;
 }
 
 /** What kind of field it is and whether it has focus (deep, through shadow roots and frames' own docs). */
@@ -41,11 +44,12 @@ const INSPECT = `(el) => {
     if (['date', 'time', 'datetime-local', 'month', 'week', 'color', 'range'].includes(type)) return { kind: 'valueOnly', secret: false, focused, inputType: type };
     if (['checkbox', 'radio', 'file', 'button', 'submit', 'reset', 'image', 'hidden'].includes(type)) return { kind: 'other', secret: false, focused, inputType: type };
     const secret = type === 'password' || /one-time-code|cc-/.test(el.autocomplete || '');
-    if (el.readOnly || el.getAttribute('aria-readonly') === 'true') return { kind: 'text', secret, focused, inputType: type, readOnly: true, value: secret ? '' : el.value };
+    if (el.readOnly || el.getAttribute('aria-readonly') === 'true') return { kind: 'text', secret, focused, inputType: type, readOnly: true, value: secret ? '' : el.value, count: el.ownerDocument.getElementsByTagName('*').length };
     return { kind: 'text', secret, focused, inputType: type };
   }
   if (el.isContentEditable) return { kind: 'editable', secret: false, focused };
   const role = el.getAttribute('role');
+  if (role === 'spinbutton' || role === 'slider') return { kind: 'stepper', secret: false, focused };
   if (role === 'textbox' || role === 'searchbox' || role === 'combobox' || role === 'spinbutton') return { kind: 'editable', secret: false, focused };
   return { kind: 'other', secret: false, focused, inputType: tag };
 }`;
@@ -97,6 +101,7 @@ export async function typeInto(s: Scope, h: ElementHandle, text: string, o: Type
   if (info.kind === 'other') {
     throw new BrowserAgentError('NOT_INTERACTABLE', `[${h.ref}] ${describeHandle(h)} is not a text field${info.inputType ? ` (${info.inputType})` : ''}.`, info.inputType === 'checkbox' || info.inputType === 'radio' ? 'Use browser_click or browser_fill_form for checkboxes and radios.' : info.inputType === 'file' ? 'Use browser_upload_file for file inputs.' : 'Pick a textbox ref from browser_snapshot, or click the field first and type without a ref.');
   }
+  if (info.kind === 'stepper') return setByArrows(s, h, text);
   if (info.kind === 'valueOnly') {
     await ensureActionable(s.tab, h, { hitTest: false });
     const value = await callOnElement<string>(h, SET_VALUE, [text]);
@@ -114,13 +119,16 @@ export async function typeInto(s: Scope, h: ElementHandle, text: string, o: Type
     const moved = await callOnElement<string>(h, FOCUS_MOVED).catch(() => '');
     if (moved) return typeIntoOpened(s, h, moved, text, o);
   }
-  if (info.readOnly) throw readOnlyError(h, info.value ?? '');
+  if (info.readOnly) {
+    const now = info.count === undefined ? undefined : await callOnElement<number>(h, `(el) => el.ownerDocument.getElementsByTagName('*').length`).catch(() => undefined);
+    throw readOnlyError(h, info.value ?? '', now !== undefined && now !== info.count);
+  }
   const clear = o.clear ?? true;
   const prior = text && !o.keystrokes && text.length <= MAX_RETYPE ? await callOnElement<string>(h, READ_VALUE).catch(() => undefined) : undefined;
   await callOnElement(h, PLACE_CARET, [clear]);
   // The text goes wherever the focus is now: the policy checks that place (a bound secret never reaches another origin's frame).
   await confirmFocusAtUse(s.ctx, s.tab);
-  if (text) await typeText(s.page, text, o.keystrokes);
+  if (text) await typeText(s.page, text, o.keystrokes, info.kind === 'editable');
   else if (clear) await pressKey(s.page, 'Delete');
   // A field that takes keys only on keydown (older input masks) drops inserted text and puts back what it
   // had: type it again key by key, as a person's keyboard would.
@@ -130,7 +138,7 @@ export async function typeInto(s: Scope, h: ElementHandle, text: string, o: Type
     if (now === prior && now !== (clear ? text : prior + text)) {
       await callOnElement(h, PLACE_CARET, [clear]);
       await confirmFocusAtUse(s.ctx, s.tab);
-      await typeText(s.page, text, true);
+      await typeText(s.page, text, true, info.kind === 'editable');
       keyed = true;
     }
   }

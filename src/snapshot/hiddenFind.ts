@@ -12,7 +12,9 @@ const MAX_CHARS = 4000;
 /** In the main frame's snapshot world: hidden regions with the control that opens each (its ref id when issued). */
 const HIDDEN_REGIONS = `(ids, maxRegions, maxChars) => {
   const S = globalThis.__baSnap;
-  const idOf = (el) => (S ? ids.find((i) => S.get(i) === el) : undefined);
+  const byEl = new Map();
+  if (S) for (const i of ids) { const e = S.get(i); if (e) byEl.set(e, i); }
+  const idOf = (el) => byEl.get(el);
   const shown = (e) => e.checkVisibility ? e.checkVisibility({ visibilityProperty: true }) : e.getClientRects().length > 0;
   const text = (e, skip) => { let s = ''; const w = document.createTreeWalker(e, NodeFilter.SHOW_TEXT); for (let n = w.nextNode(); n && s.length < maxChars; n = w.nextNode()) if (!skip || !skip.contains(n)) { const p = n.parentElement; if (p && /^(script|style|template)$/.test(p.localName)) continue; s += n.data + ' '; } return s.replace(/\\s+/g, ' ').trim(); };
   const name = (e) => (e.getAttribute('aria-label') || e.innerText || '').trim().replace(/\\s+/g, ' ').slice(0, 60);

@@ -9,7 +9,7 @@ export const browserFillForm = defineTool({
   name: 'browser_fill_form',
   title: 'Fill form',
   description:
-    'Fill several fields in one call: text fields (string), checkboxes/radios/switches (true/false), native selects and ARIA custom dropdowns (option value or label, or a list for multi-selects). Fields are filled in order; the result lists each field and stops at the first one that fails.',
+    'Fill several fields in one call: text fields (string), checkboxes/radios/switches (true/false), native selects and ARIA custom dropdowns (option value or label — "Group › Label" for an <optgroup> — or a list for multi-selects), custom sliders/spinbuttons (a number). Fields are filled in order; the result lists each field and stops at the first one that fails.',
   schema: z.object({
     fields: z
       .array(z.object({ ref: refField, value: z.union([z.string().max(100_000), z.boolean(), z.array(z.string()).max(100)]) }))

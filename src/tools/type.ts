@@ -8,7 +8,7 @@ export const browserType = defineTool({
   name: 'browser_type',
   title: 'Type text',
   description:
-    'Type text into a text field, textarea or contenteditable by ref (or into the focused element without a ref). Replaces the current content unless clear is false; submit presses Enter afterwards. Date/time/color/range inputs take their value string (e.g. 2024-05-31).',
+    'Type text into a text field, textarea or contenteditable by ref (or into the focused element without a ref). Replaces the current content unless clear is false; submit presses Enter afterwards. Date/time/color/range inputs take their value string (e.g. 2024-05-31); a custom slider or spinbutton takes a number (set with the arrow keys).',
   schema: z.object({
     ref: refField.optional(),
     text: z.string().max(100_000).describe('The text to type (at most 100,000 characters).'),

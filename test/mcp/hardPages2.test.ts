@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import { HEADLESS_ARGS, startMcp, type McpProcess } from '../helpers/mcpProcess';
 import { startServer, type TestServer } from '../helpers/servers';
 import { lineOf, modelDriver, recorder, ref, refIn, type Received } from './hardHarness';
-import { HARD_PAGES_2, splitCheckout } from './hardPages2';
+import { consentFramePage, HARD_PAGES_2, splitCheckout } from './hardPages2';
 
 describe('mcp: hard pages, round 2 — consent walls, disabled buttons, editors, widgets, keys, tabs', function () {
   this.timeout(180_000);
@@ -26,6 +26,7 @@ describe('mcp: hard pages, round 2 — consent walls, disabled buttons, editors,
     srv = await startServer(HARD_PAGES_2);
     for (const [p, h] of Object.entries(recorder(received, () => srv))) srv.route(p, h);
     srv.route('/checkout', splitCheckout(other.origin));
+    srv.route('/consent-frame', consentFramePage(other.origin));
     srv.route('/invoice.csv', (_req, res) => res.writeHead(200, { 'content-type': 'text/csv', 'content-disposition': 'attachment; filename="invoices-2026.csv"' }).end('id,total\nINV-77,310\n'));
     mcp = await startMcp([...HEADLESS_ARGS, '--allow-confirm-actions', '--downloads-dir', mkdtempSync(join(tmpdir(), 'ba-hard2-dl-'))]);
   });
@@ -47,6 +48,19 @@ describe('mcp: hard pages, round 2 — consent walls, disabled buttons, editors,
     assert.equal(await got('consent'), 'accept');
     await ok('browser_click', { ref: ref(snap, 'button', 'Subscribe') });
     assert.equal(await got('subscribe'), 'yes');
+  });
+
+  it('a consent banner in a cross-origin iframe over the page: the error names the frame\'s buttons by ref', async () => {
+    const snap = await open('/consent-frame');
+    const covered = await call('browser_click', { ref: ref(snap, 'button', 'Save recipe') });
+    assert.ok(covered.isError, covered.text);
+    const frame = snap.slice(snap.indexOf('[frame '));
+    const reject = ref(frame, 'button', 'Reject all');
+    assert.match(covered.text, new RegExp(`\\[${reject}\\] button "Reject all"`), covered.text);
+    await ok('browser_click', { ref: reject });
+    assert.equal(await got('consent'), 'no');
+    await ok('browser_click', { ref: ref(snap, 'button', 'Save recipe') });
+    assert.equal(await got('save'), 'lentil soup');
   });
 
   it('a fixed bottom bar over the lower half of the last button: the click lands on the part that shows', async () => {
@@ -123,6 +137,30 @@ describe('mcp: hard pages, round 2 — consent walls, disabled buttons, editors,
     assert.equal(await got('note'), 'Agenda: budget\nOwner: Ada');
   });
 
+  it('several lines into a plain contenteditable; a read-only date field that opens a picker', async () => {
+    const snap = await open('/compose');
+    await ok('browser_type', { ref: ref(snap, 'textbox', 'Message'), text: 'Hi Ada,\nSee you on Thursday.\nGrace' });
+    const date = await call('browser_type', { ref: ref(snap, 'textbox', 'Send on'), text: '2026-12-24' });
+    assert.ok(date.isError, date.text);
+    assert.match(date.text, /read-only[\s\S]*(opened|changed the page)/, 'the error says the click opened something to use instead');
+    await ok('browser_click', { ref: ref(await snapshot(), 'button', '24') });
+    await ok('browser_click', { ref: ref(snap, 'button', 'Send') });
+    assert.deepEqual(await got('message'), { body: 'Hi Ada,\nSee you on Thursday.\nGrace', when: '2026-12-24' });
+  });
+
+  it('a number field, a custom spinbutton and a switch that is a hidden checkbox, by fill_form', async () => {
+    const snap = await open('/quantities');
+    const bad = await call('browser_type', { ref: ref(snap, 'spinbutton|textbox', 'Coffee beans (bags)'), text: 'three' });
+    assert.match(bad.text, /it is a number field/, 'says why the field is empty');
+    await ok('browser_fill_form', { fields: [{ ref: ref(snap, 'spinbutton|textbox', 'Coffee beans (bags)'), value: '3' }, { ref: ref(snap, 'spinbutton', 'Filters'), value: '5' }, { ref: ref(snap, 'switch|checkbox', 'Gift wrap'), value: 'true' }] });
+    await ok('browser_click', { ref: ref(snap, 'button', 'Update cart') });
+    assert.deepEqual(await got('submit'), { beans: '3', filters: '5', gift: 'on' });
+    // A value off its range is refused with the range, before any key is pressed.
+    const far = await call('browser_type', { ref: ref(await open('/quantities'), 'spinbutton', 'Filters'), text: '12' });
+    assert.ok(far.isError, far.text);
+    assert.match(far.text, /between 1 and 9/);
+  });
+
   it('maxlength and reformatting masks: the result says what the field kept', async () => {
     const snap = await open('/limits');
     const long = 'Happy birthday! Wishing you a wonderful year ahead.';
@@ -156,6 +194,13 @@ describe('mcp: hard pages, round 2 — consent walls, disabled buttons, editors,
     assert.deepEqual(await got('interests'), ['Science', 'Travel']);
     const now = await snapshot();
     assert.match(lineOf(now, 'option', 'Science'), /selected/);
+  });
+
+  it('a listbox where a click selects one row and Control+click adds: select_option picks several', async () => {
+    const snap = await open('/ctrl-list');
+    await ok('browser_select_option', { ref: ref(snap, 'listbox', 'Files'), values: ['notes.txt', 'plan.pdf'] });
+    await ok('browser_click', { ref: ref(snap, 'button', 'Delete selected') });
+    assert.deepEqual(await got('delete'), ['notes.txt', 'plan.pdf']);
   });
 
   it('role=switch toggles and a roving radio group: fill_form sets them, arrow keys move the choice', async () => {

@@ -24,6 +24,22 @@ document.getElementById('rej').onclick = () => { cmp.remove(); record('consent',
 document.getElementById('sub').onclick = () => record('subscribe', 'yes');`,
 );
 
+/** A consent banner served in a cross-origin iframe laid over the page (as Sourcepoint and TrustArc do). */
+export const CMP_FRAME = page(
+  'Privacy choices',
+  `body{margin:0;padding:12px;background:#fff}`,
+  `<p>We and our 812 partners use cookies.</p><button id=ok>Accept all</button> <button id=no>Reject all</button>`,
+  `for (const id of ['ok', 'no']) document.getElementById(id).onclick = () => parent.postMessage({ consent: id }, '*');`,
+);
+export const consentFramePage = (frameOrigin: string) =>
+  page(
+    'Recipes',
+    `#cmp{position:fixed;left:0;right:0;bottom:0;width:100%;height:100%;border:0;background:rgba(0,0,0,.5);z-index:99} .filler{height:200px}`,
+    `<h1>Recipes</h1><p>Today: lentil soup.</p><div class=filler></div><button id=save>Save recipe</button><iframe id=cmp src="${frameOrigin}/cmp-frame" title="Privacy choices"></iframe>`,
+    `addEventListener('message', (e) => { if (e.data && e.data.consent) { document.getElementById('cmp').remove(); record('consent', e.data.consent); } });
+document.getElementById('save').onclick = () => record('save', 'lentil soup');`,
+  );
+
 /** A fixed bottom bar (a chat prompt, an install banner) over the lower part of the page's last button: the page cannot scroll it clear. */
 export const BOTTOM_BAR = page(
   'Terms',
@@ -96,6 +112,37 @@ render(doc.length);
 document.getElementById('save').onclick = () => record('note', doc);`,
 );
 
+/** A plain contenteditable message box (white-space: normal, as most are) and a date field that is readonly and opens a picker (flatpickr-style). */
+export const COMPOSE = page(
+  'New message',
+  `#body{border:1px solid #888;min-height:80px;padding:8px} #cal{border:1px solid #888;display:inline-block;padding:6px} #cal button{width:36px}`,
+  `<h1>New message</h1><div id=body contenteditable=true role=textbox aria-label="Message"></div>
+<label>Send on <input id=when readonly placeholder="Pick a date"></label><div id=calhost></div>
+<p><button id=send>Send</button></p>`,
+  `const when = document.getElementById('when');
+when.addEventListener('click', () => {
+  const host = document.getElementById('calhost');
+  if (host.firstChild) return;
+  host.innerHTML = '<div id=cal role=dialog aria-label="Choose a date"><div>December 2026</div>' + [21, 22, 23, 24, 25].map((d) => '<button type=button data-d=' + d + '>' + d + '</button>').join('') + '</div>';
+  host.querySelector('#cal').addEventListener('click', (e) => { const d = e.target.dataset.d; if (d) { when.value = '2026-12-' + d; host.innerHTML = ''; } });
+});
+document.getElementById('send').onclick = () => record('message', { body: document.getElementById('body').innerText.trim(), when: when.value });`,
+);
+
+/** Cart quantities: a number input, a custom spinbutton (arrow keys), a switch that is a visually hidden checkbox, a sort select that reloads. */
+export const QUANTITIES = page(
+  'Cart',
+  `.sr{position:absolute;width:1px;height:1px;overflow:hidden;clip:rect(0 0 0 0)} .track{display:inline-block;width:40px;height:20px;border-radius:10px;background:#ccc} input:checked + .track{background:#4a4} [role=spinbutton]{display:inline-block;border:1px solid #888;padding:4px 10px}`,
+  `<h1>Cart</h1><form method=post action=/submit>
+<label>Coffee beans (bags) <input type=number name=beans min=1 max=10 value=1></label>
+<p><span id=fl>Filters</span> <span role=spinbutton tabindex=0 aria-labelledby=fl aria-valuenow=2 aria-valuemin=1 aria-valuemax=9 id=filters>2</span><input type=hidden name=filters value=2></p>
+<label><input type=checkbox name=gift class=sr role=switch><span class=track></span> Gift wrap</label>
+<button>Update cart</button></form>`,
+  `const sp = document.getElementById('filters'), hid = document.querySelector('[name=filters]');
+const setN = (n) => { n = Math.max(1, Math.min(9, n)); sp.setAttribute('aria-valuenow', n); sp.textContent = n; hid.value = n; };
+sp.addEventListener('keydown', (e) => { const n = +sp.getAttribute('aria-valuenow'); if (e.key === 'ArrowUp') { setN(n + 1); e.preventDefault(); } if (e.key === 'ArrowDown') { setN(n - 1); e.preventDefault(); } if (e.key === 'Home') setN(1); if (e.key === 'End') setN(9); });`,
+);
+
 /** A textarea with maxlength and a counter; a card-number field that groups digits and an expiry that adds the slash. */
 export const LIMITS = page(
   'Checkout',
@@ -133,6 +180,22 @@ export const ARIA_MULTI = page(
 <p><button id=save>Save interests</button></p>`,
   `document.getElementById('topics').addEventListener('click', (e) => { const o = e.target.closest('[role=option]'); if (o) o.setAttribute('aria-selected', String(o.getAttribute('aria-selected') !== 'true')); });
 document.getElementById('save').onclick = () => record('interests', [...document.querySelectorAll('[aria-selected=true]')].map((o) => o.textContent));`,
+);
+
+/** A file-manager listbox: a click selects only that row, Control+click adds or removes one (as most multi-select lists do). */
+export const CTRL_LIST = page(
+  'Files',
+  `[role=option]{padding:4px 8px;cursor:default;width:200px} [aria-selected=true]{background:#cde}`,
+  `<h1>Shared files</h1><div id=fl>Files</div><div role=listbox aria-multiselectable=true aria-labelledby=fl id=files tabindex=0>
+<div role=option aria-selected=false>budget.xlsx</div><div role=option aria-selected=false>notes.txt</div><div role=option aria-selected=false>photo.png</div><div role=option aria-selected=false>plan.pdf</div></div>
+<p><button id=del>Delete selected</button></p>`,
+  `const opts = [...document.querySelectorAll('[role=option]')];
+document.getElementById('files').addEventListener('click', (e) => {
+  const o = e.target.closest('[role=option]'); if (!o) return;
+  if (e.ctrlKey || e.metaKey) o.setAttribute('aria-selected', String(o.getAttribute('aria-selected') !== 'true'));
+  else for (const x of opts) x.setAttribute('aria-selected', String(x === o));
+});
+document.getElementById('del').onclick = () => record('delete', opts.filter((o) => o.getAttribute('aria-selected') === 'true').map((o) => o.textContent));`,
 );
 
 /** Settings with role=switch toggles (buttons, aria-checked) and a custom radio group with roving tabindex and arrow keys. */
@@ -259,14 +322,18 @@ export const INVOICE_VIEW = page('Invoice INV-77', ``, `<h1>Invoice INV-77</h1><
 /** Every page of round 2 by path (the card frame and splitCheckout are routed by the test: they need two origins). */
 export const HARD_PAGES_2: Record<string, string> = {
   '/consent': CONSENT,
+  '/cmp-frame': CMP_FRAME,
   '/bottom-bar': BOTTOM_BAR,
   '/disabled': DISABLED_UNTIL_VALID,
   '/drawer': DRAWER,
   '/datetime': DATETIME,
   '/model-editor': MODEL_EDITOR,
   '/limits': LIMITS,
+  '/quantities': QUANTITIES,
+  '/compose': COMPOSE,
   '/optgroup': OPTGROUP,
   '/aria-multi': ARIA_MULTI,
+  '/ctrl-list': CTRL_LIST,
   '/switches': SWITCHES,
   '/dialog': NATIVE_DIALOG,
   '/disclosure': DISCLOSURE,
