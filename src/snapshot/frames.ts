@@ -134,18 +134,26 @@ function isContextGone(e: unknown): boolean {
   return /context|frame.*(not found|detached)|No frame|Execution context was destroyed|__baSnap/i.test(errorMessage(e));
 }
 
-/** Evaluates `expression` (which may use `__baSnap`) in the frame's isolated world, recreating the world once if it went away. */
-export async function evalInFrame<T>(tab: Tab, frame: FrameRef, expression: string, returnByValue = true): Promise<{ value: T; objectId?: string; contextId: number }> {
+let groupSeq = 0;
+
+/**
+ * Evaluates `expression` (which may use `__baSnap`) in the frame's isolated world, recreating the world once if it went away.
+ * A result kept as an object (`returnByValue` false) lives in an object group of this call alone, so the caller
+ * releases it with `releaseGroup` without freeing objects another call running at the same time still uses.
+ */
+export async function evalInFrame<T>(tab: Tab, frame: FrameRef, expression: string, returnByValue = true): Promise<{ value: T; objectId?: string; contextId: number; group: string }> {
   const st = tabState(tab);
+  const group = returnByValue ? 'ba-snapshot' : `ba-snapshot-${++groupSeq}`;
   for (let attempt = 0; ; attempt++) {
     try {
       const contextId = await world(tab, st, frame);
-      const res = await raceDialog(tab, frame.session.send('Runtime.evaluate', { expression, contextId, returnByValue, objectGroup: 'ba-snapshot' }, EXTRACT_TIMEOUT_MS));
+      const res = await raceDialog(tab, frame.session.send('Runtime.evaluate', { expression, contextId, returnByValue, objectGroup: group }, EXTRACT_TIMEOUT_MS));
       if (res.exceptionDetails) {
+        frame.session.send('Runtime.releaseObjectGroup', { objectGroup: group }).catch(() => {});
         const msg = res.exceptionDetails.exception?.description ?? res.exceptionDetails.text;
         throw new BrowserAgentError('CDP_ERROR', `Snapshot script failed: ${msg}`);
       }
-      return { value: res.result.value as T, objectId: res.result.objectId, contextId };
+      return { value: res.result.value as T, objectId: res.result.objectId, contextId, group };
     } catch (e) {
       if (e instanceof BrowserAgentError && e.code === 'DIALOG_OPEN') throw e;
       st.contexts.delete(`${frame.session.id}|${frame.frameId}`);
@@ -297,7 +305,7 @@ async function runExtractor(tab: Tab, frame: FrameRef, run: RunOptions): Promise
  */
 async function enterClosedRoots(tab: Tab, frame: FrameRef): Promise<number> {
   const s = frame.session;
-  const { objectId, contextId } = await evalInFrame<unknown>(tab, frame, 'globalThis.__baSnap.takeHostCandidates()', false);
+  const { objectId, contextId, group } = await evalInFrame<unknown>(tab, frame, 'globalThis.__baSnap.takeHostCandidates()', false);
   if (!objectId) return 0;
   try {
     const { result } = await s.send('Runtime.getProperties', { objectId, ownProperties: true }, 5000);
@@ -307,7 +315,7 @@ async function enterClosedRoots(tab: Tab, frame: FrameRef): Promise<number> {
         const { node } = await s.send('DOM.describeNode', { objectId: host, depth: 0, pierce: true }, 5000).catch(() => ({ node: undefined }));
         const closed = node?.shadowRoots?.find((r) => r.shadowRootType === 'closed');
         if (!closed) return undefined;
-        const r = await s.send('DOM.resolveNode', { backendNodeId: closed.backendNodeId, executionContextId: contextId, objectGroup: 'ba-snapshot' }, 5000).catch(() => undefined);
+        const r = await s.send('DOM.resolveNode', { backendNodeId: closed.backendNodeId, executionContextId: contextId, objectGroup: group }, 5000).catch(() => undefined);
         return r?.object.objectId;
       }),
     );
@@ -316,13 +324,13 @@ async function enterClosedRoots(tab: Tab, frame: FrameRef): Promise<number> {
     const added = await s.send('Runtime.callFunctionOn', { functionDeclaration: 'function(...roots){ return globalThis.__baSnap.addClosedRoots(...roots); }', executionContextId: contextId, arguments: args, returnByValue: true }, 5000);
     return Number(added.result.value) || 0;
   } finally {
-    s.send('Runtime.releaseObjectGroup', { objectGroup: 'ba-snapshot' }).catch(() => {});
+    s.send('Runtime.releaseObjectGroup', { objectGroup: group }).catch(() => {});
   }
 }
 
 /** Frame ids of the iframe elements the last run found, in its order. */
 async function iframeIds(frame: FrameRef, tab: Tab): Promise<Array<string | undefined>> {
-  const { objectId } = await evalInFrame<unknown>(tab, frame, 'globalThis.__baSnap.frames()', false);
+  const { objectId, group } = await evalInFrame<unknown>(tab, frame, 'globalThis.__baSnap.frames()', false);
   if (!objectId) return [];
   try {
     const { result } = await frame.session.send('Runtime.getProperties', { objectId, ownProperties: true });
@@ -336,6 +344,6 @@ async function iframeIds(frame: FrameRef, tab: Tab): Promise<Array<string | unde
     );
     return out;
   } finally {
-    frame.session.send('Runtime.releaseObjectGroup', { objectGroup: 'ba-snapshot' }).catch(() => {});
+    frame.session.send('Runtime.releaseObjectGroup', { objectGroup: group }).catch(() => {});
   }
 }

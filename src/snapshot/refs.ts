@@ -17,9 +17,11 @@ export async function resolveRef(tab: Tab, ref: string): Promise<ElementHandle> 
   const frame = p.prefix === 0 ? await mainFrame(tab) : st.framesByPrefix.get(p.prefix);
   if (frame && !tab.dialog) {
     let objectId: string | undefined;
+    let group: string | undefined;
     try {
       const r = await evalInFrame<unknown>(tab, frame, `globalThis.__baSnap.get(${p.id})`, false);
       objectId = r.objectId;
+      group = r.group;
       if (objectId) {
         const { node } = await frame.session.send('DOM.describeNode', { objectId });
         return { ref: key, role: rec.role, name: rec.name, session: frame.session, frameId: frame.frameId, backendNodeId: node.backendNodeId };
@@ -27,7 +29,8 @@ export async function resolveRef(tab: Tab, ref: string): Promise<ElementHandle> 
     } catch (e) {
       if (!/context|frame|target|session/i.test(errorMessage(e))) throw e;
     } finally {
-      frame.session.send('Runtime.releaseObjectGroup', { objectGroup: 'ba-snapshot' }).catch(() => {});
+      // Only this call's group: releasing a shared one freed objects concurrent calls were still using.
+      if (group) frame.session.send('Runtime.releaseObjectGroup', { objectGroup: group }).catch(() => {});
     }
   }
   tab.assertNoDialog();

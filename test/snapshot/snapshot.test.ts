@@ -154,6 +154,16 @@ describe('snapshot: elements layer in real Chromium', function () {
     await assert.rejects(resolveRef(tab, 'button.submit'), (e: any) => e.code === 'TARGET_NOT_FOUND');
   });
 
+  it('resolveRef calls at the same time each get their element (one call\'s cleanup never frees another\'s)', async () => {
+    const refs = [...(await takeSnapshot(tab)).matchAll(/\[(\d+)\] /g)].map((m) => m[1]);
+    assert.ok(refs.length >= 5, 'the page has elements');
+    // Several rounds: the window between one call's evaluation and its describeNode is short.
+    for (let round = 0; round < 5; round++) {
+      const handles = await Promise.all([...refs, ...refs].map((r) => resolveRef(tab, r)));
+      for (const h of handles) assert.ok(h.backendNodeId > 0, `ref ${h.ref}`);
+    }
+  });
+
   it('delta after a DOM change', async () => {
     await takeSnapshot(tab);
     await tab.evaluate(`document.querySelector('a[href="/docs"]').textContent = 'Documentation';
