@@ -21,7 +21,7 @@ import { registerWalkthroughCommands } from './vscode/walkthrough';
 import { readSessionSettings } from './vscode/settings';
 import { createStatusBar } from './vscode/statusBar';
 import { createToolContext } from './vscode/toolContext';
-import { shutdown } from './vscode/shutdown';
+import { shutdown } from './tools/shutdown';
 
 let sessions: SessionManager | undefined;
 let audit: AuditApi | undefined;

@@ -1,3 +1,4 @@
+import { confirmDropAtUse } from '../safety/atUse';
 import type { Protocol } from 'devtools-protocol';
 import type { ElementHandle } from '../snapshot/types';
 import { sleep } from '../session/launcher';
@@ -102,6 +103,15 @@ export async function drag(s: Scope, from: DragEnd, to: DragEnd, opts: { positio
         await page.send('Input.dispatchMouseEvent', { type: 'mouseMoved', x: p.x, y: p.y, button: 'left', buttons: 1 });
       }
       if (i === 1 || i === steps) await sleep(16); // let frameworks see intermediate frames
+    }
+    // What is under the pointer now gets the drop: the policy checks it (a trash can is a delete); refused, the drag is cancelled.
+    try {
+      await confirmDropAtUse(s.ctx, s.tab, end);
+    } catch (e) {
+      if (dragData) await page.send('Input.dispatchDragEvent', { type: 'dragCancel', x: end.x, y: end.y, data: dragData }).catch(() => {});
+      await page.send('Input.dispatchMouseEvent', { type: 'mouseMoved', x: start.x, y: start.y, button: 'left', buttons: 1 }).catch(() => {});
+      await page.send('Input.dispatchMouseEvent', { type: 'mouseReleased', x: start.x, y: start.y, button: 'left', buttons: 0, clickCount: 1 }).catch(() => {});
+      throw e;
     }
     if (dragData) {
       await page.send('Input.dispatchDragEvent', { type: 'dragOver', x: end.x, y: end.y, data: dragData });

@@ -1,3 +1,4 @@
+import { confirmFocusAtUse } from '../safety/atUse';
 import { BrowserAgentError } from '../errors';
 import type { ElementHandle } from '../snapshot/types';
 import { ensureActionable } from './actionability';
@@ -125,6 +126,8 @@ export async function typeInto(s: Scope, h: ElementHandle, text: string, o: Type
   const clear = o.clear ?? true;
   const prior = text && !o.keystrokes && text.length <= MAX_RETYPE ? await callOnElement<string>(h, READ_VALUE).catch(() => undefined) : undefined;
   await callOnElement(h, PLACE_CARET, [clear]);
+  // The text goes wherever the focus is now: the policy checks that place (a bound secret never reaches another origin's frame).
+  await confirmFocusAtUse(s.ctx, s.tab);
   if (text) await typeText(s.page, text, o.keystrokes, info.kind === 'editable');
   else if (clear) await pressKey(s.page, 'Delete');
   // A field that takes keys only on keydown (older input masks) drops inserted text and puts back what it
@@ -134,6 +137,7 @@ export async function typeInto(s: Scope, h: ElementHandle, text: string, o: Type
     const now = await callOnElement<string>(h, READ_VALUE).catch(() => undefined);
     if (now === prior && now !== (clear ? text : prior + text)) {
       await callOnElement(h, PLACE_CARET, [clear]);
+      await confirmFocusAtUse(s.ctx, s.tab);
       await typeText(s.page, text, true, info.kind === 'editable');
       keyed = true;
     }
@@ -160,6 +164,7 @@ const FOCUS_MOVED = `(el) => {
 async function typeIntoOpened(s: Scope, h: ElementHandle, field: string, text: string, o: TypeOptions): Promise<ActionOutcome> {
   const clear = o.clear ?? true;
   if (clear) await pressKey(s.page, 'Control+A');
+  await confirmFocusAtUse(s.ctx, s.tab);
   if (text) await typeText(s.page, text, o.keystrokes);
   else if (clear) await pressKey(s.page, 'Delete');
   const what = `${text ? `Typed ${quote(text, false)} into` : 'Cleared'} ${field}, which clicking ${describeHandle(h)} opened${o.submit ? ', and pressed Enter' : ''}`;
@@ -179,6 +184,7 @@ export async function typeFocused(s: Scope, text: string, o: TypeOptions = {}): 
   const isFrame = name.startsWith('iframe');
   if (!name) throw new BrowserAgentError('TARGET_NOT_FOUND', 'Nothing has focus to type into.', 'Give the ref of the field, or click the field first.');
   if (o.clear && !isFrame) await pressKey(s.page, 'Control+A');
+  await confirmFocusAtUse(s.ctx, s.tab);
   if (text) await typeText(s.page, text, o.keystrokes);
   s.pending = { text: `Typed ${quote(text, false)} into the focused element (${name})${o.submit ? ' and pressed Enter' : ''}` };
   if (o.submit) await pressKey(s.page, 'Enter');

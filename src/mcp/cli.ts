@@ -10,6 +10,7 @@ import { auditDirFromArgs, createMcpAudit } from '../audit/mcp';
 import { createMcpSafety } from '../safety/mcp';
 import { secureTool } from '../safety/secureTool';
 import { createMcpServer, SERVER_VERSION } from './server';
+import { shutdown as closeAll } from '../tools/shutdown';
 import { RELAY_ENDPOINT } from '../session/relayProtocol';
 import { DEFAULT_MAX_INPUT_BYTES, LimitedStdioTransport } from './stdioTransport';
 
@@ -141,8 +142,8 @@ async function main() {
   const shutdown = async () => {
     if (closing) return;
     closing = true;
-    await audit?.close().catch(() => {});
-    await sessions.close().catch(() => {});
+    // The browser first (a call still running ends at once and is recorded), then the audit's closing record.
+    await closeAll({ sessions, audit: audit && { dispose: () => audit.close() } });
     process.exit(0);
   };
   process.stdin.on('end', shutdown);

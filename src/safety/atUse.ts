@@ -1,7 +1,8 @@
 import { BrowserAgentError } from '../errors';
 import type { Tab } from '../session/tab';
 import type { ActionPreview, ToolContext } from '../tools/types';
-import { guardOf } from './guard';
+import { guardOf, type ExecutionGuard } from './guard';
+import { readFocusedTarget } from './focusFacts';
 import { factsSignature, targetAt, type Point } from './pointTarget';
 import type { Rating, RiskLevel } from './types';
 
@@ -11,7 +12,8 @@ const ORDER: RiskLevel[] = ['auto', 'notify', 'confirm', 'block'];
 export interface AtUse {
   preview?: ActionPreview;
   decided: Rating;
-  rate(target: NonNullable<ActionPreview['target']>): Promise<Rating>;
+  /** Rates the call again with `target` as its element (`slot` target), or as the element dropped onto (`dropTarget`). */
+  rate(target: NonNullable<ActionPreview['target']>, slot?: 'target' | 'dropTarget'): Promise<Rating>;
 }
 
 /** A new rating that needs the person again: stronger, or another reason to confirm than the one they answered. */
@@ -39,23 +41,58 @@ export async function confirmAtUse(ctx: ToolContext, tab: Tab, point: Point, opt
     await opts.ifUnread?.();
     throw new BrowserAgentError('BLOCKED_BY_POLICY', 'Not clicked: the element under the pointer could not be read for the safety check (the page did not answer).', 'Take a new snapshot and try again; if the page is hung, reload it.');
   }
-  if (factsSignature(target) === factsSignature(use.preview?.target)) return;
-  const now = await use.rate(target);
+  await recheck(guard, use, target, 'what is under the pointer changed after the check', 'Not clicked: the element under the pointer changed after the safety check');
+}
+
+/**
+ * The same for keys and typed text: they go to whatever has focus when they are sent, and a page can move the
+ * focus after the check (a field that hands it to another origin's iframe as it is focused, which would get a
+ * bound secret). Call just before the text or key goes out.
+ */
+export async function confirmFocusAtUse(ctx: ToolContext, tab: Tab): Promise<void> {
+  const guard = guardOf(ctx);
+  const use = guard?.atUse;
+  if (!guard || !use) return;
+  const target = (await readFocusedTarget(tab).catch(() => null)) ?? (await readFocusedTarget(tab).catch(() => null));
+  if (target === null) throw new BrowserAgentError('BLOCKED_BY_POLICY', 'Not typed: the focused element could not be read for the safety check (the page did not answer).', 'Take a new snapshot and try again; if the page is hung, reload it.');
+  if (!target) return; // nothing has focus: the keys reach no field
+  await recheck(guard, use, target, 'the focus moved after the check', 'Not typed: the focus moved to another element after the safety check');
+}
+
+/**
+ * Drags: the element under the pointer where the drop will happen, just before it does (a drop zone that became
+ * the trash as the drag started, or a drop by coordinates the preview could not name).
+ */
+export async function confirmDropAtUse(ctx: ToolContext, tab: Tab, point: Point): Promise<void> {
+  const guard = guardOf(ctx);
+  const use = guard?.atUse;
+  if (!guard || !use) return;
+  const target = (await targetAt(tab, point).catch(() => undefined)) ?? (await targetAt(tab, point).catch(() => undefined));
+  if (!target) throw new BrowserAgentError('BLOCKED_BY_POLICY', 'Not dropped: the element under the pointer could not be read for the safety check (the page did not answer).', 'Take a new snapshot and try again.');
+  await recheck(guard, use, target, 'where it drops changed after the check', 'Not dropped: what is under the pointer is not what was checked', 'dropTarget');
+}
+
+async function recheck(guard: ExecutionGuard, use: AtUse, target: NonNullable<ActionPreview['target']>, note: string, refusal: string, slot: 'target' | 'dropTarget' = 'target'): Promise<void> {
+  if (factsSignature(target) === factsSignature(use.preview?.[slot])) return;
+  const now = await use.rate(target, slot);
   if (!raises(now, use.decided)) return;
   const shown: ActionPreview = {
-    ...(use.preview ?? { message: 'Clicking' }),
-    message: `${use.preview?.message ?? 'Clicking'} (what is under the pointer changed after the check)`,
-    target: { ...target, ref: use.preview?.target?.ref, role: use.preview?.target?.role },
+    ...(use.preview ?? { message: 'Acting' }),
+    message: `${use.preview?.message ?? 'Acting'} (${note})`,
+    [slot]: slot === 'target' ? { ...target, ref: use.preview?.target?.ref, role: use.preview?.target?.role } : target,
   };
   const d = await guard.confirm(now, shown);
-  if (d.outcome === 'refused' || d.outcome === 'blocked' || d.outcome === 'needs-confirmation') {
-    const why = d.outcome === 'refused' ? 'the user declined it' : d.outcome === 'blocked' ? 'the safety policy blocks it' : 'it needs a confirmation this client cannot show';
+  if (d.outcome === 'needs-confirmation') {
     throw new BrowserAgentError(
       'BLOCKED_BY_POLICY',
-      `Not clicked: the element under the pointer changed after the safety check (${now.reason ?? now.rule}), and ${why}.`,
-      'Do not retry; the page changed what the click would do. Take a new snapshot and continue another way or ask the user.',
+      `${refusal} (${now.reason ?? now.rule}); that needs a confirmation, and this client cannot show one (it does not support MCP elicitation); nothing was done.`,
+      'The user can permit such actions by starting the MCP server with --allow-confirm-actions, or by allow lists. Do not retry; continue another way or tell the user.',
     );
   }
+  if (d.outcome === 'refused' || d.outcome === 'blocked') {
+    const why = d.outcome === 'refused' ? 'the user declined it' : 'the safety policy blocks it';
+    throw new BrowserAgentError('BLOCKED_BY_POLICY', `${refusal} (${now.reason ?? now.rule}), and ${why}.`, 'Do not retry; the page changed where the action would go. Take a new snapshot and continue another way or ask the user.');
+  }
   use.decided = now;
-  if (use.preview) use.preview = { ...use.preview, target };
+  if (use.preview) use.preview = { ...use.preview, [slot]: target };
 }

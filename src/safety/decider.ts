@@ -197,7 +197,7 @@ export function createDecider(settings: () => PolicySettings, confirmer: Confirm
       await ctx.sessions?.setRequestPolicy?.(requestPolicy);
       const rating = await rate(tool, input, preview, ctx);
       // The element may change between this check and the click: the action rates what it really clicks (atUse.ts).
-      guard.atUse = { preview, decided: rating, rate: (target) => rate(tool, input, { ...(preview ?? { message: tool.name }), target }, ctx) };
+      guard.atUse = { preview, decided: rating, rate: (target, slot = 'target') => rate(tool, input, { ...(preview ?? { message: tool.name }), [slot]: target }, ctx) };
       // Text typed into a password/card/OTP field is a secret from now on: scrubbed everywhere, the question included.
       if (options.vault && rating.rule === 'sensitive-field') rememberTyped(options.vault, input);
       return settle(tool.name, tool.title, rating, options.vault ? options.vault.redactDeep(preview) : preview, preconfirmed);

@@ -41,6 +41,8 @@ export interface ElementFacts {
   inForm?: boolean;
   /** A password field. */
   password?: boolean;
+  /** For a label: the control it activates (a click on the label clicks it). */
+  control?: { tag?: string; type?: string; inForm?: boolean };
   /** Which element the facts are about: CDP's id for the node (to tell a swapped element from the previewed one). */
   node?: number;
 }
@@ -53,7 +55,7 @@ const FRAME_TEXT_MAX = 20_000;
  * `(el, closest) => ElementFacts`: with `closest`, facts of the nearest actionable ancestor of `el` (a hit-test
  * result is often a span inside the button).
  */
-export const ELEMENT_FACTS_FN = `function (el, closest) {
+export const ELEMENT_FACTS_FN = `function elementFacts(el, closest) {
   if (el && el.nodeType !== 1) el = el.parentElement;
   if (!el) return null;
   if (closest) {
@@ -138,6 +140,14 @@ export const ELEMENT_FACTS_FN = `function (el, closest) {
       if (b.getAttribute('aria-label')) add(buttons, b.getAttribute('aria-label'));
     }
     f.submitsForm = { buttons, action: String(form.action || '').slice(0, 2000) };
+  }
+  // A label activates its control: clicking "Continue" that labels a hidden submit button "Pay now" submits.
+  if (el.localName === 'label' && el.control && el.control !== el && closest !== 'control') {
+    const c = elementFacts(el.control, 'control');
+    for (const t of [c.visible, ...(c.labels || []), ...(c.drawn || [])]) if (t) add(labels, t);
+    if (labels.length) f.labels = labels;
+    if (c.hints) f.hints = (f.hints || []).concat(c.hints).slice(0, 60);
+    f.control = { tag: c.tag, type: c.type, inForm: c.inForm };
   }
   return f;
 }`;

@@ -13,7 +13,7 @@ const PAGE_TEXT_LIMIT = 20_000;
  * the visible text, and the facts of the focused element — through open shadow roots and same-origin iframes.
  * `crossFrame`: focus is inside an iframe this document cannot look into (another origin).
  */
-const FOCUS_SCRIPT = `(() => {
+const focusScript = (withText: boolean) => `(() => {
   const deep = (d) => { let e = d.activeElement; while (e && e.shadowRoot && e.shadowRoot.activeElement) e = e.shadowRoot.activeElement; return e; };
   let doc = document, e = deep(document), crossFrame = false;
   for (let i = 0; i < 8 && e && (e.localName === 'iframe' || e.localName === 'frame'); i++) {
@@ -25,9 +25,12 @@ const FOCUS_SCRIPT = `(() => {
   }
   const none = !e || e === doc.body || e === doc.documentElement;
   const focused = none || crossFrame ? undefined : (${ELEMENT_FACTS_FN})(e, false);
-  const text = document.body ? String(document.body.innerText || '').slice(0, ${PAGE_TEXT_LIMIT}) : '';
+  const text = ${withText} && document.body ? String(document.body.innerText || '').slice(0, ${PAGE_TEXT_LIMIT}) : '';
   return { text, focused, crossFrame, hasFocus: document.hasFocus() };
 })()`;
+
+const WITH_TEXT = focusScript(true);
+const WITHOUT_TEXT = focusScript(false);
 
 interface FocusRead {
   text: string;
@@ -36,9 +39,9 @@ interface FocusRead {
   hasFocus: boolean;
 }
 
-async function readIn(session: CdpSession, frameId: string): Promise<FocusRead | undefined> {
+async function readIn(session: CdpSession, frameId: string, withText = false): Promise<FocusRead | undefined> {
   const contextId = await actWorld(session, frameId).catch(() => undefined);
-  const res = await session.send('Runtime.evaluate', { expression: FOCUS_SCRIPT, returnByValue: true, ...(contextId ? { contextId } : {}) }, 2000);
+  const res = await session.send('Runtime.evaluate', { expression: withText ? WITH_TEXT : WITHOUT_TEXT, returnByValue: true, ...(contextId ? { contextId } : {}) }, 3000);
   return res.exceptionDetails ? undefined : (res.result.value as FocusRead);
 }
 
@@ -73,6 +76,7 @@ async function focusInFrames(tab: Tab, main: CdpSession): Promise<ElementFacts |
 function asTarget(f: ElementFacts & { role?: string }): NonNullable<ActionPreview['target']> {
   const isField = /^(input|textarea|select)$/.test(f.tag ?? '');
   return {
+    frame: f.inFrame ? f.frameUrl : undefined,
     tag: f.tag,
     type: f.type,
     inputType: isField ? (f.type ?? (f.tag === 'input' ? 'text' : undefined)) : undefined,
@@ -95,9 +99,21 @@ export async function readFocusAndText(tab: Tab): Promise<PageFacts | undefined>
 
 async function read(tab: Tab): Promise<PageFacts | undefined> {
   const main = await tab.session();
-  const top = await readIn(main, tab.targetId);
+  const top = await readIn(main, tab.targetId, true);
   if (!top) return undefined;
   let focused = top.focused;
   if (top.crossFrame) focused = (await focusInFrames(tab, main)) ?? { tag: 'iframe', inFrame: true, frameUrl: 'about:unknown-frame' };
   return { text: top.text, focused: focused ? asTarget(focused) : undefined, ...(focused?.inFrame ? { focusedFrameUrl: focused.frameUrl } : {}) };
+}
+
+/**
+ * The focused element as a policy target, read now, where the keys or text will go (atUse.ts): undefined when
+ * nothing has focus; throws when the page does not answer.
+ */
+export async function readFocusedTarget(tab: Tab): Promise<NonNullable<ActionPreview['target']> | undefined> {
+  const main = await tab.session();
+  const top = await readIn(main, tab.targetId);
+  if (!top) throw new Error('the page did not answer');
+  const focused = top.crossFrame ? ((await focusInFrames(tab, main)) ?? { tag: 'iframe', inFrame: true, frameUrl: 'about:unknown-frame' }) : top.focused;
+  return focused ? asTarget(focused) : undefined;
 }

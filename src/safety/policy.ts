@@ -4,6 +4,7 @@ import { findPhrase, findUrlWord } from './patterns';
 import { checkSecretOrigins, secretNames, typedSecretValues } from './secretPlacement';
 import type { PolicySettings } from './settings';
 import type { Rating, RiskLevel } from './types';
+import { filledChoice } from './fillRules';
 import { actionUrlWord, consequentialChoice, consequentialTarget, findInForms, looksLikeCardNumber, sensitiveFieldFacts, submittedForm } from './targetRules';
 import { ICON_HINTS } from './elementFacts';
 
@@ -45,7 +46,7 @@ function pressesSpace(toolName: string, input: Record<string, unknown>): boolean
 }
 
 function activates(toolName: string, input: Record<string, unknown>): boolean {
-  return toolName === 'browser_click' || pressesEnter(toolName, input) || pressesSpace(toolName, input);
+  return toolName === 'browser_click' || pressesEnter(toolName, input) || pressesSpace(toolName, input) || (toolName === 'browser_handle_dialog' && input.accept === true);
 }
 
 function typesText(toolName: string, input: Record<string, unknown>): boolean {
@@ -84,6 +85,9 @@ export function sensitiveTarget(preview: ActionPreview | undefined, settings: Po
   if (type === 'submit' || type === 'image') return 'it submits a form (type=submit)';
   // A <button> without a type inside a form submits it.
   if ((t.inForm ?? t.facts?.inForm) && (t.tag ?? t.facts?.tag)?.toLowerCase() === 'button' && !type) return 'it is a button inside a form (submits it)';
+  // A label clicks its control.
+  const c = t.facts?.control;
+  if (c && (/^(submit|image)$/i.test(c.type ?? '') || (c.inForm && c.tag === 'button' && !c.type))) return 'it is the label of a button that submits a form';
   return undefined;
 }
 
@@ -95,6 +99,9 @@ export function sensitivePage(preview: ActionPreview | undefined, page: PageFact
   if (titleWord) return `the page title says "${titleWord}"`;
   const textWord = findInForms(page?.text, settings.sensitiveTextPatterns);
   if (textWord) return `the page says "${textWord.word}"`;
+  // A JavaScript dialog's own words (the page text cannot be read while it is open).
+  const dialogWord = preview?.target?.role === 'dialog' ? findInForms(preview.target.name, settings.sensitiveTextPatterns) : undefined;
+  if (dialogWord) return `the dialog says "${dialogWord.word}"`;
   // The element's own frame (a payment iframe of another origin on a harmless page): its URL and its text.
   const facts = preview?.target?.facts;
   const frame = facts?.inFrame ? facts.frameUrl : undefined;
@@ -184,7 +191,7 @@ export function ratePolicy(toolName: string, risk: RiskCategory, input: unknown,
     // 6. Activating submit/pay/delete… targets: confirm on sensitive pages, notify elsewhere.
     // Enter in a one-line field submits its form: consequential when its button is, or on a sensitive page.
     const implicit = pressesEnter(toolName, args) && !sensitiveTarget(preview, settings) ? submittedForm(preview?.target, settings) : undefined;
-    const choice = toolName === 'browser_select_option' ? consequentialChoice(args.values, preview?.target, settings) : undefined;
+    const choice = toolName === 'browser_select_option' ? consequentialChoice(args.values, preview?.target, settings) : toolName === 'browser_fill_form' ? filledChoice(preview, settings) : undefined;
     const drop = toolName === 'browser_drag' ? consequentialTarget(preview?.dropTarget, settings, ICON_HINTS) : undefined;
     if (implicit && !implicit.strong) {
       const pageWhy = sensitivePage(preview, page, settings);

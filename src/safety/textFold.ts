@@ -24,8 +24,8 @@ const CONFUSABLE_RE = new RegExp(`[${Object.keys(CONFUSABLES).join('')}]`, 'gu')
 /** Invisible format characters (zero-width space/joiners, soft hyphen, bidi controls, BOM, word joiner…). */
 const INVISIBLE = /[\p{Cf}\u115F\u1160\u3164\uFFA0\u180E]/gu;
 
-/** Runs of single letters with a space, dot, dash or underscore between them: "D e l e t e", "P-a-y". */
-const SPACED = /(?<![\p{L}\p{N}])\p{L}(?:[\s._·-]{1,3}\p{L}(?![\p{L}\p{N}])){2,}/gu;
+/** Runs of single letters with a space, dot, dash or underscore between them: "D e l e t e", "P-a-y", "删 除". */
+const SPACED = /(?<![\p{L}\p{N}])\p{L}(?:[\s._·-]{1,3}\p{L}(?![\p{L}\p{N}])){1,}/gu;
 
 /** The disguise-free spelling: invisible characters and marks removed, look-alikes mapped to Latin. */
 export function foldText(text: string): string {

@@ -22,7 +22,14 @@ export const browserFillForm = defineTool({
     const each = await Promise.all(i.fields.slice(0, 20).map((f) => previewOf(ctx, 'Filling', { ref: f.ref })));
     const first = each[0];
     const names = each.map((p) => (p.target?.role ? `${p.target.role}${p.target.name ? ` "${p.target.name}"` : ''}` : `[${p.target?.ref}]`));
-    return { ...first, secret: each.some((p) => p.secret) || undefined, message: `Filling ${i.fields.length} field(s): ${names.join(', ')}${first.url ? ` on ${new URL(first.url).host || first.url}` : ''}` };
+    // Each field's element and value: choosing "Delete account" or ticking "Delete my data" is rated like a click on it.
+    // (Text values stay out: only choices and ticks are rated this way, and typed text may be a secret.)
+    const fields = each.map((p, n) => {
+      const v = i.fields[n].value;
+      const choice = typeof v === 'boolean' || /\b(select|combobox|listbox)\b/.test(`${p.target?.tag ?? ''} ${p.target?.role ?? ''}`);
+      return { target: p.target, value: choice ? v : undefined };
+    });
+    return { ...first, fields, secret: each.some((p) => p.secret) || undefined, message: `Filling ${i.fields.length} field(s): ${names.join(', ')}${first.url ? ` on ${new URL(first.url).host || first.url}` : ''}` };
   },
   handler: async (i, ctx) =>
     perform(ctx, {}, async (s) => {

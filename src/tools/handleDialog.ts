@@ -11,7 +11,12 @@ export const browserHandleDialog = defineTool({
   description: 'Accept or dismiss the open JavaScript dialog (alert, confirm, prompt, beforeunload). promptText is the answer typed into a prompt.',
   schema: z.object({ accept: z.boolean(), promptText: z.string().max(10_000).optional() }),
   risk: 'input',
-  preview: async (i, ctx) => previewOf(ctx, i.accept ? 'Accepting the dialog' : 'Dismissing the dialog'),
+  preview: async (i, ctx) => {
+    const p = await previewOf(ctx, i.accept ? 'Accepting the dialog' : 'Dismissing the dialog');
+    // Accepting "Delete your account? This cannot be undone." is the delete: the policy rates the dialog's words.
+    const d = await ctx.sessions.current?.activeTab().then((t) => t.dialog, () => undefined);
+    return d ? { ...p, target: { role: 'dialog', tag: 'dialog', name: d.message.slice(0, 300), facts: { tag: 'dialog', visible: d.message.slice(0, 300) } } } : p;
+  },
   handler: async (i, ctx) =>
     perform(ctx, { allowDialog: true }, async (s) => {
       const d = s.tab.dialog;

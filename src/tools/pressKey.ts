@@ -4,6 +4,7 @@ import { focusedName } from '../actions/focusName';
 import { parseCombo } from '../actions/keys';
 import { perform } from '../actions/scope';
 import { previewOf } from './common';
+import { confirmFocusAtUse } from '../safety/atUse';
 import { defineTool } from './types';
 
 export const browserPressKey = defineTool({
@@ -21,7 +22,12 @@ export const browserPressKey = defineTool({
     return perform(ctx, {}, async (s) => {
       const n = i.repeat ?? 1;
       s.pending = { text: `Pressed ${i.key}` };
-      for (let k = 0; k < n; k++) await pressKey(s.page, i.key);
+      // Enter and Space act on whatever has focus when they are pressed: the policy checks that element (atUse.ts).
+      const activates = /(^|\+)(Enter|NumpadEnter|Return|Space|Spacebar| )$/i.test(i.key);
+      for (let k = 0; k < n; k++) {
+        if (activates) await confirmFocusAtUse(ctx, s.tab);
+        await pressKey(s.page, i.key);
+      }
       const focused = await focusedName(s.tab).catch(() => '');
       return { text: `Pressed ${i.key}${n > 1 ? ` ${n} times` : ''}${focused ? `; focus is on ${focused}` : ''}` };
     });

@@ -55,6 +55,8 @@ export const browserTabs = defineTool({
         throw blockedError(stopped, 'The new tab was closed.');
       }
       await tab.refreshInfo();
+      // This result names the tab: the next action must not report it again as one it opened.
+      s.browserObs.dropOpenedTab(tab);
       return text(`Opened a new tab${url !== 'about:blank' ? ` with ${fenceUrl(tab.url)}` : ''}; it is now active.\n${list(visibleTabs(browser, ctx))}`);
     }
     if (i.index === undefined && !i.id) {

@@ -51,6 +51,8 @@ export interface ActionPreview {
   url?: string;
   title?: string;
   target?: TargetFingerprint & { tag?: string; type?: string; inputType?: string; autocomplete?: string; inForm?: boolean; facts?: ElementFacts };
+  /** For browser_fill_form: each field's element and the value it gets. */
+  fields?: { target?: ActionPreview['target']; value: unknown }[];
   /** For drags: the element dropped onto (a trash can is a delete). */
   dropTarget?: ActionPreview['target'];
   /** For navigation: where it goes. */

@@ -6,7 +6,9 @@
 // Covered elsewhere: a browser killed between calls (test/session/relaunchNotice.test.ts), the server
 // SIGKILLed (test/session/ownership.test.ts), a crashed renderer (test/mcp/hostilePages.test.ts).
 import assert from 'node:assert/strict';
-import { existsSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { sleep } from '../../src/session/launcher';
 import { startExternalChromium, type ExternalBrowser } from '../helpers/chromium';
 import { alive, until } from '../helpers/daemon';
@@ -151,7 +153,7 @@ describe('mcp: a frozen browser and a stalled or cut DevTools connection (real s
       else assert.equal(r.images, 1, `${name}: ${r.text}`);
       assert.ok(r.ms < BOUND_MS, `${name} took ${r.ms} ms`);
       await until(() => browserProcesses({ pgid: b.pid, profileDir: b.profileDir }).length === 0, 5000, `the killed browser's processes (${name})`);
-      await until(() => !existsSync(b.profileDir), 5000, `its temporary profile to be deleted (${name})`);
+      await until(() => !existsSync(b.profileDir), 8000, `its temporary profile to be deleted (${name})`);
       const next = await m.call('browser_navigate', { url: `${srv.url}next` });
       assert.equal(next.isError, false, next.text);
       assert.match(next.text, /^Note: the browser had exited or crashed since the last call and was relaunched\./);
@@ -173,7 +175,28 @@ describe('mcp: a frozen browser and a stalled or cut DevTools connection (real s
     client.kill('SIGKILL');
     await until(() => !alive(server.pid), 8000, 'the server to exit once its client is gone');
     await until(() => browserProcesses({ pgid: b.pid, profileDir: b.profileDir }).length === 0, 8000, 'its browser to be gone');
-    await until(() => !existsSync(b.profileDir), 5000, 'its temporary profile to be deleted'); // removed just after its processes exit
+    await until(() => !existsSync(b.profileDir), 8000, 'its temporary profile to be deleted');
+  });
+
+  it('the MCP client closes stdin in the middle of a long call: the server exits, its browser is gone, and its audit log has the cut call and ends with a closing record', async () => {
+    const auditDir = mkdtempSync(join(tmpdir(), 'ba-chaos-audit-'));
+    cleanup.push(async () => rmSync(auditDir, { recursive: true, force: true }));
+    const m = await startMcp([...HEADLESS_ARGS, '--audit-dir', auditDir]);
+    cleanup.push(() => m.close());
+    assert.equal((await m.call('browser_navigate', { url: srv.url })).isError, false);
+    const b = launchedBrowserOf(m.pid)!;
+    const waiting = m.call('browser_wait', { text: 'never shows up', timeoutMs: 30_000 }).catch(() => undefined);
+    await sleep(700);
+    (m.transport as unknown as { _process: { stdin: { end(): void } } })._process.stdin.end();
+    await until(() => !alive(m.pid), 10_000, 'the server to exit');
+    void waiting;
+    await until(() => browserProcesses({ pgid: b.pid, profileDir: b.profileDir }).length === 0, 5000, 'its browser to be gone');
+    const [task] = readdirSync(auditDir);
+    const lines = readFileSync(join(auditDir, task, 'log.jsonl'), 'utf8').trim().split('\n').map((l) => JSON.parse(l));
+    const kinds = lines.map((l) => (l.type === 'step' ? `step ${l.tool}` : l.type));
+    // Before: the audit closed first, so the call cut short was never written.
+    assert.deepEqual(kinds, ['task_start', 'step browser_navigate', 'step browser_wait', 'task_end'], JSON.stringify(kinds));
+    assert.equal(lines[2].ok, false);
   });
 
   it('SIGSTOP of the launched browser: the call fails within seconds, the frozen browser is killed and its profile deleted, the next call relaunches', async () => {
@@ -197,7 +220,7 @@ describe('mcp: a frozen browser and a stalled or cut DevTools connection (real s
     assert.match(snap.text, /Hint: The browser Browser Agent launched was closed; the next call launches a new one/);
     assert.ok(snap.ms < BOUND_MS, `snapshot took ${snap.ms} ms`);
     await until(() => browserProcesses({ pgid: b.pid, profileDir: b.profileDir }).length === 0, 8000, 'the frozen browser’s processes to be gone');
-    await until(() => !existsSync(b.profileDir), 5000, 'its temporary profile to be deleted'); // removed just after its processes exit
+    await until(() => !existsSync(b.profileDir), 8000, 'its temporary profile to be deleted');
 
     const nav = await timed(m, 'browser_navigate', { url: `${srv.url}next` });
     assert.equal(nav.isError, false, nav.text);

@@ -1,11 +1,11 @@
 import type { SessionManager } from '../session/manager';
-import { callsSettled } from '../tools/inFlight';
+import { callsSettled } from './inFlight';
 
 /** How long a shutdown lets calls it cut short finish (they fail at once: their browser is gone). */
 const CALLS_GRACE_MS = 3000;
 
 /**
- * What the extension does when its host shuts down (deactivate), in this order: the browser session
+ * What the extension (deactivate) and the MCP server (its client gone, SIGTERM) do when they shut down, in this order: the browser session
  * first — a browser we launched is closed, a daemon session ends (its tab released), an attached
  * browser is only detached from, and nothing can start another — so a call still running ends at once;
  * then, once such calls are recorded, the audit closes every open task (`interrupted`), so the log ends

@@ -16,7 +16,7 @@ import { SessionManager } from '../../src/session/manager';
 import { sleep } from '../../src/session/launcher';
 import { allTools } from '../../src/tools/registry';
 import { runTool } from '../../src/tools/runner';
-import { shutdown } from '../../src/vscode/shutdown';
+import { shutdown } from '../../src/tools/shutdown';
 import { TEST_LAUNCH } from '../helpers/chromium';
 import { DAEMON_BIN, daemonEnv, runDaemonCli, until } from '../helpers/daemon';
 import { browserProcesses, launchedBrowserOf } from '../helpers/procs';
