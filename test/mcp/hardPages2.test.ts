@@ -328,6 +328,7 @@ describe('mcp: hard pages, round 2 — consent walls, disabled buttons, editors,
     assert.match(tabs, /\(active\) [\s\S]*Invoice INV-77/);
     await ok('browser_tabs', { action: 'select', id: back[1] });
     const dl = await ok('browser_click', { ref: ref(snap, 'link', 'Download CSV') });
-    assert.match(dl, /Downloaded [\s\S]*invoices-2026\.csv[\s\S]*\(20 bytes\)/);
+    // On a loaded machine the result may come while the file is still being written: it says so, named.
+    assert.match(dl, /Downloaded [\s\S]*invoices-2026\.csv[\s\S]*\(20 bytes\)|Downloading [\s\S]*invoices-2026\.csv[\s\S]*still in progress/);
   });
 });
