@@ -3,7 +3,7 @@ import { fillField } from '../actions/choose';
 import { perform } from '../actions/scope';
 import { errorMessage, isAgentError } from '../errors';
 import { handleFor, previewOf, refField } from './common';
-import { defineTool } from './types';
+import { defineTool, type ActionPreview } from './types';
 
 export const browserFillForm = defineTool({
   name: 'browser_fill_form',
@@ -19,7 +19,10 @@ export const browserFillForm = defineTool({
   risk: 'input',
   preview: async (i, ctx) => {
     // The first field is the target; any secret field (password, card, one-time code) marks the whole call.
-    const each = await Promise.all(i.fields.slice(0, 20).map((f) => previewOf(ctx, 'Filling', { ref: f.ref })));
+    // One at a time: previews of the same tab run side by side sometimes lost a field's element (it then
+    // counted as unknown, and a ticked "Delete my data" box went unrated).
+    const each: ActionPreview[] = [];
+    for (const f of i.fields.slice(0, 20)) each.push(await previewOf(ctx, 'Filling', { ref: f.ref }));
     const first = each[0];
     const names = each.map((p) => (p.target?.role ? `${p.target.role}${p.target.name ? ` "${p.target.name}"` : ''}` : `[${p.target?.ref}]`));
     // Each field's element and value: choosing "Delete account" or ticking "Delete my data" is rated like a click on it.
