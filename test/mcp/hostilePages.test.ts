@@ -44,7 +44,7 @@ const PAGES: Record<string, string> = {
   // Reloads itself for ever, a new document every ~100 ms.
   '/reloader': `<!doctype html><title>Reloader</title><button>Catch me</button><script>setTimeout(() => location.reload(), 100)</script>`,
   // Megabyte strings wherever a page can put one: title, URL, console, a dialog, a button's name.
-  '/huge': `<!doctype html><title>Huge</title><button id=b onclick="const big = 'W'.repeat(1_000_000); document.title = big; history.pushState({}, '', '/huge?' + 'q'.repeat(100_000)); for (let i = 0; i < 50; i++) console.error(big); this.textContent = big; setTimeout(() => alert(big), 0);">Blow up</button>`,
+  '/huge': `<!doctype html><title>Huge</title><button id=b onclick="const big = 'W'.repeat(1_000_000); document.title = big; history.pushState({}, '', '/huge?' + 'q'.repeat(100_000)); for (let i = 0; i < 10; i++) console.error(big); this.textContent = big; setTimeout(() => alert(big), 0);">Blow up</button>`,
   // Breaks the globals a page script of ours might lean on.
   '/globals': `<!doctype html><title>Globals</title><h1>Broken globals</h1>
 <article><p>${'This paragraph is the main readable text of a page that has broken every global it could. '.repeat(4)}</p><p>${'A second paragraph, so the readability algorithm has enough to keep as content. '.repeat(4)}</p></article>
