@@ -60,7 +60,11 @@ export function connectWebSocket(url: string, opts: WebSocketTransportOptions = 
         transport.onclose?.();
       };
       ws.on('message', (data) => transport.onmessage?.(data.toString()));
-      ws.on('close', gone);
+      // 1006: no closing handshake; the process at the other end died or the network dropped.
+      ws.on('close', (code) => {
+        if (code === 1006) transport.closeReason ??= 'The browser went away before the call finished (it exited, crashed or was killed, or the network to it dropped).';
+        gone();
+      });
       ws.on('error', gone);
       resolve(transport);
     });
