@@ -159,10 +159,12 @@ async function main() {
       serverCpus.push(s1[0][0] - s0[0][0]);
       pageCpus.push(page.run || Math.max(0, ...[...r1].map(([pid, c]) => (c - (r0.get(pid) ?? 0)) * 1000)));
     }
-    // The whole read: the first call and every continuation it names, as a model would read it.
-    let tokensAll = countTokens(first);
+    // The whole read, every element and all text once: the first call with fullText (unfolded) and every
+    // continuation it names, as a model reading the whole page would.
+    const whole = await call('browser_snapshot', { fullText: true });
+    let tokensAll = countTokens(whole);
     let parts = 1;
-    for (let m = /offset=(\d+)/.exec(first); m; parts++) {
+    for (let m = /\[Cut by[^\]]*offset=(\d+)/.exec(whole); m; parts++) {
       const more = await call('browser_snapshot', { offset: Number(m[1]) });
       tokensAll += countTokens(more);
       m = /\[Cut by[^\]]*offset=(\d+)/.exec(more);

@@ -1,7 +1,7 @@
 // npm run bench:snapshot — our elements layer against Playwright MCP's browser_snapshot, same run,
 // same Chromium: time, characters, o200k tokens, recall of rendered interactive elements and text
 // coverage (share of the page's visible words in the snapshot, also with its continuation calls).
-import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
@@ -31,6 +31,8 @@ const DUMP = process.env.BENCH_DUMP;
 const JSON_OUT = process.env.BENCH_JSON;
 /** Our snapshot budget (as `--snapshot-max-tokens` / `browserAgent.snapshot.maxTokens` set it); unset: the default. */
 const MAX_TOKENS = process.env.BENCH_MAX_TOKENS ? Number(process.env.BENCH_MAX_TOKENS) : undefined;
+/** Where our snapshot folds a long page's text (as `--snapshot-fold-text-after` sets it; 0 never folds); unset: the default. */
+const FOLD = process.env.BENCH_FOLD !== undefined ? Number(process.env.BENCH_FOLD) : undefined;
 
 /** Names of the rendered interactive elements, by one definition independent of both tools. */
 const GROUND_TRUTH = `(() => {
@@ -144,6 +146,8 @@ interface Measure {
 interface Row {
   page: string;
   elements: number;
+  /** Our first call folded the page's text (all elements still listed). */
+  folded?: boolean;
   ours: Measure & {
     /** With the continuation calls the snapshot points to (offset=…), all parts together. */
     wordsAll: number;
@@ -232,14 +236,18 @@ async function main() {
         cache[page] = theirs;
       }
       const t1 = performance.now();
-      const ours = await takeSnapshot(tab, { maxTokens: MAX_TOKENS });
+      const ours = await takeSnapshot(tab, { maxTokens: MAX_TOKENS, foldTextAfter: FOLD });
       const ms = performance.now() - t1;
       const cov = coverage(text, ours);
       // Follow the continuation the snapshot offers, as a model would, to see what the whole read carries.
-      let whole = ours;
-      let tokensAll = countTokens(ours);
+      // A synthetic page is read whole with all its text from the start (fullText): every element once,
+      // the tokens per element of the whole page.
+      const synthetic = page.startsWith('synthetic');
+      const start = synthetic ? await takeSnapshot(tab, { maxTokens: MAX_TOKENS, fullText: true }) : ours;
+      let whole = start;
+      let tokensAll = countTokens(start);
       let parts = 1;
-      for (let off = nextOffset(ours); off !== undefined && parts < 200; parts++) {
+      for (let off = nextOffset(start); off !== undefined && parts < 200; parts++) {
         const more = await takeSnapshot(tab, { offset: off, maxTokens: MAX_TOKENS });
         whole += '\n' + more;
         tokensAll += countTokens(more);
@@ -254,6 +262,7 @@ async function main() {
       }
       const covAll = parts > 1 ? coverage(text, whole) : cov;
       if (DUMP) {
+        mkdirSync(DUMP, { recursive: true });
         writeFileSync(join(DUMP, page.replace(/\.html$/, '.txt')), whole);
         writeFileSync(join(DUMP, page.replace(/\.html$/, '.innertext')), text);
       }
@@ -261,6 +270,7 @@ async function main() {
       const row: Row = {
         page,
         elements: truth.length,
+        folded: /\[Page text folded after line \d+/.test(ours),
         ours: { ms, chars: ours.length, tokens: countTokens(ours), recall: recall(truth, names), words: cov.distinct, occurrences: cov.occurrences, wordsAll: covAll.distinct, occurrencesAll: covAll.occurrences, parts, tokensAll },
         theirs,
       };
@@ -288,6 +298,7 @@ async function main() {
     console.log(`${label.padEnd(10)} ours median ${ours.median.toFixed(d)} p90 ${ours.p90.toFixed(d)} | theirs median ${theirs.median.toFixed(d)} p90 ${theirs.p90.toFixed(d)} | per-page ratio median ${ratio.median.toFixed(2)} p90 ${ratio.p90.toFixed(2)}`);
   };
   if (MAX_TOKENS) console.log(`\nOur snapshot budget: ${MAX_TOKENS} tokens (BENCH_MAX_TOKENS)`);
+  if (FOLD !== undefined) console.log(`\nOur text fold: after ${FOLD} tokens (BENCH_FOLD; 0 never folds)`);
   console.log(`\nCorpus (${dir}): ${corpus.length} pages compared (${rows.filter((r) => r.error).length} errors)`);
   if (corpus.length) {
     report('time', (r) => [r.ours.ms, r.theirs!.ms]);
@@ -299,6 +310,8 @@ async function main() {
     report('words+cont', (r) => [r.ours.wordsAll, r.theirs!.words]);
     report('occ+cont', (r) => [r.ours.occurrencesAll, r.theirs!.occurrences]);
     const mean = (pick: (r: Row) => number) => (corpus.reduce((a, r) => a + pick(r), 0) / corpus.length).toFixed(3);
+    report('tok whole', (r) => [r.ours.tokensAll, r.theirs!.tokens]);
+    console.log(`first call at ≤ 0.4× their tokens: ${corpus.filter((r) => r.ours.tokens <= 0.4 * r.theirs!.tokens).length} of ${corpus.length} pages; text folded: ${corpus.filter((r) => r.folded).length}`);
     console.log(`recall mean: ours ${mean((r) => r.ours.recall)}, theirs ${mean((r) => r.theirs!.recall)}; pages continued: ${corpus.filter((r) => r.ours.parts > 1).length}; pages with words < 98%: ${corpus.filter((r) => r.ours.wordsAll < 0.98).map((r) => `${r.page} ${(r.ours.wordsAll * 100).toFixed(1)}%`).join(', ') || 'none'}`);
   }
   console.log('\nSynthetic:');
@@ -306,7 +319,7 @@ async function main() {
     const n = Number(/(\d+)/.exec(r.page)![1]);
     const o = r.ours;
     console.log(
-      `${n} elements: ours ${o.ms.toFixed(0)} ms, ${o.tokens} tokens in the first call${o.parts > 1 ? `, ${o.tokensAll} in all ${o.parts} parts` : ''} (${(o.tokensAll / n).toFixed(1)}/element), recall ${(o.recall * 100).toFixed(1)}%` +
+      `${n} elements: ours ${o.ms.toFixed(0)} ms, ${o.tokens} tokens in the first call${o.parts > 1 ? `, ${o.tokensAll} in all ${o.parts} parts of the whole read (fullText)` : ''} (${(o.tokensAll / n).toFixed(1)}/element), recall ${(o.recall * 100).toFixed(1)}%` +
         (r.theirs ? ` | theirs ${r.theirs.ms.toFixed(0)} ms, ${r.theirs.tokens} tokens (${(r.theirs.tokens / n).toFixed(1)}/element), recall ${(r.theirs.recall * 100).toFixed(1)}%` : ''),
     );
   }

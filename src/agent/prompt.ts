@@ -19,7 +19,7 @@ export function systemPrompt(p: PromptInput): string {
     '# How to work',
     '- Loop: observe the page, decide the single next action, act with one tool, then check the result before going on.',
     has('browser_snapshot')
-      ? '- browser_snapshot returns the page as an outline of elements. Each element you can act on is one line starting with its ref in brackets, then role, name and state, e.g. [12] button "Submit", or [f2:5] button "Pay" for an element inside frame f2. Pass the ref without brackets (e.g. "12", "f2:5"). A ref stays valid while its element lives; when a tool says STALE_REF or the page changed a lot, take a new snapshot instead of guessing.'
+      ? '- browser_snapshot returns the page as an outline of elements. Each element you can act on is one line starting with its ref in brackets, then role, name and state, e.g. [12] button "Submit", or [f2:5] button "Pay" for an element inside frame f2. Pass the ref without brackets (e.g. "12", "f2:5"). A ref stays valid while its element lives; when a tool says STALE_REF or the page changed a lot, take a new snapshot instead of guessing. On a long page the text past the first part is folded (every element is still listed): to read it, call browser_snapshot with the offset its note names, or search with browser_find.'
       : '- Use the observation tools to see the page before acting on it.',
     p.mode === 'hybrid'
       ? '- You can also see screenshots. Prefer refs; use coordinates only for things a snapshot does not show (canvas, maps, custom widgets).'

@@ -36,6 +36,10 @@ Options:
   --snapshot-max-tokens <n>
                            token budget of a snapshot the model asks for without one (default 16000,
                            200–200000); a longer page is cut between lines and says how to read on
+  --snapshot-fold-text-after <n>
+                           on a long page, fold the text past this many tokens (default 3000; 0 never
+                           folds): every element, heading and section is still listed, and a note
+                           names the offset that reads the text
   --allow-confirm-actions  run actions the safety policy would confirm when the client cannot be asked
                            (no MCP elicitation); without it they are blocked
   --secrets-file <path>    .env-style file of secrets the model may type as {{secret:NAME}}
@@ -72,6 +76,7 @@ export function parseCli(argv: string[]): McpOptions & { help?: boolean; version
       'allow-schemes': { type: 'string' },
       'max-wait-ms': { type: 'string' },
       'snapshot-max-tokens': { type: 'string' },
+      'snapshot-fold-text-after': { type: 'string' },
       'allow-confirm-actions': { type: 'boolean' },
       'secrets-file': { type: 'string' },
       'secret-origins': { type: 'string' },
@@ -92,6 +97,8 @@ export function parseCli(argv: string[]): McpOptions & { help?: boolean; version
   if (maxWait !== undefined && !(maxWait >= 1000)) throw new Error('--max-wait-ms must be a number ≥ 1000');
   const snapshotMax = values['snapshot-max-tokens'] ? Number(values['snapshot-max-tokens']) : undefined;
   if (snapshotMax !== undefined && !(Number.isInteger(snapshotMax) && snapshotMax >= 200 && snapshotMax <= 200_000)) throw new Error('--snapshot-max-tokens must be a whole number from 200 to 200000');
+  const foldAfter = values['snapshot-fold-text-after'] !== undefined ? Number(values['snapshot-fold-text-after']) : undefined;
+  if (foldAfter !== undefined && !(Number.isInteger(foldAfter) && foldAfter >= 0 && foldAfter <= 200_000)) throw new Error('--snapshot-fold-text-after must be a whole number from 0 to 200000 (0: never fold)');
   const maxInput = values['max-input-bytes'] ? Number(values['max-input-bytes']) : undefined;
   if (maxInput !== undefined && !(Number.isInteger(maxInput) && maxInput >= 65_536)) throw new Error('--max-input-bytes must be a whole number ≥ 65536');
   return {
@@ -107,6 +114,7 @@ export function parseCli(argv: string[]): McpOptions & { help?: boolean; version
     allowedSchemes: list(values['allow-schemes']),
     maxWaitMs: maxWait,
     snapshotMaxTokens: snapshotMax,
+    snapshotFoldTextAfter: foldAfter,
     daemon: !values['no-daemon'],
     maxInputBytes: maxInput,
     skillsDirs: values['skills-dir'],

@@ -26,6 +26,8 @@ export interface McpOptions {
   maxWaitMs?: number;
   /** Token budget of a snapshot when the call gives none. */
   snapshotMaxTokens?: number;
+  /** Tokens of a long page a snapshot shows before folding its text (0 never folds). */
+  snapshotFoldTextAfter?: number;
   /** `--skills-dir` values (see src/skills/folders.ts). */
   skillsDirs?: string[];
   /** Work in the per-user session daemon's shared browser (default), or in-process (--no-daemon). */
@@ -54,6 +56,7 @@ export function createMcpContext(opts: McpOptions, log: Logger): { ctx: ToolCont
     downloadsDir: opts.downloadsDir ?? join(tmpdir(), 'browser-agent-downloads'),
     maxWaitMs: opts.maxWaitMs ?? 30_000,
     snapshotMaxTokens: opts.snapshotMaxTokens,
+    snapshotFoldTextAfter: opts.snapshotFoldTextAfter,
   };
   const launch = { headless: opts.headless, userDataDir: opts.userDataDir, executablePath: opts.executablePath, args: opts.browserArgs };
   if (opts.daemon) {

@@ -5,6 +5,15 @@
 
 /** Without `maxTokens`, a snapshot stays near this (o200k-calibrated estimate): clients cap one result near 25k. */
 export const DEFAULT_MAX_TOKENS = 16_000;
+/**
+ * Without `fullText`, page text past about this many tokens of the page is folded: every element, heading,
+ * landmark and frame line still follows, and one note says where the text stops and how to read it.
+ * A model gets the top of a long article and every control of the page in a first look; the rest of
+ * the text is one call away (offset) or searchable (browser_find).
+ */
+export const DEFAULT_FOLD_TEXT_AFTER = 3_000;
+/** Text is folded only when that hides at least this many tokens: folding less would cost a call for little. */
+export const MIN_FOLDED_TOKENS = 500;
 /** Longer text lines are wrapped into pieces of about this many characters (~500 tokens). */
 export const WRAP_CHARS = 2000;
 
@@ -95,10 +104,48 @@ export interface BudgetLine {
   text: string;
   /** Element lines count towards "elements left". */
   element?: boolean;
+  /** Page text that may be folded (not an element, heading, landmark or frame line). */
+  foldable?: boolean;
+}
+
+export interface Fold {
+  /** First folded line: reading on from here shows the page with all its text. */
+  at: number;
+  lines: number;
+  tokens: number;
+}
+
+/**
+ * Where to fold the page's text: the first text line past `after` tokens of lines, when the text from
+ * there on is worth at least MIN_FOLDED_TOKENS. Undefined: nothing to fold.
+ */
+export function foldPoint(lines: BudgetLine[], after: number): Fold | undefined {
+  if (!(after > 0)) return undefined;
+  let used = 0;
+  let at = -1;
+  for (let i = 0; i < lines.length; i++) {
+    const t = estimateTokens(lines[i].text) + 1;
+    if (lines[i].foldable && used + t > after) {
+      at = i;
+      break;
+    }
+    used += t;
+  }
+  if (at < 0) return undefined;
+  let n = 0;
+  let tokens = 0;
+  for (let i = at; i < lines.length; i++) {
+    if (!lines[i].foldable) continue;
+    n++;
+    tokens += estimateTokens(lines[i].text) + 1;
+  }
+  return tokens >= MIN_FOLDED_TOKENS ? { at, lines: n, tokens } : undefined;
 }
 
 export interface Page {
   body: string;
+  /** The fold, when the page shown reached it (text lines from `fold.at` on were left out). */
+  fold?: Fold;
   /** First line shown and one past the last, in the wrapped line list. */
   from: number;
   to: number;
@@ -112,15 +159,28 @@ export interface Page {
  * The lines from `offset` that fit `budget` tokens (at least one, so reading on always advances).
  * `lines` must already be wrapped (see `wrapLine`), so offsets mean the same lines on every call.
  */
-export function takePage(lines: BudgetLine[], budget: number, offset = 0): Page {
+export function takePage(lines: BudgetLine[], budget: number, offset = 0, fold?: Fold): Page {
   const from = Math.min(Math.max(0, offset), lines.length);
   const kept: string[] = [];
   let used = 0;
   let to = from;
+  let folded = false;
   for (; to < lines.length; to++) {
-    const t = estimateTokens(lines[to].text) + 1;
+    const line = lines[to];
+    if (fold && to >= fold.at) {
+      if (!folded) {
+        const mark = FOLD_MARK;
+        const t = estimateTokens(mark) + 1;
+        if (used + t > budget && to > from) break;
+        kept.push(mark);
+        used += t;
+        folded = true;
+      }
+      if (line.foldable) continue;
+    }
+    const t = estimateTokens(line.text) + 1;
     if (used + t > budget && to > from) break;
-    kept.push(lines[to].text);
+    kept.push(line.text);
     used += t;
   }
   let tokensLeft = 0;
@@ -129,7 +189,17 @@ export function takePage(lines: BudgetLine[], budget: number, offset = 0): Page 
     tokensLeft += estimateTokens(lines[i].text) + 1;
     if (lines[i].element) elementsLeft++;
   }
-  return { body: kept.join('\n'), from, to, total: lines.length, tokensLeft, elementsLeft };
+  return { body: kept.join('\n'), from, to, total: lines.length, tokensLeft, elementsLeft, ...(folded ? { fold } : {}) };
+}
+
+/** Where the text stops, inside the page's lines (the note after the page says how to read it). */
+export const FOLD_MARK = '[… page text folded from here on; elements, headings and sections go on]';
+
+/** The note after a page whose text was folded: how much was left out and the calls that read it. */
+export function foldNote(p: Page, scope: string): string | undefined {
+  if (!p.fold) return undefined;
+  const f = p.fold;
+  return `[Page text folded after line ${f.at}: ${f.lines} lines of text (~${f.tokens.toLocaleString('en-US')} tokens) are not shown; every element, heading and section is. Read on: browser_snapshot with offset=${f.at}${scope} shows the page from there with all its text, fullText=true all of it; or search with browser_find.]`;
 }
 
 /** The marker after a page that does not reach the end: what is left and the call that reads it. */

@@ -4,7 +4,7 @@ import { clip, fenceUrl } from '../safety/untrusted';
 import { BrowserAgentError } from '../errors';
 import { extractFrame, evalInFrame, mainFrame, parseRef, refString, tabState, type FrameRef, type FrameResult, type TabState } from './frames';
 import { flatten, untrusted, type Line } from './format';
-import { DEFAULT_MAX_TOKENS, WRAP_CHARS, continuationNote, estimateTokens, offsetNote, takePage, wrapLine } from './budget';
+import { DEFAULT_FOLD_TEXT_AFTER, DEFAULT_MAX_TOKENS, WRAP_CHARS, continuationNote, estimateTokens, foldNote, foldPoint, offsetNote, takePage, wrapLine, type BudgetLine } from './budget';
 import type { DetailsResult, SummaryResult } from './protocol';
 import { addedText, shownBriefly, textCounts } from './textDelta';
 
@@ -20,7 +20,14 @@ export interface SnapshotOptions {
   maxTokens?: number;
   /** Read on from this line (the number a cut snapshot names). */
   offset?: number;
+  /** All page text; otherwise text past `foldTextAfter` tokens of a long page is folded (elements never are). */
+  fullText?: boolean;
+  /** Tokens of the page shown before its text is folded (default DEFAULT_FOLD_TEXT_AFTER; 0 never folds). */
+  foldTextAfter?: number;
 }
+
+/** A heading line of the page text (`## Reviews`): kept when the text around it is folded, as an outline. */
+const HEADING = /^#{1,6} /;
 
 const LEGEND = 'Lines [ref] role "name" state →link target; [nav] etc. open sections; other lines: page text.';
 
@@ -28,6 +35,9 @@ export async function takeSnapshot(tab: Tab, opts: SnapshotOptions = {}): Promis
   tab.assertNoDialog();
   if (opts.maxTokens !== undefined && (!Number.isFinite(opts.maxTokens) || opts.maxTokens < 50)) {
     throw new BrowserAgentError('INVALID_INPUT', `maxTokens must be a number of at least 50 (got ${opts.maxTokens}).`, 'Omit maxTokens for the default budget, or give e.g. 4000.');
+  }
+  if (opts.foldTextAfter !== undefined && (!Number.isFinite(opts.foldTextAfter) || opts.foldTextAfter < 0)) {
+    throw new BrowserAgentError('INVALID_INPUT', `foldTextAfter must be a number of at least 0 (got ${opts.foldTextAfter}).`, 'Omit it for the default, or give 0 to never fold the page text.');
   }
   if (opts.offset !== undefined && (!Number.isInteger(opts.offset) || opts.offset < 0)) {
     throw new BrowserAgentError('INVALID_INPUT', `offset must be a whole number of at least 0 (got ${opts.offset}).`, 'Use the offset a cut snapshot names, e.g. offset=812.');
@@ -48,14 +58,20 @@ export async function takeSnapshot(tab: Tab, opts: SnapshotOptions = {}): Promis
   header.push(`${count} interactive elements${scope}. ${LEGEND}`);
   const title = `Title: ${cutTitle(result.title)}`;
   const reserve = estimateTokens(header.join('\n') + title) + 80;
-  const page = takePage(wrapped.map((l) => ({ text: l.text, element: l.kind === 'element' })), Math.max(1, maxTokens - reserve), opts.offset ?? 0);
+  const budgetLines: BudgetLine[] = wrapped.map((l) => ({ text: l.text, element: l.kind === 'element', foldable: l.kind === 'text' && !HEADING.test(l.text) }));
+  // Only a first look at the whole page folds: reading on, a subtree and the viewport show all their text.
+  const folds = !opts.fullText && !opts.offset && !opts.ref && !opts.viewportOnly;
+  const fold = folds ? foldPoint(budgetLines, opts.foldTextAfter ?? DEFAULT_FOLD_TEXT_AFTER) : undefined;
+  const page = takePage(budgetLines, Math.max(1, maxTokens - reserve), opts.offset ?? 0, fold);
   const from = offsetNote(page);
   if (from) header.push(from);
   const again = (opts.ref ? `, ref="${opts.ref}"` : '') + (opts.viewportOnly ? ', viewportOnly=true' : '') + (opts.maxTokens ? `, maxTokens=${opts.maxTokens}` : '');
+  const folded = foldNote(page, opts.maxTokens ? `, maxTokens=${opts.maxTokens}` : '');
   const note = continuationNote(page, maxTokens, again);
   const briefly = opts.ref || opts.viewportOnly ? undefined : await shownBriefly(tab, lines);
   const top = page.from ? '' : title + (briefly ? `\n${briefly}` : '') + (page.body ? '\n' : '');
   const out = [...header, untrusted(top + page.body)];
+  if (folded) out.push(folded);
   if (note) out.push(note);
   return out.join('\n');
 }

@@ -91,6 +91,8 @@ export interface ToolSettings {
   maxWaitMs: number;
   /** Token budget of a snapshot when the call gives none (default DEFAULT_MAX_TOKENS, 16,000). */
   snapshotMaxTokens?: number;
+  /** Tokens of a long page a snapshot shows before folding its text (default DEFAULT_FOLD_TEXT_AFTER, 3,000; 0 never folds). */
+  snapshotFoldTextAfter?: number;
 }
 
 export interface ToolDefinition<S extends z.ZodObject = z.ZodObject> {

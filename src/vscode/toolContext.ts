@@ -8,12 +8,15 @@ import type { ToolContext, ToolSettings } from '../tools/types';
 import { readPolicySettings } from './safetySettings';
 
 export function readToolSettings(): ToolSettings {
-  const snapshotMaxTokens = vscode.workspace.getConfiguration('browserAgent').get<number>('snapshot.maxTokens');
+  const config = vscode.workspace.getConfiguration('browserAgent');
+  const snapshotMaxTokens = config.get<number>('snapshot.maxTokens');
+  const foldTextAfter = config.get<number>('snapshot.foldTextAfter');
   return {
     allowedSchemes: readPolicySettings().allowedSchemes,
     downloadsDir: join(tmpdir(), 'browser-agent-downloads'),
     maxWaitMs: 30_000,
     ...(snapshotMaxTokens !== undefined && snapshotMaxTokens >= 200 ? { snapshotMaxTokens: Math.min(Math.round(snapshotMaxTokens), 200_000) } : {}),
+    ...(typeof foldTextAfter === 'number' && foldTextAfter >= 0 ? { snapshotFoldTextAfter: Math.round(foldTextAfter) } : {}),
   };
 }
 

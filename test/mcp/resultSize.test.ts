@@ -14,12 +14,22 @@ function bigPage(n: number): string {
   return `<!doctype html><title>Inventory</title><h1>Inventory</h1><table>${rows.join('')}</table>`;
 }
 
+/** A long article: paragraphs of text with a link after every tenth, and a footer link at the end. */
+function article(paragraphs: number): string {
+  const ps: string[] = [];
+  for (let i = 0; i < paragraphs; i++) {
+    ps.push(`<p>Paragraph ${i} of the story tells what the committee decided about budget line ${i} and why it matters to the town.</p>`);
+    if (i % 10 === 9) ps.push(`<p><a href="/more/${i}">More on part ${i}</a></p>`);
+  }
+  return `<!doctype html><title>Story</title><h1>Story</h1>${ps.join('')}<footer><a href="/contact">Contact us</a></footer>`;
+}
+
 describe('mcp: a huge page never yields a result a client cannot take', function () {
   this.timeout(180_000);
   let srv: TestServer;
   let mcp: McpProcess;
   before(async () => {
-    srv = await startServer({ '/big': bigPage(20_000) });
+    srv = await startServer({ '/big': bigPage(20_000), '/article': article(300) });
     mcp = await startMcp(HEADLESS_ARGS);
   });
   after(async () => {
@@ -61,6 +71,39 @@ describe('mcp: a huge page never yields a result a client cannot take', function
       const run = spawnSync(process.execPath, [MCP_BIN, '--snapshot-max-tokens', bad], { encoding: 'utf8', timeout: 20_000 });
       assert.equal(run.status, 2, `${bad}: ${run.stderr}`);
       assert.match(run.stderr, /--snapshot-max-tokens must be a whole number from 200 to 200000/);
+    }
+  });
+
+  it('--snapshot-fold-text-after sets where a long page\'s text folds (0: never); every link is listed either way', async () => {
+    const at = (text: string) => Number(/\[Page text folded after line (\d+):/.exec(text)?.[1] ?? -1);
+    const links = (text: string) => (text.match(/^\[\d+\] link "/gm) ?? []).length;
+    await mcp.call('browser_navigate', { url: `${srv.url}article` }, 60_000);
+    const byDefault = await mcp.call('browser_snapshot', {}, 60_000);
+    assert.ok(at(byDefault.text) > 0, byDefault.text.slice(-500));
+    assert.equal(links(byDefault.text), 31, 'all 30 "More" links and the footer link');
+    assert.doesNotMatch(byDefault.text, /Paragraph 299 /);
+    for (const [flag, expect] of [['0', 'whole'], ['500', 'earlier']] as const) {
+      const other = await startMcp([...HEADLESS_ARGS, '--snapshot-fold-text-after', flag]);
+      try {
+        await other.call('browser_navigate', { url: `${srv.url}article` }, 60_000);
+        const r = await other.call('browser_snapshot', {}, 60_000);
+        assert.equal(links(r.text), 31);
+        if (expect === 'whole') {
+          assert.equal(at(r.text), -1, 'never folded');
+          assert.match(r.text, /Paragraph 299 /);
+        } else {
+          assert.ok(at(r.text) > 0 && at(r.text) < at(byDefault.text), `folds earlier: line ${at(r.text)} against ${at(byDefault.text)}`);
+          const all = await other.call('browser_snapshot', { fullText: true }, 60_000);
+          assert.match(all.text, /Paragraph 299 /, 'fullText still reads it all');
+        }
+      } finally {
+        await other.close();
+      }
+    }
+    for (const bad of ['-1', 'some', '300000']) {
+      const run = spawnSync(process.execPath, [MCP_BIN, `--snapshot-fold-text-after=${bad}`], { encoding: 'utf8', timeout: 20_000 });
+      assert.equal(run.status, 2, `${bad}: ${run.stderr}`);
+      assert.match(run.stderr, /--snapshot-fold-text-after must be a whole number from 0 to 200000/);
     }
   });
 });

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { countTokens } from 'gpt-tokenizer/encoding/o200k_base';
-import { continuationNote, estimateTokens, offsetNote, takePage, wrapLine, type BudgetLine } from '../../src/snapshot/budget';
+import { FOLD_MARK, MIN_FOLDED_TOKENS, continuationNote, estimateTokens, foldNote, foldPoint, offsetNote, takePage, wrapLine, type BudgetLine } from '../../src/snapshot/budget';
 import { linkTargets } from '../../src/snapshot/links';
 
 const PROSE =
@@ -82,6 +82,62 @@ describe('snapshot: page budget and link targets (no browser)', () => {
     }
     assert.ok(calls > 3);
     assert.deepEqual(seen, lines.map((l) => l.text));
+  });
+
+  it('folds text past the fold point, keeps every element, heading and section, and the note reads the text on', () => {
+    const lines: BudgetLine[] = [{ text: '[nav]' }, { text: '[1] link "Home"', element: true }, { text: '# Story', foldable: false }];
+    for (let i = 0; i < 200; i++) {
+      lines.push({ text: `Paragraph ${i} says something about topic ${i}, at some length to fill the page.`, foldable: true });
+      if (i % 20 === 0) lines.push({ text: `## Part ${i}` });
+      if (i % 10 === 0) lines.push({ text: `[${i + 2}] button "B${i}"`, element: true });
+    }
+    lines.push({ text: '[footer]' }, { text: '[999] link "Contact"', element: true });
+    const fold = foldPoint(lines, 300)!;
+    assert.ok(fold, 'a long text folds');
+    assert.ok(lines[fold.at].foldable, 'the fold starts at a text line');
+    const before = lines.slice(0, fold.at).reduce((n, l) => n + estimateTokens(l.text) + 1, 0);
+    assert.ok(before <= 300 && before + estimateTokens(lines[fold.at].text) + 1 > 300, `${before} tokens shown before the fold`);
+    const p = takePage(lines, 16_000, 0, fold);
+    const shown = p.body.split('\n');
+    assert.equal(p.to, lines.length, 'nothing cut by the budget');
+    assert.equal(shown[fold.at], FOLD_MARK, 'the mark stands where the text stops');
+    assert.deepEqual(shown.slice(0, fold.at), lines.slice(0, fold.at).map((l) => l.text));
+    assert.deepEqual(shown.slice(fold.at + 1), lines.slice(fold.at).filter((l) => !l.foldable).map((l) => l.text), 'every element, heading and section after the fold, in order');
+    assert.equal(fold.lines, lines.slice(fold.at).filter((l) => l.foldable).length);
+    assert.ok(estimateTokens(p.body) < 1000, `${estimateTokens(p.body)} tokens`);
+    const note = foldNote(p, '')!;
+    assert.match(note, new RegExp(`^\\[Page text folded after line ${fold.at}: ${fold.lines} lines of text \\(~[\\d,]+ tokens\\) are not shown; every element, heading and section is\\. Read on: browser_snapshot with offset=${fold.at} `));
+    // Reading on from the fold shows the rest of the page with all its text.
+    const rest = takePage(lines, 16_000, fold.at);
+    assert.deepEqual(rest.body.split('\n'), lines.slice(fold.at).map((l) => l.text));
+  });
+
+  it('does not fold a page whose text past the fold is short, nor when the budget cuts before the fold', () => {
+    const short: BudgetLine[] = [{ text: 'word '.repeat(200), foldable: true }, { text: 'A closing line.', foldable: true }];
+    assert.equal(foldPoint(short, 150), undefined, `less than ${MIN_FOLDED_TOKENS} tokens would be folded`);
+    assert.equal(foldPoint(short, 0), undefined, '0 never folds');
+    const long: BudgetLine[] = Array.from({ length: 400 }, (_, i) => ({ text: `Line ${i} of the article, with a few words more.`, foldable: true }));
+    const fold = foldPoint(long, 2000)!;
+    assert.ok(fold);
+    const p = takePage(long, 500, 0, fold);
+    assert.equal(p.fold, undefined, 'the budget cut before the fold: no fold to report');
+    assert.equal(foldNote(p, ''), undefined);
+    assert.match(continuationNote(p, 500, '')!, new RegExp(`offset=${p.to}\\.`));
+  });
+
+  it('a budget cut after the fold names both: the fold reads the text, the cut the elements left', () => {
+    const lines: BudgetLine[] = [];
+    for (let i = 0; i < 400; i++) {
+      lines.push({ text: `Paragraph ${i} says something about topic ${i}.`, foldable: true });
+      lines.push({ text: `[${i}] button "B${i}"`, element: true });
+    }
+    const fold = foldPoint(lines, 200)!;
+    const p = takePage(lines, 1500, 0, fold);
+    assert.ok(p.fold && p.to < lines.length && p.to > fold.at);
+    const shown = p.body.split('\n');
+    assert.ok(shown.slice(fold.at + 1).every((l) => /^\[\d+\] button/.test(l)), 'only elements after the fold');
+    assert.match(foldNote(p, ', maxTokens=1500')!, new RegExp(`offset=${fold.at}, maxTokens=1500 `));
+    assert.match(continuationNote(p, 1500, ', maxTokens=1500')!, new RegExp(`offset=${p.to}, maxTokens=1500\\.`));
   });
 
   it('always shows at least one line, so reading on advances even with a tiny budget', () => {

@@ -44,7 +44,7 @@ const TEASER = `<!doctype html><title>Teasers</title>
 <p><a href="/orders">Orders</a> <a href="/wiki/Max_Born">Max Born</a></p>`;
 
 /** Reads a snapshot and every continuation it points to, as a model would. */
-async function readAll(tab: Tab, opts: { maxTokens?: number } = {}): Promise<string[]> {
+async function readAll(tab: Tab, opts: { maxTokens?: number; fullText?: boolean } = {}): Promise<string[]> {
   const parts = [await takeSnapshot(tab, opts)];
   for (let i = 0; i < 100; i++) {
     const m = /Read on: browser_snapshot with offset=(\d+)/.exec(parts[parts.length - 1]);
@@ -66,27 +66,65 @@ describe('snapshot: reading the whole page (real Chromium)', function () {
   let s: BrowserSession;
   let srv: TestServer;
   let tab: Tab;
+  /** The whole page's text (fullText), and the default first look (its text folded). */
   let snap: string;
+  let first: string;
   before(async () => {
     srv = await startServer({ '/': READING, '/big': bigPage(5000), '/huge': bigPage(20_000), '/teaser': TEASER });
     s = await BrowserSession.launch(TEST_LAUNCH);
     tab = await s.activeTab();
     await load(tab, srv.url);
-    snap = await takeSnapshot(tab);
+    snap = await takeSnapshot(tab, { fullText: true });
+    first = await takeSnapshot(tab);
   });
   after(async () => {
     await s?.close();
     await srv?.close();
   });
 
-  it('carries a long paragraph whole when it fits the default budget', () => {
-    assert.doesNotMatch(snap, /Cut by/);
+  it('carries a long paragraph whole with fullText when it fits the default budget', () => {
+    assert.doesNotMatch(snap, /Cut by|folded/);
     const text = body(snap).filter((l) => l.startsWith('Sentence ')).join(' ');
     assert.equal(text, LONG, 'every sentence, in order, nothing cut');
   });
 
+  it('by default folds a long page\'s text after ~3,000 tokens: every element, heading and section is still there, and the note\'s offset reads the rest', async () => {
+    assert.ok(countTokens(first) < 4000, `${countTokens(first)} tokens`);
+    assert.ok(countTokens(snap) - countTokens(first) > 1000, `the fold saves the long text's rest (${countTokens(first)} of ${countTokens(snap)} tokens)`);
+    const lines = body(first);
+    const mark = lines.indexOf('[… page text folded from here on; elements, headings and sections go on]');
+    assert.ok(mark > 0, first);
+    assert.ok(lines.slice(0, mark).some((l) => l.startsWith('Sentence 0 ')), 'the top of the text is shown');
+    assert.ok(!lines.slice(mark).some((l) => l.startsWith('Sentence ')), 'no text after the mark');
+    // Every element line and every section line of the full snapshot, in the same order.
+    const structure = (ls: string[]) => ls.filter((l) => /^\[(\d+|\/?[a-z][^\]]*)\]/.test(l) && !l.startsWith('[…'));
+    assert.deepEqual(structure(lines), structure(body(snap)));
+    const note = /\n\[Page text folded after line (\d+): (\d+) lines of text \(~[\d,]+ tokens\) are not shown; every element, heading and section is\. Read on: browser_snapshot with offset=(\d+) shows the page from there with all its text, fullText=true all of it; or search with browser_find\.\]$/.exec(first);
+    assert.ok(note, first.slice(-400));
+    assert.equal(note[1], note[3]);
+    // The note lies outside the page's fenced content: the page cannot forge it.
+    assert.ok(first.indexOf(note[0]) > first.lastIndexOf('</page-content'));
+    // Read as a model would: the shown top, then from the offset: every sentence once, in order.
+    const parts = await readAll(tab);
+    assert.equal(parts.length, 2, 'one more call reads the rest at the default budget');
+    assert.match(parts[1], new RegExp(`^URL: .*\n.*\nLines ${Number(note[1]) + 1}–`));
+    const sentences = parts.flatMap(body).filter((l) => l.startsWith('Sentence '));
+    assert.equal(sentences.join(' '), LONG);
+    assert.match(parts[1], /!\[Sales chart for 2024\]/);
+    assert.match(parts[1], /Footer text/);
+  });
+
+  it('a short page is never folded', async () => {
+    const other = await s.newTab();
+    await load(other, srv.url + 'teaser');
+    const t = await takeSnapshot(other);
+    await s.closeTab(other.targetId);
+    assert.doesNotMatch(t, /folded/);
+    assert.match(t, /The last word is xylophone\./);
+  });
+
   it('cuts a long paragraph only between lines, marks it, and the marked continuation reads the rest', async () => {
-    const parts = await readAll(tab, { maxTokens: 1500 });
+    const parts = await readAll(tab, { maxTokens: 1500, fullText: true });
     assert.ok(parts.length >= 4, `${parts.length} parts`);
     for (const p of parts.slice(0, -1)) assert.match(p, /\[Cut by the 1,500-token budget after line \d+ of \d+; .*Read on: browser_snapshot with offset=\d+, maxTokens=1500\./);
     for (const p of parts) assert.ok(countTokens(p) < 1500 * 1.1, `part of ${countTokens(p)} tokens`);
@@ -169,7 +207,7 @@ describe('snapshot: reading the whole page (real Chromium)', function () {
 
   it('the continuation of a 5,000-element page shows every element exactly once', async () => {
     await load(tab, `${srv.origin}/big`, 60_000);
-    const parts = await readAll(tab, { maxTokens: 8000 });
+    const parts = await readAll(tab, { maxTokens: 8000, fullText: true });
     assert.ok(parts.length >= 4, `${parts.length} parts`);
     const refs = parts.flatMap(body).filter((l) => /^\[\d+\]/.test(l)).map((l) => /^\[(\d+)\]/.exec(l)![1]);
     assert.equal(refs.length, 5000);
@@ -208,5 +246,21 @@ describe('snapshot: offset through the real MCP server', function () {
     const next = await text('browser_snapshot', { maxTokens: 2000, offset: Number(m[1]) });
     assert.match(next, new RegExp(`Lines ${Number(m[1]) + 1}–\\d+ of \\d+ \\(continued from offset=${m[1]}\\)`));
     assert.match(await text('browser_find', { query: 'zanzibar' }), /near zanzibar/);
+  });
+
+  it('browser_snapshot folds a long page\'s text by default; the offset its note names and fullText=true read all of it', async () => {
+    await text('browser_navigate', { url: srv.url });
+    const first = await text('browser_snapshot', {});
+    const m = /\[Page text folded after line (\d+): .* Read on: browser_snapshot with offset=(\d+) shows/.exec(first);
+    assert.ok(m, first.slice(-600));
+    assert.doesNotMatch(first, /zanzibar/);
+    assert.match(first, /\] combobox "Country"/, 'elements past the fold are listed');
+    assert.match(first, /\[footer\]/);
+    const rest = await text('browser_snapshot', { offset: Number(m[2]) });
+    assert.match(rest, /near zanzibar/);
+    assert.doesNotMatch(rest, /folded/);
+    const all = await text('browser_snapshot', { fullText: true });
+    assert.match(all, /near zanzibar/);
+    assert.doesNotMatch(all, /Page text folded/);
   });
 });

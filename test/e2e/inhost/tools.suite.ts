@@ -106,8 +106,31 @@ describe('Language-model tools through vscode.lm', () => {
     } finally {
       await config.update('snapshot.maxTokens', undefined, vscode.ConfigurationTarget.Global);
     }
-    const whole = resultText(await invoke('browser_snapshot', {}));
-    assert.match(whole, /Paragraph 399\b/, 'back at the default budget the page is whole');
-    assert.doesNotMatch(whole, /\[Cut by/);
+    const first = resultText(await invoke('browser_snapshot', {}));
+    assert.doesNotMatch(first, /\[Cut by/, 'back at the default budget nothing is cut');
+    assert.match(first, /\[Page text folded after line \d+: .*Read on: browser_snapshot with offset=\d+/, 'the long text is folded by default');
+    assert.doesNotMatch(first, /Paragraph 399\b/);
+  });
+
+  it('browserAgent.snapshot.foldTextAfter sets where a long page\'s text folds; 0 shows it whole', async () => {
+    await api();
+    server ??= await startServer({});
+    server.route('/long', `<!doctype html><title>Long</title>${Array.from({ length: 400 }, (_, i) => `<p>Paragraph ${i} of a long page, with a few more words.</p>`).join('')}`);
+    await invoke('browser_navigate', { url: `${server.origin}/long` });
+    const foldAt = (text: string) => Number(/\[Page text folded after line (\d+):/.exec(text)?.[1] ?? -1);
+    const byDefault = foldAt(resultText(await invoke('browser_snapshot', {})));
+    assert.ok(byDefault > 100, `folds after the first ~3,000 tokens (line ${byDefault})`);
+    const config = vscode.workspace.getConfiguration('browserAgent');
+    try {
+      await config.update('snapshot.foldTextAfter', 600, vscode.ConfigurationTarget.Global);
+      const early = foldAt(resultText(await invoke('browser_snapshot', {})));
+      assert.ok(early > 0 && early < byDefault / 2, `folds earlier: line ${early} against ${byDefault}`);
+      await config.update('snapshot.foldTextAfter', 0, vscode.ConfigurationTarget.Global);
+      const whole = resultText(await invoke('browser_snapshot', {}));
+      assert.match(whole, /Paragraph 399\b/, 'never folded: the page is whole');
+      assert.doesNotMatch(whole, /folded|\[Cut by/);
+    } finally {
+      await config.update('snapshot.foldTextAfter', undefined, vscode.ConfigurationTarget.Global);
+    }
   });
 });
