@@ -112,6 +112,20 @@ export async function ensureHost({ log = () => {} } = {}) {
   return p;
 }
 
+/**
+ * The environment without what the `npm run` that started us put there: code-server's postinstall reads the
+ * Node version from npm_config_user_agent, and the outer npm's (`node/v20`, from `npm test`) reached it and
+ * failed the install ("code-server currently requires node v24") though npm itself ran on Node 24.
+ */
+function withoutOuterNpm(env) {
+  const out = {};
+  for (const [k, v] of Object.entries(env)) {
+    if (k === 'npm_config_user_agent' || k === 'npm_execpath' || k === 'npm_node_execpath' || k === 'NODE' || k.startsWith('npm_lifecycle_') || k.startsWith('npm_package_')) continue;
+    out[k] = v;
+  }
+  return out;
+}
+
 async function install(p, log) {
   const started = Date.now();
   if (await installInto(p.nodeDir, [`node@${NODE_MAJOR}`], process.env, 5 * 60_000, null)) {
@@ -120,7 +134,7 @@ async function install(p, log) {
   // code-server's native modules must be built against Node 24's headers; the machine's ~/.npmrc may point
   // nodedir at the system Node's headers, so override it explicitly.
   const env = {
-    ...process.env,
+    ...withoutOuterNpm(process.env),
     PATH: join(p.nodeDir, 'node_modules', 'node', 'bin') + delimiter + process.env.PATH,
     npm_config_nodedir: p.nodeHeaders,
   };
