@@ -89,6 +89,19 @@ function coverage(pageText: string, snapshot: string): { distinct: number; occur
   return { distinct: distinct / want.size, occurrences: carried / total };
 }
 
+/** Each distinct word of the page text the snapshot lacks, one a line with its first place in the page text. */
+function missingWords(pageText: string, snapshot: string): string {
+  const have = new Set(words(snapshot));
+  const lower = pageText.toLowerCase();
+  const lines: string[] = [];
+  for (const w of new Set(words(pageText))) {
+    if (have.has(w)) continue;
+    const at = lower.search(new RegExp(`(?<![\\p{L}\\p{N}])${w}(?![\\p{L}\\p{N}])`, 'u'));
+    lines.push(`${w}\t${JSON.stringify(pageText.slice(Math.max(0, at - 40), at + w.length + 40))}`);
+  }
+  return lines.join('\n') + (lines.length ? '\n' : '');
+}
+
 /** `offset=N` in a snapshot's continuation note, if it has one. */
 function nextOffset(snapshot: string): number | undefined {
   const m = /browser_snapshot with offset=(\d+)/.exec(snapshot);
@@ -265,6 +278,7 @@ async function main() {
         mkdirSync(DUMP, { recursive: true });
         writeFileSync(join(DUMP, page.replace(/\.html$/, '.txt')), whole);
         writeFileSync(join(DUMP, page.replace(/\.html$/, '.innertext')), text);
+        writeFileSync(join(DUMP, page.replace(/\.html$/, '.missing')), missingWords(text, whole));
       }
       const names = refNames(whole, true);
       const row: Row = {

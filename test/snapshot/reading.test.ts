@@ -43,6 +43,19 @@ const TEASER = `<!doctype html><title>Teasers</title>
 <p><a href="/games/sparta"><span>Phenomenon of 2016</span><span class="b">Sparta Free Online Game</span></a></p>
 <p><a href="/orders">Orders</a> <a href="/wiki/Max_Born">Max Born</a></p>`;
 
+/**
+ * What the bench's word count (the page's innerText) counts but a person does not read as such, taken from the two
+ * corpus pages that stay under 98% of words (lifehacker-post-comment-load, wapo-2): innerText glues adjacent inline
+ * boxes ("146Reply", "ProfileFollow"), and it counts text parked off-screen in a 0×0 control and text in a 0×0 frame.
+ */
+const GLUED = `<!doctype html><title>Glued</title>
+<style>.hideText { position: absolute; left: -10000px; }</style>
+<div><a href="/like">36</a> <span>146</span><a href="/reply" style="display: inline-block">Reply</a></div>
+<div><a href="/profile">Profile</a><a href="/follow">Follow</a><a href="/unfollow">Unfollow</a></div>
+<div><a onclick="void 0" tabindex="_x_"><div><span class="hideText">Share on Pinterest</span><span></span></div></a></div>
+<iframe style="width: 0; height: 0; border: 0" srcdoc="<p>Beacon onload text</p>"></iframe>
+<p>Visible end.</p>`;
+
 /** Reads a snapshot and every continuation it points to, as a model would. */
 async function readAll(tab: Tab, opts: { maxTokens?: number; fullText?: boolean } = {}): Promise<string[]> {
   const parts = [await takeSnapshot(tab, opts)];
@@ -70,7 +83,7 @@ describe('snapshot: reading the whole page (real Chromium)', function () {
   let snap: string;
   let first: string;
   before(async () => {
-    srv = await startServer({ '/': READING, '/big': bigPage(5000), '/huge': bigPage(20_000), '/teaser': TEASER });
+    srv = await startServer({ '/': READING, '/big': bigPage(5000), '/huge': bigPage(20_000), '/teaser': TEASER, '/glued': GLUED });
     s = await BrowserSession.launch(TEST_LAUNCH);
     tab = await s.activeTab();
     await load(tab, srv.url);
@@ -166,6 +179,25 @@ describe('snapshot: reading the whole page (real Chromium)', function () {
     assert.match(t, /\[\d+\] link "Orders"\n/, 'a path that only spells the name is not repeated');
     assert.match(t, /\[\d+\] link "Max Born" →\/wiki\/…\n/);
     assert.doesNotMatch(t, /covered-by/, 'nothing on the page can cover a control');
+  });
+
+  it('carries word by word what innerText glues across elements; leaves out text only parked off-screen or in a 0×0 frame', async () => {
+    const other = await s.newTab();
+    await load(other, srv.url + 'glued');
+    const inner = await other.evaluate<string>(`document.body.innerText + '\\n' + document.querySelector('iframe').contentDocument.body.innerText`);
+    const t = await takeSnapshot(other);
+    await s.closeTab(other.targetId);
+    // The page reproduces what the bench counts ...
+    assert.match(inner, /146Reply/);
+    assert.match(inner, /ProfileFollowUnfollow/);
+    assert.match(inner, /Share on Pinterest/);
+    assert.match(inner, /Beacon onload text/);
+    // ... and the snapshot has each glued word on its own line, in place.
+    assert.match(t, /\[\d+\] link "36" →\/like\n146\n\[\d+\] link "Reply"\n/);
+    assert.match(t, /\[\d+\] link "Profile"\n\[\d+\] link "Follow"\n\[\d+\] link "Unfollow"\n/);
+    // Nothing on screen shows these: the control is 0×0 (and not focusable), its text 10,000 px left; the frame is 0×0.
+    assert.doesNotMatch(t, /Pinterest|Beacon/);
+    assert.match(t, /Visible end\./);
   });
 
   it('tells same-named links apart by where they go', () => {
