@@ -14,9 +14,11 @@ describe('UI: the snapshot settings in the Settings editor', function () {
 
   it('shows "Snapshot: Max Tokens" and "Snapshot: Fold Text After" with their defaults and descriptions', async () => {
     await wb.runCommand('Preferences: Open Settings (UI)');
-    const search = wb.page.locator('.settings-editor .suggest-input-container textarea, .settings-editor .settings-header input').first();
+    // The search box is a small Monaco editor: clicked and typed into, as a person does.
+    const search = wb.page.locator('.settings-editor .settings-header .suggest-input-container').first();
     await search.waitFor({ state: 'visible', timeout: 30_000 });
-    await search.fill('browserAgent.snapshot');
+    await search.click();
+    await wb.page.keyboard.type('browserAgent.snapshot');
     const rows = wb.page.locator('.settings-editor .setting-item-contents');
     const texts = await until('both snapshot settings listed', async () => {
       const all = (await rows.allInnerTexts()).map((t) => t.replace(/\s+/g, ' ').trim());
