@@ -14,6 +14,11 @@ export const DEFAULT_MAX_TOKENS = 16_000;
 export const DEFAULT_FOLD_TEXT_AFTER = 3_000;
 /** Text is folded only when that hides at least this many tokens: folding less would cost a call for little. */
 export const MIN_FOLDED_TOKENS = 500;
+/**
+ * Nor before this many tokens of text were shown: a page whose menus fill the first 3,000 tokens (a news site's
+ * link-heavy header) would otherwise show its headline and not a line of its article.
+ */
+export const MIN_TEXT_BEFORE_FOLD = 600;
 /** Longer text lines are wrapped into pieces of about this many characters (~500 tokens). */
 export const WRAP_CHARS = 2000;
 
@@ -116,20 +121,23 @@ export interface Fold {
 }
 
 /**
- * Where to fold the page's text: the first text line past `after` tokens of lines, when the text from
- * there on is worth at least MIN_FOLDED_TOKENS. Undefined: nothing to fold.
+ * Where to fold the page's text: the first text line past `after` tokens of lines once some text was shown
+ * (MIN_TEXT_BEFORE_FOLD), when the text from there on is worth at least MIN_FOLDED_TOKENS. Undefined: nothing
+ * to fold.
  */
 export function foldPoint(lines: BudgetLine[], after: number): Fold | undefined {
   if (!(after > 0)) return undefined;
   let used = 0;
+  let text = 0;
   let at = -1;
   for (let i = 0; i < lines.length; i++) {
     const t = estimateTokens(lines[i].text) + 1;
-    if (lines[i].foldable && used + t > after) {
+    if (lines[i].foldable && used + t > after && text >= Math.min(MIN_TEXT_BEFORE_FOLD, after)) {
       at = i;
       break;
     }
     used += t;
+    if (lines[i].foldable) text += t;
   }
   if (at < 0) return undefined;
   let n = 0;

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { countTokens } from 'gpt-tokenizer/encoding/o200k_base';
-import { FOLD_MARK, MIN_FOLDED_TOKENS, continuationNote, estimateTokens, foldNote, foldPoint, offsetNote, takePage, wrapLine, type BudgetLine } from '../../src/snapshot/budget';
+import { FOLD_MARK, MIN_FOLDED_TOKENS, MIN_TEXT_BEFORE_FOLD, continuationNote, estimateTokens, foldNote, foldPoint, offsetNote, takePage, wrapLine, type BudgetLine } from '../../src/snapshot/budget';
 import { linkTargets } from '../../src/snapshot/links';
 
 const PROSE =
@@ -96,7 +96,8 @@ describe('snapshot: page budget and link targets (no browser)', () => {
     assert.ok(fold, 'a long text folds');
     assert.ok(lines[fold.at].foldable, 'the fold starts at a text line');
     const before = lines.slice(0, fold.at).reduce((n, l) => n + estimateTokens(l.text) + 1, 0);
-    assert.ok(before <= 300 && before + estimateTokens(lines[fold.at].text) + 1 > 300, `${before} tokens shown before the fold`);
+    const text = lines.slice(0, fold.at).filter((l) => l.foldable).reduce((n, l) => n + estimateTokens(l.text) + 1, 0);
+    assert.ok(before + estimateTokens(lines[fold.at].text) + 1 > 300 && text >= 300 && text - 300 < 40, `${before} tokens (${text} of text) shown before the fold`);
     const p = takePage(lines, 16_000, 0, fold);
     const shown = p.body.split('\n');
     assert.equal(p.to, lines.length, 'nothing cut by the budget');
@@ -123,6 +124,22 @@ describe('snapshot: page budget and link targets (no browser)', () => {
     assert.equal(p.fold, undefined, 'the budget cut before the fold: no fold to report');
     assert.equal(foldNote(p, ''), undefined);
     assert.match(continuationNote(p, 500, '')!, new RegExp(`offset=${p.to}\\.`));
+  });
+
+  it('a page whose menus fill the fold point still shows some of its text before folding', () => {
+    const lines: BudgetLine[] = [{ text: '[nav]' }];
+    for (let i = 0; i < 400; i++) lines.push({ text: `[${i}] link "Section ${i}" →/section/${i}`, element: true });
+    lines.push({ text: '[main]' }, { text: '# The headline' });
+    for (let i = 0; i < 300; i++) lines.push({ text: `Sentence ${i} of the article tells the story a little further.`, foldable: true });
+    const before = lines.slice(0, 402).reduce((n, l) => n + estimateTokens(l.text) + 1, 0);
+    assert.ok(before > 3000, `the menu alone is ${before} tokens`);
+    const fold = foldPoint(lines, 3000)!;
+    assert.ok(fold);
+    const shownText = lines.slice(0, fold.at).filter((l) => l.foldable).reduce((n, l) => n + estimateTokens(l.text) + 1, 0);
+    assert.ok(shownText >= MIN_TEXT_BEFORE_FOLD && shownText < MIN_TEXT_BEFORE_FOLD + 40, `${shownText} tokens of the article shown`);
+    // A fold point below that minimum is the user's choice: it holds.
+    const early = foldPoint(lines, 200)!;
+    assert.ok(lines.slice(0, early.at).filter((l) => l.foldable).reduce((n, l) => n + estimateTokens(l.text) + 1, 0) < 240);
   });
 
   it('a budget cut after the fold names both: the fold reads the text, the cut the elements left', () => {
