@@ -207,7 +207,8 @@ export const FOLD_MARK = '[… page text folded from here on; elements, headings
 export function foldNote(p: Page, scope: string): string | undefined {
   if (!p.fold) return undefined;
   const f = p.fold;
-  return `[Page text folded after line ${f.at}: ${f.lines} lines of text (~${f.tokens.toLocaleString('en-US')} tokens) are not shown; every element, heading and section is. Read on: browser_snapshot with offset=${f.at}${scope} shows the page from there with all its text, fullText=true all of it; or search with browser_find.]`;
+  const shown = p.to < p.total ? 'elements, headings and sections are, up to the cut below' : 'every element, heading and section is';
+  return `[Page text folded after line ${f.at}: ${f.lines} lines of text (~${f.tokens.toLocaleString('en-US')} tokens) are not shown; ${shown}. Read on: browser_snapshot with offset=${f.at}${scope} shows the page from there with all its text, fullText=true all of it; or search with browser_find.]`;
 }
 
 /** The marker after a page that does not reach the end: what is left and the call that reads it. */

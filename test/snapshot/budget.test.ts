@@ -153,7 +153,7 @@ describe('snapshot: page budget and link targets (no browser)', () => {
     assert.ok(p.fold && p.to < lines.length && p.to > fold.at);
     const shown = p.body.split('\n');
     assert.ok(shown.slice(fold.at + 1).every((l) => /^\[\d+\] button/.test(l)), 'only elements after the fold');
-    assert.match(foldNote(p, ', maxTokens=1500')!, new RegExp(`offset=${fold.at}, maxTokens=1500 `));
+    assert.match(foldNote(p, ', maxTokens=1500')!, new RegExp(`are not shown; elements, headings and sections are, up to the cut below\\. Read on: browser_snapshot with offset=${fold.at}, maxTokens=1500 `));
     assert.match(continuationNote(p, 1500, ', maxTokens=1500')!, new RegExp(`offset=${p.to}, maxTokens=1500\\.`));
   });
 
