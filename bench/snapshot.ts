@@ -1,6 +1,7 @@
-// npm run bench:snapshot — our elements layer against Playwright MCP's browser_snapshot, same run,
-// same Chromium: time, characters, o200k tokens, recall of rendered interactive elements and text
-// coverage (share of the page's visible words in the snapshot, also with its continuation calls).
+// npm run bench:snapshot — our elements layer against Playwright MCP's browser_snapshot ("theirs") and
+// chrome-devtools-mcp's take_snapshot ("cdm"), same run, same Chromium: time, characters, o200k tokens,
+// recall of rendered interactive elements and text coverage (share of the page's visible words in the
+// snapshot, also with our continuation calls).
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -25,6 +26,12 @@ const ONLY = process.env.BENCH_PAGES ? new RegExp(process.env.BENCH_PAGES) : und
  * file, so it is not called again for pages it has already been measured on. Leave unset for a real run.
  */
 const THEIRS_CACHE = process.env.BENCH_THEIRS_CACHE;
+/** The same for chrome-devtools-mcp's figures (a file of its own, same shape: page → figures). */
+const CDM_CACHE = process.env.BENCH_CDM_CACHE;
+/** `BENCH_CDM=0`: leave chrome-devtools-mcp out (its columns say so). */
+const CDM_ON = !/^(0|false|off)$/i.test(process.env.BENCH_CDM ?? '');
+/** Pages chrome-devtools-mcp is not asked about (regular expression on the file name; e.g. `synthetic-20000`). */
+const CDM_SKIP = process.env.BENCH_CDM_SKIP ? new RegExp(process.env.BENCH_CDM_SKIP) : undefined;
 /** Folder to write our snapshot of each page to (all continuation parts), for reading what the tokens went to. */
 const DUMP = process.env.BENCH_DUMP;
 /** File to write the per-page rows to, as JSON. */
@@ -125,6 +132,22 @@ function refNames(text: string, ours: boolean): string[] {
   return names;
 }
 
+/**
+ * Names on chrome-devtools-mcp's take_snapshot lines that carry a role: `uid=1_5 button "Submit" focusable`.
+ * Every line there has a uid; a line without a role (`uid=1_6 "some text"`) is page text, not an element,
+ * as Playwright MCP's `- text: …` lines carry no ref. Names are not escaped: one runs to the quote that is
+ * followed by an attribute (`level="1"`, `focusable`) or the end of the line.
+ */
+function uidNames(text: string): string[] {
+  const names: string[] = [];
+  for (const l of text.split('\n')) {
+    const m = /^\s*uid=\S+ ([^\s"]\S*)(?: "(.*?)"(?= [a-z][\w-]*(?:="|\s|$)| \[selected|$))?/.exec(l);
+    if (!m) continue;
+    names.push(m[2] ? norm(m[2]) : '');
+  }
+  return names;
+}
+
 /** Share of named ground-truth elements whose name (first 30 chars) appears on a ref line, matched one to one. */
 function recall(truth: string[], names: string[]): number {
   const named = truth.filter(Boolean);
@@ -175,6 +198,10 @@ interface Row {
     tokensAll: number;
   };
   theirs?: Measure;
+  /** chrome-devtools-mcp 1.11.0 (take_snapshot). */
+  cdm?: Measure;
+  /** Why chrome-devtools-mcp has no figures for this page (failed, skipped, not started). */
+  cdmError?: string;
   error?: string;
 }
 
@@ -191,6 +218,7 @@ async function main() {
   const port = new URL(browser.endpoint).port;
   const outDir = mkdtempSync(join(tmpdir(), 'ba-bench-pwmcp-'));
   const cache: Record<string, Measure> = THEIRS_CACHE && existsSync(THEIRS_CACHE) ? JSON.parse(readFileSync(THEIRS_CACHE, 'utf8')) : {};
+  const cdmCache: Record<string, Measure> = CDM_CACHE && existsSync(CDM_CACHE) ? JSON.parse(readFileSync(CDM_CACHE, 'utf8')) : {};
   const all = [...pages, 'synthetic-1000.html', 'synthetic-5000.html', 'synthetic-20000.html'].filter((p) => !ONLY || ONLY.test(p));
   const transport = new StdioClientTransport({
     command: process.execPath,
@@ -211,6 +239,72 @@ async function main() {
   const call = async (name: string, args: Record<string, unknown>) => {
     const r: any = await mcp.callTool({ name, arguments: args }, undefined, { timeout: 120_000 });
     return (r.content ?? []).filter((c: any) => c.type === 'text').map((c: any) => c.text).join('\n');
+  };
+  // chrome-devtools-mcp, attached to the same Chromium. It snapshots the selected page, so each page is
+  // selected by its URL (list_pages / select_page) after it has loaded; only take_snapshot is timed.
+  // No usage statistics, CrUX look-ups or update checks: the bench runs offline.
+  const cdm = new Client({ name: 'snapshot-bench', version: '1.0.0' });
+  /** Why chrome-devtools-mcp is not (or no longer) asked; undefined while it works. */
+  let cdmDown: string | undefined = !CDM_ON ? 'off (BENCH_CDM=0)' : all.some((p) => !cdmCache[p] && !CDM_SKIP?.test(p)) ? undefined : 'all pages cached';
+  let cdmStarted = false;
+  let cdmStderr = '';
+  if (!cdmDown) {
+    const cdmTransport = new StdioClientTransport({
+      command: process.execPath,
+      args: [
+        join(ROOT, 'node_modules/chrome-devtools-mcp/build/src/bin/chrome-devtools-mcp.js'),
+        '--browserUrl',
+        `http://127.0.0.1:${port}`,
+        '--no-page-id-routing',
+        '--no-usage-statistics',
+        '--no-performance-crux',
+      ],
+      env: { CHROME_DEVTOOLS_MCP_NO_USAGE_STATISTICS: '1', CHROME_DEVTOOLS_MCP_NO_UPDATE_CHECKS: '1' },
+      stderr: 'pipe',
+    });
+    // Keep the end of its stderr, to say why it stopped if it does: its last error line, else its last line.
+    cdmTransport.stderr?.on('data', (d: Buffer) => void (cdmStderr = (cdmStderr + d.toString()).slice(-4000)));
+    const why = () => {
+      const lines = cdmStderr.split('\n').map((l) => l.trim()).filter(Boolean);
+      const line = lines.filter((l) => /error/i.test(l)).pop() ?? lines.pop();
+      return line ? ` (${line.slice(0, 200)})` : '';
+    };
+    try {
+      await cdm.connect(cdmTransport);
+      cdmStarted = true;
+      cdm.onclose = () => void (cdmDown ??= `chrome-devtools-mcp exited${why()}`);
+    } catch (e) {
+      cdmDown = `could not start: ${(e as Error).message}${why()}`;
+      console.error(`chrome-devtools-mcp ${cdmDown}`);
+    }
+  }
+  const cdmCall = async (name: string, args: Record<string, unknown>) => {
+    const r: any = await cdm.callTool({ name, arguments: args }, undefined, { timeout: 120_000 });
+    const text = (r.content ?? []).filter((c: any) => c.type === 'text').map((c: any) => c.text).join('\n');
+    if (r.isError) throw new Error(`${name}: ${text.replace(/\s+/g, ' ').slice(0, 300)}`);
+    return text;
+  };
+  /** chrome-devtools-mcp's snapshot of the loaded page at `url` (the tab's current URL `at`, if it moved). */
+  const cdmSnapshot = async (url: string, at: string) => {
+    // Its lines: `3: <title> (<url>) [selected]`, or `3: <url>` for a page without a title.
+    const lines = [...(await cdmCall('list_pages', {})).matchAll(/^(\d+): (.*)$/gm)].map((m) => ({ id: Number(m[1]), rest: m[2] }));
+    const shows = (rest: string, u: string) => rest.includes(` (${u})`) || rest === u || rest.startsWith(`${u} [`) || rest.startsWith(`${u} isolatedContext=`);
+    const id = (lines.find((l) => shows(l.rest, at)) ?? lines.find((l) => shows(l.rest, url)))?.id;
+    if (id === undefined) throw new Error(`page not in its list_pages (${lines.map((l) => l.rest).join(' | ').slice(0, 300)})`);
+    await cdmCall('select_page', { pageId: id });
+    const snap = async () => {
+      const t0 = performance.now();
+      const text = await cdmCall('take_snapshot', {});
+      return { text, ms: performance.now() - t0 };
+    };
+    try {
+      return await snap();
+    } catch (e) {
+      // A dialog the bench answered over CDP is still open to it (its puppeteer did not handle it): answer it there too.
+      if (!/dialog is open/i.test((e as Error).message)) throw e;
+      await cdmCall('handle_dialog', { action: 'accept' }).catch(() => {});
+      return await snap();
+    }
   };
   const rows: Row[] = [];
   for (const page of all) {
@@ -279,6 +373,23 @@ async function main() {
         parts++;
       }
       const covAll = parts > 1 ? coverage(text, whole) : cov;
+      // chrome-devtools-mcp last, so that its accessibility-tree snapshot runs after the others on this page.
+      let cdmFig: Measure | undefined = cdmCache[page];
+      let cdmError: string | undefined;
+      if (!cdmFig) {
+        if (cdmDown) cdmError = cdmDown;
+        else if (CDM_SKIP?.test(page)) cdmError = 'skipped (BENCH_CDM_SKIP)';
+        else {
+          try {
+            const { text: snap, ms } = await cdmSnapshot(url, tab.url);
+            const cov = coverage(text, snap);
+            cdmFig = { ms, chars: snap.length, tokens: countTokens(snap), recall: recall(truth, uidNames(snap)), words: cov.distinct, occurrences: cov.occurrences };
+            cdmCache[page] = cdmFig;
+          } catch (e) {
+            cdmError = cdmDown ?? (e as Error).message;
+          }
+        }
+      }
       if (DUMP) {
         mkdirSync(DUMP, { recursive: true });
         writeFileSync(join(DUMP, page.replace(/\.html$/, '.txt')), whole);
@@ -292,13 +403,16 @@ async function main() {
         folded: /\[Page text folded after line \d+/.test(ours),
         ours: { ms, chars: ours.length, tokens: countTokens(ours), recall: recall(truth, names), recallFirst: recall(truth, refNames(ours, true)), words: cov.distinct, occurrences: cov.occurrences, wordsAll: covAll.distinct, occurrencesAll: covAll.occurrences, parts, tokensAll },
         theirs,
+        cdm: cdmFig,
+        cdmError,
       };
       rows.push(row);
       const pct = (x: number) => (x * 100).toFixed(0).padStart(3) + '%';
       const f = (x?: Measure) => (x ? `${x.ms.toFixed(0).padStart(6)} ms ${String(x.tokens).padStart(8)} tok recall ${pct(x.recall)} words ${pct(x.words)}` : '-');
       const o = row.ours;
       console.log(
-        `${page.padEnd(40)} ${String(truth.length).padStart(6)} el | ours ${f(o)}${parts > 1 ? ` (${parts} parts: words ${pct(o.wordsAll)} occ ${pct(o.occurrencesAll)})` : ` occ ${pct(o.occurrences)}`} | theirs ${f(theirs)}${theirs ? ` | tok ${(o.tokens / theirs.tokens).toFixed(2)}x time ${(o.ms / theirs.ms).toFixed(2)}x` : ''}`,
+        `${page.padEnd(40)} ${String(truth.length).padStart(6)} el | ours ${f(o)}${parts > 1 ? ` (${parts} parts: words ${pct(o.wordsAll)} occ ${pct(o.occurrencesAll)})` : ` occ ${pct(o.occurrences)}`} | theirs ${f(theirs)}${theirs ? ` | tok ${(o.tokens / theirs.tokens).toFixed(2)}x time ${(o.ms / theirs.ms).toFixed(2)}x` : ''}` +
+          ` | cdm ${cdmFig ? `${f(cdmFig)} | tok ${(o.tokens / cdmFig.tokens).toFixed(2)}x time ${(o.ms / cdmFig.ms).toFixed(2)}x` : `- (${cdmError})`}`,
       );
     } catch (e) {
       rows.push({ page, elements: 0, ours: { ms: 0, chars: 0, tokens: 0, recall: 0, words: 0, occurrences: 0, wordsAll: 0, occurrencesAll: 0, parts: 0, tokensAll: 0 }, error: (e as Error).message });
@@ -306,6 +420,7 @@ async function main() {
     }
   }
   if (THEIRS_CACHE) writeFileSync(THEIRS_CACHE, JSON.stringify(cache));
+  if (CDM_CACHE) writeFileSync(CDM_CACHE, JSON.stringify(cdmCache));
   if (JSON_OUT) writeFileSync(JSON_OUT, JSON.stringify(rows, null, 1));
   const corpus = rows.filter((r) => !r.error && !r.page.startsWith('synthetic') && r.theirs);
   const digits = (label: string) => (/recall|words|occ/.test(label) ? 3 : 0);
@@ -331,7 +446,32 @@ async function main() {
     const mean = (pick: (r: Row) => number) => (corpus.reduce((a, r) => a + pick(r), 0) / corpus.length).toFixed(3);
     report('tok whole', (r) => [r.ours.tokensAll, r.theirs!.tokens]);
     console.log(`first call at ≤ 0.4× their tokens: ${corpus.filter((r) => r.ours.tokens <= 0.4 * r.theirs!.tokens).length} of ${corpus.length} pages; text folded: ${corpus.filter((r) => r.folded).length}`);
-    console.log(`recall mean: ours ${mean((r) => r.ours.recall)} (first call alone ${mean((r) => r.ours.recallFirst ?? 0)}), theirs ${mean((r) => r.theirs!.recall)}; pages continued: ${corpus.filter((r) => r.ours.parts > 1).length}; pages with words < 98%: ${corpus.filter((r) => r.ours.wordsAll < 0.98).map((r) => `${r.page} ${(r.ours.wordsAll * 100).toFixed(1)}%`).join(', ') || 'none'}`);
+    const withCdm = corpus.filter((r) => r.cdm);
+    const cdmMean = withCdm.length ? (withCdm.reduce((a, r) => a + r.cdm!.recall, 0) / withCdm.length).toFixed(3) : '-';
+    console.log(`recall mean: ours ${mean((r) => r.ours.recall)} (first call alone ${mean((r) => r.ours.recallFirst ?? 0)}), theirs ${mean((r) => r.theirs!.recall)}, chrome-devtools-mcp ${cdmMean} (${withCdm.length} of ${corpus.length} pages); pages continued: ${corpus.filter((r) => r.ours.parts > 1).length}; pages with words < 98%: ${corpus.filter((r) => r.ours.wordsAll < 0.98).map((r) => `${r.page} ${(r.ours.wordsAll * 100).toFixed(1)}%`).join(', ') || 'none'}`);
+  }
+  // chrome-devtools-mcp 1.11.0: the same figures over the corpus pages it answered ("cdm" labels; ours on the same pages).
+  const cdmRows = rows.filter((r) => !r.error && !r.page.startsWith('synthetic') && r.cdm);
+  const cdmFailed = rows.filter((r) => !r.error && !r.page.startsWith('synthetic') && !r.cdm);
+  console.log(`\nchrome-devtools-mcp 1.11.0: ${cdmRows.length} corpus pages compared${cdmFailed.length ? `; none for ${cdmFailed.length}: ${cdmFailed.map((r) => `${r.page} (${r.cdmError})`).join(', ')}` : ''}`);
+  if (cdmRows.length) {
+    const reportCdm = (label: string, pick: (r: Row) => number[]) => {
+      const d = digits(label);
+      const ours = stats(cdmRows.map((r) => pick(r)[0]));
+      const peer = stats(cdmRows.map((r) => pick(r)[1]));
+      const ratio = stats(cdmRows.map((r) => pick(r)[0] / Math.max(pick(r)[1], 1e-9)));
+      console.log(`${label.padEnd(14)} ours median ${ours.median.toFixed(d)} p90 ${ours.p90.toFixed(d)} | cdm median ${peer.median.toFixed(d)} p90 ${peer.p90.toFixed(d)} | per-page ratio median ${ratio.median.toFixed(2)} p90 ${ratio.p90.toFixed(2)}`);
+    };
+    reportCdm('cdm time', (r) => [r.ours.ms, r.cdm!.ms]);
+    reportCdm('cdm chars', (r) => [r.ours.chars, r.cdm!.chars]);
+    reportCdm('cdm tokens', (r) => [r.ours.tokens, r.cdm!.tokens]);
+    reportCdm('cdm recall', (r) => [r.ours.recall, r.cdm!.recall]);
+    reportCdm('cdm words', (r) => [r.ours.words, r.cdm!.words]);
+    reportCdm('cdm occ', (r) => [r.ours.occurrences, r.cdm!.occurrences]);
+    reportCdm('cdm words+cont', (r) => [r.ours.wordsAll, r.cdm!.words]);
+    reportCdm('cdm tok whole', (r) => [r.ours.tokensAll, r.cdm!.tokens]);
+    const m = (pick: (r: Row) => number) => (cdmRows.reduce((a, r) => a + pick(r), 0) / cdmRows.length).toFixed(3);
+    console.log(`cdm recall mean: ours ${m((r) => r.ours.recall)} (first call alone ${m((r) => r.ours.recallFirst ?? 0)}), chrome-devtools-mcp ${m((r) => r.cdm!.recall)} over ${cdmRows.length} pages; first call at ≤ 0.4× its tokens: ${cdmRows.filter((r) => r.ours.tokens <= 0.4 * r.cdm!.tokens).length} of ${cdmRows.length} pages`);
   }
   console.log('\nSynthetic:');
   for (const r of rows.filter((x) => x.page.startsWith('synthetic') && !x.error)) {
@@ -339,10 +479,12 @@ async function main() {
     const o = r.ours;
     console.log(
       `${n} elements: ours ${o.ms.toFixed(0)} ms, ${o.tokens} tokens in the first call${o.parts > 1 ? `, ${o.tokensAll} in all ${o.parts} parts of the whole read (fullText)` : ''} (${(o.tokensAll / n).toFixed(1)}/element), recall ${(o.recall * 100).toFixed(1)}%` +
-        (r.theirs ? ` | theirs ${r.theirs.ms.toFixed(0)} ms, ${r.theirs.tokens} tokens (${(r.theirs.tokens / n).toFixed(1)}/element), recall ${(r.theirs.recall * 100).toFixed(1)}%` : ''),
+        (r.theirs ? ` | theirs ${r.theirs.ms.toFixed(0)} ms, ${r.theirs.tokens} tokens (${(r.theirs.tokens / n).toFixed(1)}/element), recall ${(r.theirs.recall * 100).toFixed(1)}%` : '') +
+        (r.cdm ? ` | chrome-devtools-mcp ${r.cdm.ms.toFixed(0)} ms, ${r.cdm.tokens} tokens (${(r.cdm.tokens / n).toFixed(1)}/element), recall ${(r.cdm.recall * 100).toFixed(1)}%` : ` | chrome-devtools-mcp - (${r.cdmError})`),
     );
   }
   if (theirsOk) await mcp.close().catch(() => {});
+  if (cdmStarted) await cdm.close().catch(() => {});
   await browser.close();
   await srv.close();
   rmSync(outDir, { recursive: true, force: true });
