@@ -109,6 +109,13 @@ function missingWords(pageText: string, snapshot: string): string {
   return lines.join('\n') + (lines.length ? '\n' : '');
 }
 
+/** Writes `<page><ext>` into the BENCH_DUMP folder, when one is given. */
+function dump(page: string, ext: string, text: string) {
+  if (!DUMP) return;
+  mkdirSync(DUMP, { recursive: true });
+  writeFileSync(join(DUMP, page.replace(/\.html$/, ext)), text);
+}
+
 /** `offset=N` in a snapshot's continuation note, if it has one. */
 function nextOffset(snapshot: string): number | undefined {
   const m = /browser_snapshot with offset=(\d+)/.exec(snapshot);
@@ -151,19 +158,21 @@ function uidNames(text: string): string[] {
 /** Share of named ground-truth elements whose name (first 30 chars) appears on a ref line, matched one to one. */
 function recall(truth: string[], names: string[]): number {
   const named = truth.filter(Boolean);
-  if (!named.length) return 1;
+  return named.length ? (named.length - unmatched(truth, names).length) / named.length : 1;
+}
+
+/** The named ground-truth elements `recall` finds no ref line for (matched one to one on their first 30 chars), in page order. */
+function unmatched(truth: string[], names: string[]): string[] {
   const pool = new Map<string, number>();
   for (const n of names) if (n) pool.set(n.slice(0, 30), (pool.get(n.slice(0, 30)) ?? 0) + 1);
-  let hit = 0;
-  for (const t of named) {
+  const missed: string[] = [];
+  for (const t of truth.filter(Boolean)) {
     const k = t.slice(0, 30);
     const c = pool.get(k) ?? 0;
-    if (c > 0) {
-      hit++;
-      pool.set(k, c - 1);
-    }
+    if (c > 0) pool.set(k, c - 1);
+    else missed.push(t);
   }
-  return hit / named.length;
+  return missed;
 }
 
 function stats(xs: number[]) {
@@ -345,6 +354,7 @@ async function main() {
         const ms = performance.now() - t0;
         const cov = coverage(text, snap);
         theirs = { ms, chars: snap.length, tokens: countTokens(snap), recall: recall(truth, refNames(snap, false)), words: cov.distinct, occurrences: cov.occurrences };
+        dump(page, '.pw.txt', snap);
         cache[page] = theirs;
       }
       const t1 = performance.now();
@@ -384,6 +394,7 @@ async function main() {
             const { text: snap, ms } = await cdmSnapshot(url, tab.url);
             const cov = coverage(text, snap);
             cdmFig = { ms, chars: snap.length, tokens: countTokens(snap), recall: recall(truth, uidNames(snap)), words: cov.distinct, occurrences: cov.occurrences };
+            dump(page, '.cdm.txt', snap);
             cdmCache[page] = cdmFig;
           } catch (e) {
             cdmError = cdmDown ?? (e as Error).message;
@@ -391,10 +402,11 @@ async function main() {
         }
       }
       if (DUMP) {
-        mkdirSync(DUMP, { recursive: true });
-        writeFileSync(join(DUMP, page.replace(/\.html$/, '.txt')), whole);
-        writeFileSync(join(DUMP, page.replace(/\.html$/, '.innertext')), text);
-        writeFileSync(join(DUMP, page.replace(/\.html$/, '.missing')), missingWords(text, whole));
+        dump(page, '.txt', whole);
+        dump(page, '.innertext', text);
+        dump(page, '.missing', missingWords(text, whole));
+        const missed = unmatched(truth, refNames(whole, true));
+        dump(page, '.unmatched', missed.map((n) => JSON.stringify(n) + '\n').join(''));
       }
       const names = refNames(whole, true);
       const row: Row = {

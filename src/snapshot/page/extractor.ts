@@ -9,7 +9,7 @@ import { isIconButton, isListLike, markItems, newItemState, ownText, ownerOf, vi
 import { structureWords, type SiblingCache } from './structure';
 import { describeShape, drawnMark, svgHasTargets, svgText } from './drawn';
 import { cssPath, xPath } from './selectors';
-import { MAX_NAME, attributeName, nameOverflow, imageText, keyboardReachable, landmarkOf, linkHref } from './reading';
+import { MAX_NAME, attributeName, nameOverflow, nameShown, imageText, keyboardReachable, landmarkOf, linkHref } from './reading';
 import { expandOptionsOf } from './options';
 import { changeCount } from './changes';
 import './announce';
@@ -291,10 +291,11 @@ function run(o: RunOptions): RunResult {
     const hitTest = inVp && hitTests < 2000 && r.width > 1 && r.height > 1;
     if (hitTest) hitTests++;
     flush();
-    const it: ElementItem = { id, role, name: cap(name, MAX_NAME), hint: hint || undefined, href: linkHref(el), st: states || undefined, vp: inVp ? 1 : 0, full: fv.length > VALUE_CUT ? fv : undefined };
+    // A name cut with its rest following as text ends between words (nameShown); one without a rest shows all it can.
+    const rest = nameOverflow(el, name);
+    const it: ElementItem = { id, role, name: rest ? nameShown(name) + '…' : cap(name, MAX_NAME), hint: hint || undefined, href: linkHref(el), st: states || undefined, vp: inVp ? 1 : 0, full: fv.length > VALUE_CUT ? fv : undefined };
     items.push(it);
     if (hitTest) toHitTest.push({ el, r, it });
-    const rest = nameOverflow(el, name);
     if (rest) {
       const t = { t: '…' + rest, vp: it.vp };
       items.push(t);

@@ -16,9 +16,21 @@ export const MAX_NAME = 200;
  */
 export function nameOverflow(el: Element, name: string): string {
   if (name.length <= MAX_NAME || el.hasAttribute('aria-label') || el.hasAttribute('aria-labelledby')) return '';
-  const shown = name.slice(0, MAX_NAME - 1).trimEnd();
+  const shown = nameShown(name);
   const full = subtreeText(el, 200_000);
   return full.startsWith(shown) ? full.slice(shown.length).trim() : '';
+}
+
+/**
+ * The part of a name longer than MAX_NAME that its line shows (before the `…`). It ends between words when
+ * a space is near: a word cut in two (`mood d…` / `…isorders.`) is found neither on the element line nor on
+ * the text line after it.
+ */
+export function nameShown(name: string): string {
+  const hard = name.slice(0, MAX_NAME - 1);
+  if (name[MAX_NAME - 1] === ' ') return hard.trimEnd();
+  const sp = hard.lastIndexOf(' ');
+  return (sp >= MAX_NAME - 40 ? hard.slice(0, sp) : hard).trimEnd();
 }
 
 /** Short section names for landmark roles (the HTML element a reader knows). */

@@ -75,6 +75,7 @@ const DRAWN_AS_BLOCK = /^(?:block|flex|grid|list-item|table|flow-root)/;
  */
 export function subtreeText(el: Element, limit = 200): string {
   let out = '';
+  let alts = false;
   const walk = (n: Node) => {
     if (out.length > limit) return;
     if (n.nodeType === 3) {
@@ -90,8 +91,9 @@ export function subtreeText(el: Element, limit = 200): string {
     // Hidden descendants (collapsed children, closed menus) never feed a name.
     if (e !== el && e.checkVisibility && !e.checkVisibility({ visibilityProperty: true } as CheckVisibilityOptions)) return;
     if (tag === 'img') {
-      const alt = e.getAttribute('alt');
-      if (alt) out += ' ' + alt + ' ';
+      const alt = e.getAttribute('alt')?.replace(/[\u0001\u0002]/g, '');
+      // Marked, as long as the spaces it stands for: whether it stays is known once its neighbours are read.
+      if (alt) (out += '\u0001' + alt + '\u0002'), (alts = true);
       return;
     }
     if (tag === 'svg') {
@@ -113,7 +115,28 @@ export function subtreeText(el: Element, limit = 200): string {
     if (blockish && !out.endsWith(' ')) out += ' ';
   };
   walk(el);
-  return clean(out);
+  return clean(alts ? dropEchoedAlts(out) : out);
+}
+
+const words = (s: string) => (s.toLowerCase().match(/[\p{L}\p{N}]+/gu) ?? []).join(' ');
+const ALT = /\u0001([^\u0002]*)\u0002/g;
+
+/**
+ * An image's alt that the text right next to it says again (a teaser's picture and its caption, both
+ * "X") is left out of the name: a person sees the caption once, and `link "X X"` was a stutter no one
+ * reads (qq, daringfireball-1, salon-1). An alt only beside other images or no text stays.
+ */
+function dropEchoedAlts(out: string): string {
+  return out.replace(ALT, (_m, alt: string, at: number) => {
+    const a = words(alt);
+    if (!a) return ' ' + alt + ' ';
+    // Only the neighbourhood is read: a whole teaser's text (reading.ts asks for 200,000 characters) is not.
+    const span = 2 * alt.length + 40;
+    const before = words(out.slice(Math.max(0, at - span), at).replace(ALT, ' ').replace(/^[^\u0001]*\u0002/, ' '));
+    const after = words(out.slice(at + alt.length + 2, at + alt.length + 2 + span).replace(ALT, ' ').replace(/\u0001[^\u0002]*$/, ' '));
+    const echoed = (after + ' ').startsWith(a + ' ') || (' ' + before).endsWith(' ' + a);
+    return echoed ? ' ' : ' ' + alt + ' ';
+  });
 }
 
 function byIds(el: Element, attr: string): string {
