@@ -86,12 +86,20 @@ export class RequestRules {
   constructor() {
     this.loaded = chrome.storage.session.get('requestRules').then(async ({ requestRules }) => {
       if (requestRules) this.state = requestRules as State;
-      // A new worker: tabs the last one had not placed yet (its claims died with it) are the person's;
-      // a popup that woke this worker is taken out again as undecided by `created`.
+      // A new worker: tabs the last one had not placed yet (its claims died with it) are the person's,
+      // except a tab a guarded tab opened: a popup that woke this worker (or whose onCreated the stopping
+      // worker took with it) stays undecided, under its opener's sites' rules, until it is placed. Counted
+      // the person's, the first rules this worker installed left it out, and its page loaded from a blocked
+      // origin (seen once in a full run, popupGuard "service worker stopped as the popup opens").
       if (this.active) {
         const guarded = new Set(Object.keys(this.state.tabs).map(Number));
-        const open = (await chrome.tabs.query({})).map((t) => t.id).filter((id): id is number => id !== undefined && !guarded.has(id));
-        this.state.persons = [...new Set([...this.state.persons, ...open])];
+        const open: number[] = [];
+        for (const t of await chrome.tabs.query({})) {
+          if (t.id === undefined || guarded.has(t.id) || this.state.persons.includes(t.id)) continue;
+          if (t.openerTabId !== undefined && guarded.has(t.openerTabId)) this.undecided.add(t.id);
+          else open.push(t.id);
+        }
+        this.state.persons = [...this.state.persons, ...open];
       }
     });
   }

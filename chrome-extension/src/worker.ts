@@ -413,12 +413,17 @@ function claimOpener(tab: chrome.tabs.Tab, url: string | undefined): SharedTab |
   return undefined;
 }
 
-chrome.tabs.onCreated.addListener((tab) => {
+chrome.tabs.onCreated.addListener((tab) => void placeNewTab(tab));
+
+async function placeNewTab(tab: chrome.tabs.Tab): Promise<void> {
   // A tab a shared page opened is shared too. Chrome also names an opener for tabs the user (or
   // another program) opens next to a shared tab: those are shared only when they claim a window the
   // page itself opened, whichever of the two events comes first (the event can lag under load).
   if (tab.id === undefined) return;
   const id = tab.id;
+  // A worker this event woke knows its shared tabs only once they are restored: before, every popup
+  // looked like the person's tab.
+  await restored.catch(() => undefined);
   // (A page cannot open a browser page: a new tab page is the person's.)
   const maybePopup = !RESTRICTED.test(tab.pendingUrl || tab.url || '') && ((tab.openerTabId !== undefined && shared.has(tab.openerTabId)) || windowOpenPending());
   // Request rules: the person's tab is never touched; one a guarded tab opened is held to its rules once claimed.
@@ -440,7 +445,7 @@ chrome.tabs.onCreated.addListener((tab) => {
     if (left > 0) setTimeout(() => void attempt(left - 1), 100);
   };
   void attempt(50);
-});
+}
 
 chrome.tabs.onRemoved.addListener((tabId) => {
   void requestRules.drop(tabId).catch(() => undefined);

@@ -18,7 +18,8 @@ const opener = (b: string, c: string) => `<!doctype html><title>Opener</title>
 <button onclick="window.open('${c}/popup')">Open outside window</button>
 <a href="${c}/blank" target="_blank">Open outside link</a>
 <button onclick="window.open('/popup-allowed')">Open allowed</button>
-<button onclick="setTimeout(() => window.open('${b}/popup'), 1500)">Open later</button>`;
+<button onclick="setTimeout(() => window.open('${b}/popup'), 1500)">Open later</button>
+<button onclick="setTimeout(() => { const w = window.open('about:blank'); setTimeout(() => { w.location = '${b}/late'; }, 1500); }, 1500)">Open blank, send later</button>`;
 
 const ALLOWED_POPUP = `<!doctype html><title>Allowed popup</title><button onclick="document.getElementById('out').textContent = 'pressed'">Press</button><p id=out>waiting</p>`;
 
@@ -118,6 +119,18 @@ describe('relay: popups of a shared page send nothing to a blocked origin, first
     await click(/button "Open later"/);
     await chrome.stopWorkers();
     await sleep(3000);
+    assert.deepEqual(blocked.log, []);
+    await chrome.openPanel();
+  });
+
+  it('… and a blank popup that woke the stopped worker, sent to the blocked origin after the worker is back', async () => {
+    await unsharePopups();
+    blocked.log.length = 0;
+    // The popup opens (waking the worker) blank; its page sends it to the blocked origin 1.5 s later, once the
+    // new worker has placed it: a worker that took it for the person's tab let that navigation through.
+    await click(/button "Open blank, send later"/);
+    await chrome.stopWorkers();
+    await sleep(5000);
     assert.deepEqual(blocked.log, []);
     await chrome.openPanel();
   });
