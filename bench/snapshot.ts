@@ -436,13 +436,15 @@ async function main() {
   if (JSON_OUT) writeFileSync(JSON_OUT, JSON.stringify(rows, null, 1));
   const corpus = rows.filter((r) => !r.error && !r.page.startsWith('synthetic') && r.theirs);
   const digits = (label: string) => (/recall|words|occ/.test(label) ? 3 : 0);
-  const report = (label: string, pick: (r: Row) => number[]) => {
+  /** One summary line over `set`: ours against `peer`, medians, p90s and the per-page ratio. */
+  const reportOver = (set: Row[], peer: string, pad: number) => (label: string, pick: (r: Row) => number[]) => {
     const d = digits(label);
-    const ours = stats(corpus.map((r) => pick(r)[0]));
-    const theirs = stats(corpus.map((r) => pick(r)[1]));
-    const ratio = stats(corpus.map((r) => pick(r)[0] / Math.max(pick(r)[1], 1e-9)));
-    console.log(`${label.padEnd(10)} ours median ${ours.median.toFixed(d)} p90 ${ours.p90.toFixed(d)} | theirs median ${theirs.median.toFixed(d)} p90 ${theirs.p90.toFixed(d)} | per-page ratio median ${ratio.median.toFixed(2)} p90 ${ratio.p90.toFixed(2)}`);
+    const ours = stats(set.map((r) => pick(r)[0]));
+    const theirs = stats(set.map((r) => pick(r)[1]));
+    const ratio = stats(set.map((r) => pick(r)[0] / Math.max(pick(r)[1], 1e-9)));
+    console.log(`${label.padEnd(pad)} ours median ${ours.median.toFixed(d)} p90 ${ours.p90.toFixed(d)} | ${peer} median ${theirs.median.toFixed(d)} p90 ${theirs.p90.toFixed(d)} | per-page ratio median ${ratio.median.toFixed(2)} p90 ${ratio.p90.toFixed(2)}`);
   };
+  const report = reportOver(corpus, 'theirs', 10);
   if (MAX_TOKENS) console.log(`\nOur snapshot budget: ${MAX_TOKENS} tokens (BENCH_MAX_TOKENS)`);
   if (FOLD !== undefined) console.log(`\nOur text fold: after ${FOLD} tokens (BENCH_FOLD; 0 never folds)`);
   console.log(`\nCorpus (${dir}): ${corpus.length} pages compared (${rows.filter((r) => r.error).length} errors)`);
@@ -467,13 +469,7 @@ async function main() {
   const cdmFailed = rows.filter((r) => !r.error && !r.page.startsWith('synthetic') && !r.cdm);
   console.log(`\nchrome-devtools-mcp 1.11.0: ${cdmRows.length} corpus pages compared${cdmFailed.length ? `; none for ${cdmFailed.length}: ${cdmFailed.map((r) => `${r.page} (${r.cdmError})`).join(', ')}` : ''}`);
   if (cdmRows.length) {
-    const reportCdm = (label: string, pick: (r: Row) => number[]) => {
-      const d = digits(label);
-      const ours = stats(cdmRows.map((r) => pick(r)[0]));
-      const peer = stats(cdmRows.map((r) => pick(r)[1]));
-      const ratio = stats(cdmRows.map((r) => pick(r)[0] / Math.max(pick(r)[1], 1e-9)));
-      console.log(`${label.padEnd(14)} ours median ${ours.median.toFixed(d)} p90 ${ours.p90.toFixed(d)} | cdm median ${peer.median.toFixed(d)} p90 ${peer.p90.toFixed(d)} | per-page ratio median ${ratio.median.toFixed(2)} p90 ${ratio.p90.toFixed(2)}`);
-    };
+    const reportCdm = reportOver(cdmRows, 'cdm', 14);
     reportCdm('cdm time', (r) => [r.ours.ms, r.cdm!.ms]);
     reportCdm('cdm chars', (r) => [r.ours.chars, r.cdm!.chars]);
     reportCdm('cdm tokens', (r) => [r.ours.tokens, r.cdm!.tokens]);

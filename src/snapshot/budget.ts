@@ -177,10 +177,9 @@ export function takePage(lines: BudgetLine[], budget: number, offset = 0, fold?:
     const line = lines[to];
     if (fold && to >= fold.at) {
       if (!folded) {
-        const mark = FOLD_MARK;
-        const t = estimateTokens(mark) + 1;
+        const t = estimateTokens(FOLD_MARK) + 1;
         if (used + t > budget && to > from) break;
-        kept.push(mark);
+        kept.push(FOLD_MARK);
         used += t;
         folded = true;
       }
