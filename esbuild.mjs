@@ -1,7 +1,7 @@
 // One build for everything: the extension, the MCP server bin, the in-page scripts (inlined as
 // strings through the `?inpage` import suffix) and the tests (so tests run exactly what ships).
 import * as esbuild from 'esbuild';
-import { readdirSync, statSync, chmodSync, mkdirSync, copyFileSync } from 'node:fs';
+import { readdirSync, statSync, chmodSync, mkdirSync, copyFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { buildChrome } from './scripts/build-chrome.mjs';
 
@@ -70,9 +70,9 @@ function testEntries(dir) {
 
 const builds = [
   { ...common, entryPoints: ['src/extension.ts'], outfile: 'dist/extension.js', external: ['vscode'] },
-  { ...common, entryPoints: ['src/mcp/cli.ts'], outfile: 'dist/mcp.js', banner: { js: '#!/usr/bin/env node' } },
-  // The per-user session daemon (browser-agent-daemon), started by the MCP server and the extension.
-  { ...common, entryPoints: ['src/daemon/cli.ts'], outfile: 'dist/daemon.js', banner: { js: '#!/usr/bin/env node' } },
+  // The MCP server and the per-user session daemon (started by the MCP server and the extension) share one
+  // bundle; dist/mcp.js and dist/daemon.js launch it (LAUNCHERS below).
+  { ...common, entryPoints: ['src/cli.ts'], outfile: 'dist/cli.js' },
   // The snapshot benchmark (npm run bench:snapshot) runs the shipped extractor, so it is bundled like the tests.
   { ...common, entryPoints: ['bench/snapshot.ts'], outfile: 'out/bench/snapshot.js', packages: 'external' },
   { ...common, entryPoints: ['bench/bigPage.ts'], outfile: 'out/bench/bigPage.js', packages: 'external' },
@@ -100,10 +100,19 @@ const builds = [
 mkdirSync('dist/media', { recursive: true });
 for (const f of ['codicon.css', 'codicon.ttf']) copyFileSync(`node_modules/@vscode/codicons/dist/${f}`, `dist/media/${f}`);
 
+/** The command lines package.json's `bin` names: each runs its part of dist/cli.js. */
+const LAUNCHERS = {
+  'dist/mcp.js': "#!/usr/bin/env node\n'use strict';\nvoid require('./cli.js').runMcpServer();\n",
+  'dist/daemon.js': "#!/usr/bin/env node\n'use strict';\nrequire('./cli.js').runDaemonCli(process.argv.slice(2));\n",
+};
+for (const [bin, body] of Object.entries(LAUNCHERS)) {
+  writeFileSync(bin, body);
+  chmodSync(bin, 0o755);
+}
+
 if (watch) {
   for (const b of builds) await (await esbuild.context(b)).watch();
 } else {
   // The companion Chrome extension (dist/chrome-extension/; the relay tests load it into Chromium).
   await Promise.all([...builds.map((b) => esbuild.build(b)), buildChrome({ production })]);
-  for (const bin of ['dist/mcp.js', 'dist/daemon.js']) try { chmodSync(bin, 0o755); } catch {}
 }

@@ -107,10 +107,13 @@ async function main(argv: string[]): Promise<number> {
   }
 }
 
-main(process.argv.slice(2)).then(
-  (code) => process.exit(code),
-  (e) => {
-    process.stderr.write(`browser-agent-daemon: ${errorMessage(e)}\n`);
-    process.exit(1);
-  },
-);
+/** `browser-agent-daemon <argv>`: runs the command and exits with its code. */
+export function runDaemonCli(argv: string[]): void {
+  main(argv).then(
+    (code) => process.exit(code),
+    (e) => {
+      process.stderr.write(`browser-agent-daemon: ${errorMessage(e)}\n`);
+      process.exit(1);
+    },
+  );
+}

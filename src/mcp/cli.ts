@@ -123,7 +123,8 @@ export function parseCli(argv: string[]): McpOptions & { help?: boolean; version
   };
 }
 
-async function main() {
+/** `browser-agent-mcp`: serves MCP over stdio until stdin ends or a signal comes. */
+export async function runMcpServer(): Promise<void> {
   let opts: ReturnType<typeof parseCli>;
   try {
     opts = parseCli(process.argv.slice(2));
@@ -163,4 +164,3 @@ async function main() {
   server.onclose = () => void shutdown();
 }
 
-void main();
