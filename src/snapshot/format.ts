@@ -17,11 +17,11 @@ export interface Line {
   full?: string;
 }
 
-/** `[12] button "Submit" disabled`, `[3] button (search icon)`, `[4] textbox name=q`, `[7] link "News" →/news`. */
+/** `[12] button "Submit" disabled`, `[3] button (search icon)`, `[4] textbox name=q`, `[5] button value=Search`, `[7] link "News" →/news`. */
 export function elementLine(ref: string, it: ElementItem, target?: string): string {
   let s = `[${ref}] ${it.role}`;
   if (it.name) s += ` ${JSON.stringify(it.name)}`;
-  if (it.hint) s += /^name=/.test(it.hint) ? ` ${it.hint}` : ` (${it.hint})`;
+  if (it.hint) s += /^(name|value)=/.test(it.hint) ? ` ${it.hint}` : ` (${it.hint})`;
   if (target) s += ` →${target}`;
   if (it.st) s += ` ${it.st}`;
   if (it.cov) s += ` covered-by ${it.cov}`;

@@ -19,6 +19,7 @@ const PAGE = `<!doctype html><title>Names</title>
 <li><a href="/story/chair"><img src="/c.jpg" alt="A red chair by the window" width="40" height="30"><h3>Blue chair</h3></a></li>
 <li><a href="/home" title="Site: Home"><img src="/logo.png" alt="Daring Fireball" width="40" height="30"></a></li>
 <li><a href="/next"><img src="/arrow.png" alt="→" width="10" height="10"> Next</a></li>
+<li><form action="/find"><input type="search" name="q" aria-label="Search"><button type="submit" value="Search"><svg width="16" height="16"><path d="M1 1L15 15"/></svg></button><button type="submit" name="go"><svg width="16" height="16"><path d="M1 1L15 1"/></svg></button></form></li>
 <li><a href="/places/seltzer"><img src="/s.jpg" alt="Brooklyn Seltzer Museum" width="40" height="30"><h3>Brooklyn Seltzer Museum</h3><p>${LONG}</p></a></li>
 </ul>`;
 
@@ -51,6 +52,11 @@ describe('snapshot: names of picture-and-caption controls (real Chromium)', func
     assert.match(snap, /\[\d+\] link "A red chair by the window Blue chair" →\/story\/…\n/);
     assert.match(snap, /\[\d+\] link "Daring Fireball" →\/home\n/);
     assert.match(snap, /\[\d+\] link "→ Next"\n/);
+  });
+
+  it('an icon-only button says what it sends (value=, else name=), not the shape of its icon', () => {
+    assert.match(snap, /\[\d+\] button value=Search\n/);
+    assert.match(snap, /\[\d+\] button name=go\n/);
   });
 
   it('a long teaser behind a picture and its caption keeps every word: the name is cut between words, its rest follows as text', () => {

@@ -263,6 +263,8 @@ function run(o: RunOptions): RunResult {
     if (!name && el instanceof SVGElement && el.localName !== 'svg') name = clean(el.querySelector(':scope > title')?.textContent) || svgText(el);
     let hint = '';
     if (!name && el instanceof SVGElement && el.localName !== 'svg') hint = describeShape(el);
+    // An icon button's `value=Search` says more than the shape of its icon.
+    if (!name && !hint && target.localName === 'button') hint = attributeName(target);
     if (!name && !hint) {
       if (el.localName === 'svg' || (!clean(el.textContent) && el.querySelector('svg'))) {
         const svg = el.localName === 'svg' ? el : el.querySelector('svg')!;

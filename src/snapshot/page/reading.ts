@@ -81,13 +81,14 @@ export function linkHref(el: Element): string | undefined {
 
 /**
  * `name=q`: what identifies a form field that no label, placeholder or title names. Shown as an
- * attribute, not as a label, so a model does not take it for visible text.
+ * attribute, not as a label, so a model does not take it for visible text. A `<button>` that shows
+ * only an icon says what it sends: `value=Search` (its `value` is not part of its name in HTML).
  */
 export function attributeName(el: Element): string {
   const tag = el.localName;
-  if (tag !== 'input' && tag !== 'textarea' && tag !== 'select') return '';
-  const n = clean(el.getAttribute('name'));
-  return n ? `name=${n.length > 40 ? n.slice(0, 39) + '…' : n}` : '';
+  const attr = tag === 'button' ? (clean(el.getAttribute('value')) ? 'value' : 'name') : tag === 'input' || tag === 'textarea' || tag === 'select' ? 'name' : '';
+  const n = attr && clean(el.getAttribute(attr));
+  return n ? `${attr}=${n.length > 40 ? n.slice(0, 39) + '…' : n}` : '';
 }
 
 /** An informative image as a text line: `![alt]` (decorative images, with empty alt, say nothing). */
