@@ -4,6 +4,7 @@ import { BrowserAgentError } from '../errors';
 import { fenceInline } from '../safety/untrusted';
 import type { CdpConnection, CdpSession, Unsubscribe } from './cdp';
 import { NO_SERVICE_WORKERS } from './autoAttach';
+import { PageLog } from './pageLog';
 
 export interface DialogInfo {
   type: Protocol.Page.DialogType;
@@ -39,6 +40,8 @@ export class Tab extends EventEmitter {
   /** Every frame id this tab shows (main, same-process and out-of-process iframes): whose a download is. */
   private readonly frameIds = new Set<string>();
   private readonly subscriptions: Unsubscribe[] = [];
+  /** Console messages and requests of the current document (browser_console_messages, browser_network_requests). */
+  readonly log = new PageLog();
 
   constructor(
     private readonly connection: CdpConnection,
@@ -111,6 +114,7 @@ export class Tab extends EventEmitter {
       session.send('Page.enable'),
       session.send('Runtime.enable'),
       session.send('Network.enable', { maxTotalBufferSize: 1_000_000, maxResourceBufferSize: 500_000 }),
+      session.send('Log.enable').catch(() => undefined),
       session.send('Target.setAutoAttach', { autoAttach: true, waitForDebuggerOnStart: true, flatten: true, filter: this.childFilter() }),
       // Pages of a window without OS focus (a second client's window, a background window) still get
       // focus and blur, so clicks into fields and typing behave as for a person at that window.
@@ -125,6 +129,7 @@ export class Tab extends EventEmitter {
   }
 
   private watchSession(session: CdpSession, parent?: ChildFrameSession) {
+    this.subscriptions.push(...this.log.watch(session, parent && (() => parent.url)));
     this.subscriptions.push(
       session.on('Page.javascriptDialogOpening', (p) => {
         this.dialog = { type: p.type, message: p.message, defaultPrompt: p.defaultPrompt, url: p.url, sessionId: session.id };
@@ -190,6 +195,7 @@ export class Tab extends EventEmitter {
           child.send('Page.enable'),
           child.send('Runtime.enable'),
           child.send('Network.enable', { maxTotalBufferSize: 1_000_000, maxResourceBufferSize: 500_000 }),
+          child.send('Log.enable').catch(() => undefined),
           child.send('Target.setAutoAttach', { autoAttach: true, waitForDebuggerOnStart: true, flatten: true, filter: this.childFilter() }),
         ]);
         // Only fills a gap: this answer can arrive after a newer Page.frameNavigated.

@@ -1,5 +1,6 @@
 import { browserClick } from './click';
 import { browserClose } from './close';
+import { browserConsoleMessages } from './consoleMessages';
 import { browserDrag } from './drag';
 import { browserElementDetails } from './elementDetails';
 import { browserEvaluate } from './evaluate';
@@ -11,6 +12,7 @@ import { browserHover } from './hover';
 import { browserNavigate } from './navigate';
 import { browserNavigateBack } from './navigateBack';
 import { browserNavigateForward } from './navigateForward';
+import { browserNetworkRequests } from './networkRequests';
 import { browserPressKey } from './pressKey';
 import { browserReload } from './reload';
 import { browserScreenshot } from './screenshot';
@@ -51,6 +53,8 @@ export const allTools: ToolDefinition[] = [
   browserTabs,
   browserEvaluate,
   browserExtract,
+  browserConsoleMessages,
+  browserNetworkRequests,
   browserSkillsSearch,
   browserClose,
 ] as unknown as ToolDefinition[];

@@ -1,0 +1,77 @@
+import { z } from 'zod';
+import type { RequestEntry } from '../session/pageLog';
+import { wrapUntrusted } from '../safety/untrusted';
+import { previewOf } from './common';
+import { defineTool, text } from './types';
+
+/** What a page loads by the dozen and a reader rarely needs, unless it failed. */
+const STATIC = new Set(['Image', 'Font', 'Stylesheet', 'Media', 'Manifest', 'TextTrack']);
+const MAX_URL = 300;
+
+function failedOrError(r: RequestEntry): boolean {
+  return !!r.failed || (r.status !== undefined && r.status >= 400);
+}
+
+/** Same-origin requests by their path, others whole; long URLs cut (the page chooses them). */
+function showUrl(url: string, page: URL | undefined): string {
+  let s = url;
+  try {
+    const u = new URL(url);
+    if (page && u.origin === page.origin) s = u.pathname + u.search;
+  } catch {
+    /* shown as it came */
+  }
+  return s.length > MAX_URL ? `${s.slice(0, MAX_URL)}…(+${s.length - MAX_URL} chars)` : s;
+}
+
+function line(r: RequestEntry, page: URL | undefined): string {
+  const outcome = r.failed
+    ? `failed: ${r.failed}`
+    : r.redirectedTo
+      ? `${r.status} → ${showUrl(r.redirectedTo, page)}`
+      : r.status !== undefined
+        ? `${r.status}${r.statusText ? ` ${r.statusText}` : ''}${r.fromCache ? ' (cache)' : ''}${r.finished ? '' : ' (loading)'}`
+        : 'pending';
+  return `${r.method} ${showUrl(r.url, page)} ${outcome} [${r.type.toLowerCase()}]${r.frame ? ` (in frame ${r.frame})` : ''}`;
+}
+
+export const browserNetworkRequests = defineTool({
+  name: 'browser_network_requests',
+  title: 'Network requests',
+  description:
+    'The requests the active tab made since its page loaded, oldest first: method, URL (same-origin as a path), status or why it failed, and type. Failed requests and HTTP errors always show; images, fonts, stylesheets and media only with includeStatic. Use it to see which API call failed and how.',
+  schema: z.object({
+    failedOnly: z.boolean().optional().describe('Only failed requests and HTTP status ≥ 400.'),
+    urlContains: z.string().min(1).max(500).optional().describe('Only URLs containing this text.'),
+    includeStatic: z.boolean().optional().describe('Also successful images, fonts, stylesheets and media.'),
+    limit: z.number().int().min(1).max(1000).optional().describe('Most recent requests shown (default 100).'),
+  }),
+  risk: 'read',
+  readOnly: true,
+  concurrent: true,
+  preview: (_i, ctx) => previewOf(ctx, 'Listing network requests'),
+  handler: async (i, ctx) => {
+    const tab = await ctx.tab();
+    await tab.session();
+    const log = tab.log;
+    let page: URL | undefined;
+    try {
+      page = new URL(tab.url);
+    } catch {
+      page = undefined;
+    }
+    const since = log.since;
+    const all = log.requests;
+    const failed = all.filter(failedOrError).length;
+    const dropped = log.droppedRequests ? ` (${log.droppedRequests} older ones were not kept)` : '';
+    if (!all.length) return text(`No requests ${since}.`);
+    const shown = all.filter((r) => (!i.failedOnly || failedOrError(r)) && (i.includeStatic || !STATIC.has(r.type) || failedOrError(r)) && (!i.urlContains || r.url.includes(i.urlContains)));
+    const head = `${all.length} request${all.length === 1 ? '' : 's'} ${since}${dropped}, ${failed} failed or HTTP errors.`;
+    const left = all.length - shown.length;
+    const why = left ? ` ${shown.length} shown; ${left} left out by ${[i.failedOnly && 'failedOnly', i.urlContains && 'urlContains', !i.includeStatic && 'static resources (includeStatic shows them)'].filter(Boolean).join(', ')}.` : '';
+    if (!shown.length) return text(`${head}${why}`);
+    const limit = i.limit ?? 100;
+    const cut = shown.length > limit ? ` Showing the last ${limit} of ${shown.length}; use urlContains or raise limit.` : '';
+    return text(`${head}${why}${cut}\n${wrapUntrusted(shown.slice(-limit).map((r) => line(r, page)).join('\n'))}`);
+  },
+});
