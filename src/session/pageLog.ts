@@ -22,6 +22,8 @@ export interface ConsoleEntry {
 }
 
 export interface RequestEntry {
+  /** `#3` in the list: numbered from 1 per document, so a model can ask for one request's details. */
+  id: number;
   method: string;
   url: string;
   /** CDP's resource type: Document, Script, Fetch, XHR, Image, … */
@@ -39,6 +41,14 @@ export interface RequestEntry {
   /** Main-frame loader: the requests of the current document are those of its loader. */
   loaderId?: string;
   main: boolean;
+  /** For the details of one request (headers, bodies): CDP's id and the session that saw it. */
+  requestId: string;
+  session: CdpSession;
+  requestHeaders: Record<string, string>;
+  responseHeaders?: Record<string, string>;
+  mimeType?: string;
+  postData?: string;
+  hasPostData?: boolean;
 }
 
 /** Kept per tab; older entries go first (and are counted). */
@@ -93,7 +103,10 @@ export class PageLog {
           prev.redirectedTo = p.request.url;
           prev.finished = true;
         }
-        const e: RequestEntry = { method: p.request.method, url: p.request.url, type: p.type ?? 'Other', frame: frame?.(), loaderId: p.loaderId, main };
+        const e: RequestEntry = {
+          id: 0, method: p.request.method, url: p.request.url, type: p.type ?? 'Other', frame: frame?.(), loaderId: p.loaderId, main,
+          requestId: p.requestId, session, requestHeaders: p.request.headers, postData: p.request.postData, hasPostData: p.request.hasPostData,
+        };
         this.live.set(p.requestId, e);
         this.pushRequest(e);
       }),
@@ -102,6 +115,8 @@ export class PageLog {
         if (!e) return;
         e.status = p.response.status;
         e.statusText = p.response.statusText;
+        e.responseHeaders = p.response.headers;
+        e.mimeType = p.response.mimeType;
         e.fromCache = p.response.fromDiskCache || p.response.fromServiceWorker || undefined;
         e.type = p.type ?? e.type;
       }),
@@ -142,6 +157,8 @@ export class PageLog {
     const keep = this.requests.filter((r) => r.main && r.loaderId === loaderId);
     this.requests.length = 0;
     this.requests.push(...keep);
+    this.nextId = 1;
+    for (const r of keep) r.id = this.nextId++;
     this.droppedRequests = 0;
     for (const [id, r] of this.live) if (!keep.includes(r)) this.live.delete(id);
   }
@@ -155,7 +172,10 @@ export class PageLog {
     }
   }
 
+  private nextId = 1;
+
   private pushRequest(e: RequestEntry) {
+    e.id = this.nextId++;
     this.requests.push(e);
     if (this.requests.length > MAX_REQUEST_ENTRIES) {
       const old = this.requests.shift()!;

@@ -46,7 +46,7 @@ describe('tools: console messages and network requests (real Chromium)', functio
 <script>
 fetch('/api/items').then(() => console.info('items answered'));
 fetch('http://127.0.0.1:${refused}/api/down').catch(() => console.warn('backend down'));
-fetch('/api/save', { method: 'POST', body: 'x' });
+fetch('/api/save', { method: 'POST', body: '{"name":"tea"}', headers: { Authorization: 'Bearer abc123-token', 'Content-Type': 'application/json' } });
 fetch('/go');
 </script>`,
       '/app.js': (_q, r) => {
@@ -125,13 +125,32 @@ setTimeout(() => { undefinedFunction(); }, 0);`);
     assert.match(api, /\/api\/save/);
   });
 
+  it('one request by its number: headers with credentials redacted, the bodies sent and received; a wrong number is a clear error', async () => {
+    const list = await h.ok('browser_network_requests', { urlContains: '/api/' });
+    const num = (re: RegExp) => Number(new RegExp(`#(\\d+) ${re.source}`).exec(list)![1]);
+    const items = await h.ok('browser_network_requests', { id: num(/GET \/api\/items/) });
+    assert.match(items, /^<page-content id=\w+>\n#\d+ GET http:\/\/127\.0\.0\.1:\d+\/api\/items\nstatus: 404 Not Found\ntype: Fetch\nrequest headers:\n/);
+    assert.match(items, /response headers:\n(  .*\n)*  content-type: application\/json\n/);
+    assert.match(items, /response body:\n\{"error":"no items"\}\n<\/page-content/);
+    const save = await h.ok('browser_network_requests', { id: num(/POST \/api\/save/) });
+    assert.match(save, /  Authorization: \[redacted, 19 chars\]/);
+    assert.doesNotMatch(save, /abc123/);
+    assert.match(save, /request body:\n\{"name":"tea"\}\n/);
+    assert.match(save, /response body:\n\{\}/);
+    const down = await h.ok('browser_network_requests', { id: num(/GET http:\/\/127\.0\.0\.1:\d+\/api\/down/) });
+    assert.match(down, /status: failed: net::ERR_CONNECTION_REFUSED[\s\S]*response body:\n\(none: the request failed\)/);
+    const r = await h.call('browser_network_requests', { id: 999 });
+    assert.equal(r.code, 'INVALID_INPUT');
+    assert.match(textOf(r), /No request #999 since the page loaded/);
+  });
+
   it('a new document starts a new log', async () => {
     await h.ok('browser_navigate', { url: `${srv.origin}/two` });
     const c = await until('browser_console_messages', {}, /second page/);
     assert.match(c, /^1 console message since the page loaded: 1 info\./);
     assert.doesNotMatch(c, /Failed to render|backend down/);
     const n = await h.ok('browser_network_requests');
-    assert.match(n, /^\d requests? since the page loaded, 0 failed or HTTP errors\.\n<page-content id=\w+>\nGET \/two 200 OK \[document\]\n/);
+    assert.match(n, /^\d requests? since the page loaded, 0 failed or HTTP errors\.\n<page-content id=\w+>\n#1 GET \/two 200 OK \[document\]\n/);
     assert.doesNotMatch(n, /\/api\/|app\.js|missing\.png/, 'the last document\'s requests are gone');
   });
 

@@ -1,0 +1,55 @@
+import type { RequestEntry } from '../session/pageLog';
+
+/** Bodies longer than this are cut (a page's bundle is megabytes); the cut is marked. */
+export const MAX_BODY_CHARS = 10_000;
+/** Headers that carry credentials: shown by name and length only, so they reach no model and no log. */
+const CREDENTIAL_HEADER = /^(authorization|proxy-authorization|cookie|set-cookie|x-api-key|x-auth-token|x-csrf-token|x-xsrf-token)$|token|secret|password|api[-_]?key/i;
+const TEXT_TYPE = /^(text\/|application\/(json|javascript|ecmascript|xml|x-www-form-urlencoded|ld\+json|graphql|problem\+json|[\w.+-]+\+(json|xml)))|svg/i;
+
+function cut(text: string): string {
+  return text.length > MAX_BODY_CHARS ? `${text.slice(0, MAX_BODY_CHARS)}…(+${text.length - MAX_BODY_CHARS} chars)` : text;
+}
+
+function headerLines(h: Record<string, string> | undefined): string[] {
+  if (!h) return ['  (none)'];
+  return Object.entries(h).map(([k, v]) => `  ${k}: ${CREDENTIAL_HEADER.test(k) ? `[redacted, ${String(v).length} chars]` : String(v).slice(0, 500)}`);
+}
+
+/** The request body: from the event, or asked for (large bodies are not in the event). */
+async function requestBody(r: RequestEntry): Promise<string | undefined> {
+  if (r.postData !== undefined) return r.postData;
+  if (!r.hasPostData) return undefined;
+  try {
+    return (await r.session.send('Network.getRequestPostData', { requestId: r.requestId }, 5000)).postData;
+  } catch {
+    return '(not available any more)';
+  }
+}
+
+async function responseBody(r: RequestEntry): Promise<string> {
+  if (r.redirectedTo) return '(a redirect: no body)';
+  if (r.failed) return '(none: the request failed)';
+  if (!r.finished) return '(still loading)';
+  const type = r.responseHeaders?.['content-type'] ?? r.responseHeaders?.['Content-Type'] ?? r.mimeType ?? '';
+  try {
+    const { body, base64Encoded } = await r.session.send('Network.getResponseBody', { requestId: r.requestId }, 5000);
+    if (!body) return '(empty)';
+    if (base64Encoded && !TEXT_TYPE.test(type)) return `(binary ${type || 'data'}, ${Math.floor((body.length * 3) / 4)} bytes)`;
+    return cut(base64Encoded ? Buffer.from(body, 'base64').toString('utf8') : body);
+  } catch {
+    // Chrome keeps bodies in a bounded buffer (tab.ts: Network.enable), and drops them with the document.
+    return '(not available: the browser no longer holds it)';
+  }
+}
+
+/** One request whole: status line, headers (credentials redacted), request and response bodies (cut). */
+export async function requestDetails(r: RequestEntry): Promise<string> {
+  const status = r.failed ? `failed: ${r.failed}` : r.status !== undefined ? `${r.status} ${r.statusText ?? ''}`.trim() : 'pending';
+  const lines = [`#${r.id} ${r.method} ${r.url}`, `status: ${status}${r.redirectedTo ? ` → ${r.redirectedTo}` : ''}`, `type: ${r.type}${r.frame ? `, in frame ${r.frame}` : ''}`];
+  lines.push('request headers:', ...headerLines(r.requestHeaders));
+  const sent = await requestBody(r);
+  if (sent !== undefined) lines.push('request body:', cut(sent));
+  if (r.responseHeaders) lines.push('response headers:', ...headerLines(r.responseHeaders));
+  lines.push('response body:', await responseBody(r));
+  return lines.join('\n');
+}
