@@ -25,6 +25,9 @@ export function systemPrompt(p: PromptInput): string {
       ? '- You can also see screenshots. Prefer refs; use coordinates only for things a snapshot does not show (canvas, maps, custom widgets).'
       : '- You work from text snapshots only (no screenshots).',
     '- When a tool fails, read its error code and hint and change your approach; do not repeat the same failing call.',
+    ...(has('browser_console_messages') && has('browser_network_requests')
+      ? ['- When a page misbehaves (stays empty, shows an error, ignores a click), read browser_console_messages and browser_network_requests (failedOnly) before guessing: the failed request or the exception usually says why.']
+      : []),
     '- Older snapshots and screenshots are replaced by short placeholders to save space; only the latest ones are in full.',
     `- You have at most ${p.maxSteps} steps. "think" also costs a step: use it only when a plan really helps.`,
     '',

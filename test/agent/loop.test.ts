@@ -47,7 +47,15 @@ describe('agent loop against scripted models through the real SDKs', function ()
   const servers: LlmServer[] = [];
 
   before(async () => {
-    site = await startServer({ '/': FORM, '/account': ACCOUNT });
+    site = await startServer({
+      '/': FORM,
+      '/account': ACCOUNT,
+      '/orders': `<title>Orders</title><h1>Orders</h1><ul id=list></ul><script>fetch('/api/orders').then((r) => r.json()).then((o) => { for (const x of o) list.append(x) })</script>`,
+      '/api/orders': (_q, r) => {
+        r.writeHead(500, { 'content-type': 'application/json' });
+        r.end('{"error":"database offline"}');
+      },
+    });
     sessions = new SessionManager(() => ({ mode: 'launch', launch: TEST_LAUNCH, cdpTimeoutMs: 10_000 }));
   });
   after(async () => {
@@ -121,6 +129,24 @@ describe('agent loop against scripted models through the real SDKs', function ()
       assert.ok(system.includes(site.url) && /untrusted/.test(system));
     });
   }
+
+  it('a page that stays empty: the model is told to look at the network, finds the failed call and reads its answer', async () => {
+    await open(`${site.origin}/orders`);
+    const script: Script = (r) => {
+      if (r.index === 0) return { toolCalls: [{ name: 'browser_network_requests', input: { failedOnly: true } }] };
+      const failed = /#(\d+) GET \/api\/orders 500 Internal Server Error \[fetch\]/.exec(r.lastText);
+      if (r.index === 1 && failed) return { toolCalls: [{ name: 'browser_network_requests', input: { id: Number(failed[1]) } }] };
+      const why = /response body:\n(\{.*\})/.exec(r.lastText);
+      if (r.index === 2 && why) return { toolCalls: [{ name: 'finish', input: { success: true, summary: 'GET /api/orders answers 500.', data: JSON.parse(why[1]) } }] };
+      return { toolCalls: [{ name: 'finish', input: { success: false, summary: `unexpected: ${r.lastText.slice(0, 300)}` } }] };
+    };
+    const { server, provider } = await anthropic(script);
+    const o = await run(provider, { task: 'Why is the orders list empty?' }).outcome;
+    assert.equal(o.status, 'success', o.summary);
+    assert.deepEqual(o.data, { error: 'database offline' });
+    const system = JSON.stringify(server.requests[0].body.system);
+    assert.match(system, /read browser_console_messages and browser_network_requests \(failedOnly\) before guessing/);
+  });
 
   it('JSON fallback: tools in the prompt, the ```json block parsed and validated', async () => {
     const jsonScript: Script = (r) => {
