@@ -30,12 +30,16 @@ async function responseBody(r: RequestEntry): Promise<string> {
   if (r.redirectedTo) return '(a redirect: no body)';
   if (r.failed) return '(none: the request failed)';
   if (!r.finished) return '(still loading)';
-  const type = r.responseHeaders?.['content-type'] ?? r.responseHeaders?.['Content-Type'] ?? r.mimeType ?? '';
+  const type = Object.entries(r.responseHeaders ?? {}).find(([k]) => k.toLowerCase() === 'content-type')?.[1] ?? r.mimeType ?? '';
   try {
     const { body, base64Encoded } = await r.session.send('Network.getResponseBody', { requestId: r.requestId }, 5000);
     if (!body) return '(empty)';
-    if (base64Encoded && !TEXT_TYPE.test(type)) return `(binary ${type || 'data'}, ${Math.floor((body.length * 3) / 4)} bytes)`;
-    return cut(base64Encoded ? Buffer.from(body, 'base64').toString('utf8') : body);
+    if (!base64Encoded) return cut(body);
+    const bytes = Buffer.from(body, 'base64');
+    const asText = bytes.toString('utf8');
+    // Chrome sends some text base64-encoded (no content type, an unusual one): text is text if it reads as text.
+    if (TEXT_TYPE.test(type) || !/[\u0000-\u0008\u000e-\u001f\ufffd]/.test(asText)) return cut(asText);
+    return `(binary ${type || 'data'}, ${bytes.length} bytes)`;
   } catch {
     // Chrome keeps bodies in a bounded buffer (tab.ts: Network.enable), and drops them with the document.
     return '(not available: the browser no longer holds it)';

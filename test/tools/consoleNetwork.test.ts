@@ -48,7 +48,17 @@ fetch('/api/items').then(() => console.info('items answered'));
 fetch('http://127.0.0.1:${refused}/api/down').catch(() => console.warn('backend down'));
 fetch('/api/save', { method: 'POST', body: '{"name":"tea"}', headers: { Authorization: 'Bearer abc123-token', 'Content-Type': 'application/json' } });
 fetch('/go');
+fetch('/plain');
+fetch('/pic.png');
 </script>`,
+      '/plain': (_q, r) => {
+        r.writeHead(200);
+        r.end('plain words, no content type');
+      },
+      '/pic.png': (_q, r) => {
+        r.writeHead(200, { 'content-type': 'image/png' });
+        r.end(Buffer.from('89504e470d0a1a0a0000000d49484452000000010000000108060000001f15c489', 'hex'));
+      },
       '/app.js': (_q, r) => {
         r.writeHead(200, { 'content-type': 'text/javascript' });
         r.end(`console.log('%cstyled%c and %s', 'color:red', '', 'filled', { id: 7, name: 'tea' }, [1, 2]);
@@ -139,6 +149,11 @@ setTimeout(() => { undefinedFunction(); }, 0);`);
     assert.match(save, /response body:\n\{\}/);
     const down = await h.ok('browser_network_requests', { id: num(/GET http:\/\/127\.0\.0\.1:\d+\/api\/down/) });
     assert.match(down, /status: failed: net::ERR_CONNECTION_REFUSED[\s\S]*response body:\n\(none: the request failed\)/);
+    const all = await h.ok('browser_network_requests');
+    const plain = await h.ok('browser_network_requests', { id: Number(/#(\d+) GET \/plain 200/.exec(all)![1]) });
+    assert.match(plain, /response body:\nplain words, no content type\n/, 'text without a content type reads as text');
+    const pic = await h.ok('browser_network_requests', { id: Number(/#(\d+) GET \/pic\.png 200/.exec(all)![1]) });
+    assert.match(pic, /response body:\n\(binary image\/png, 33 bytes\)\n/);
     const r = await h.call('browser_network_requests', { id: 999 });
     assert.equal(r.code, 'INVALID_INPUT');
     assert.match(textOf(r), /No request #999 since the page loaded/);
