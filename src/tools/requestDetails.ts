@@ -6,6 +6,20 @@ export const MAX_BODY_CHARS = 10_000;
 const CREDENTIAL_HEADER = /^(authorization|proxy-authorization|cookie|set-cookie|x-api-key|x-auth-token|x-csrf-token|x-xsrf-token)$|token|secret|password|api[-_]?key/i;
 const TEXT_TYPE = /^(text\/|application\/(json|javascript|ecmascript|xml|x-www-form-urlencoded|ld\+json|graphql|problem\+json|[\w.+-]+\+(json|xml)))|svg/i;
 
+const CREDENTIAL_NAME = String.raw`[\w.-]*(?:token|secret|passw(?:or)?d|pwd|api[-_]?key|credential|session[-_]?id|authorization)[\w.-]*`;
+const JSON_CREDENTIAL = new RegExp(String.raw`("${CREDENTIAL_NAME}"\s*:\s*)"((?:[^"\\]|\\.)*)"`, 'gi');
+const FORM_CREDENTIAL = new RegExp(String.raw`(^|&)(${CREDENTIAL_NAME})=([^&\s]*)`, 'gi');
+
+/**
+ * Bodies often carry credentials (a login's password, the access token it answers with): their values are
+ * replaced by their length, in JSON and in form encoding, so a token reaches neither the model nor the audit log.
+ */
+export function redactCredentials(body: string): string {
+  return body
+    .replace(JSON_CREDENTIAL, (_m, key: string, v: string) => `${key}"[redacted, ${v.length} chars]"`)
+    .replace(FORM_CREDENTIAL, (_m, pre: string, key: string, v: string) => `${pre}${key}=[redacted, ${v.length} chars]`);
+}
+
 function cut(text: string): string {
   return text.length > MAX_BODY_CHARS ? `${text.slice(0, MAX_BODY_CHARS)}…(+${text.length - MAX_BODY_CHARS} chars)` : text;
 }
@@ -34,11 +48,11 @@ async function responseBody(r: RequestEntry): Promise<string> {
   try {
     const { body, base64Encoded } = await r.session.send('Network.getResponseBody', { requestId: r.requestId }, 5000);
     if (!body) return '(empty)';
-    if (!base64Encoded) return cut(body);
+    if (!base64Encoded) return cut(redactCredentials(body));
     const bytes = Buffer.from(body, 'base64');
     const asText = bytes.toString('utf8');
     // Chrome sends some text base64-encoded (no content type, an unusual one): text is text if it reads as text.
-    if (TEXT_TYPE.test(type) || !/[\u0000-\u0008\u000e-\u001f\ufffd]/.test(asText)) return cut(asText);
+    if (TEXT_TYPE.test(type) || !/[\u0000-\u0008\u000e-\u001f\ufffd]/.test(asText)) return cut(redactCredentials(asText));
     return `(binary ${type || 'data'}, ${bytes.length} bytes)`;
   } catch {
     // Chrome keeps bodies in a bounded buffer (tab.ts: Network.enable), and drops them with the document.
@@ -52,7 +66,7 @@ export async function requestDetails(r: RequestEntry): Promise<string> {
   const lines = [`#${r.id} ${r.method} ${r.url}`, `status: ${status}${r.redirectedTo ? ` → ${r.redirectedTo}` : ''}`, `type: ${r.type}${r.frame ? `, in frame ${r.frame}` : ''}`];
   lines.push('request headers:', ...headerLines(r.requestHeaders));
   const sent = await requestBody(r);
-  if (sent !== undefined) lines.push('request body:', cut(sent));
+  if (sent !== undefined) lines.push('request body:', cut(redactCredentials(sent)));
   if (r.responseHeaders) lines.push('response headers:', ...headerLines(r.responseHeaders));
   lines.push('response body:', await responseBody(r));
   return lines.join('\n');

@@ -49,8 +49,13 @@ fetch('http://127.0.0.1:${refused}/api/down').catch(() => console.warn('backend 
 fetch('/api/save', { method: 'POST', body: '{"name":"tea"}', headers: { Authorization: 'Bearer abc123-token', 'Content-Type': 'application/json' } });
 fetch('/go');
 fetch('/plain');
+fetch('/api/login', { method: 'POST', body: new URLSearchParams({ user: 'ada', password: 'hunter2-pw' }) });
 fetch('/pic.png');
 </script>`,
+      '/api/login': (_q, r) => {
+        r.writeHead(200, { 'content-type': 'application/json' });
+        r.end('{"access_token":"tok-1234567890","user":"ada"}');
+      },
       '/plain': (_q, r) => {
         r.writeHead(200);
         r.end('plain words, no content type');
@@ -154,6 +159,10 @@ setTimeout(() => { undefinedFunction(); }, 0);`);
     assert.match(plain, /response body:\nplain words, no content type\n/, 'text without a content type reads as text');
     const pic = await h.ok('browser_network_requests', { id: Number(/#(\d+) GET \/pic\.png 200/.exec(all)![1]) });
     assert.match(pic, /response body:\n\(binary image\/png, 33 bytes\)\n/);
+    const login = await h.ok('browser_network_requests', { id: Number(/#(\d+) POST \/api\/login 200/.exec(all)![1]) });
+    assert.match(login, /request body:\nuser=ada&password=\[redacted, 10 chars\]\n/);
+    assert.match(login, /response body:\n\{"access_token":"\[redacted, 14 chars\]","user":"ada"\}/);
+    assert.doesNotMatch(login, /hunter2|tok-123/);
     const r = await h.call('browser_network_requests', { id: 999 });
     assert.equal(r.code, 'INVALID_INPUT');
     assert.match(textOf(r), /No request #999 since the page loaded/);
