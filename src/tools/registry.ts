@@ -15,6 +15,7 @@ import { browserNavigateForward } from './navigateForward';
 import { browserNetworkRequests } from './networkRequests';
 import { browserPressKey } from './pressKey';
 import { browserReload } from './reload';
+import { browserResize } from './resize';
 import { browserScreenshot } from './screenshot';
 import { browserScroll } from './scroll';
 import { browserSelectOption } from './selectOption';
@@ -51,6 +52,7 @@ export const allTools: ToolDefinition[] = [
   browserHandleDialog,
   browserWait,
   browserTabs,
+  browserResize,
   browserEvaluate,
   browserExtract,
   browserConsoleMessages,
