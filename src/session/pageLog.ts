@@ -57,6 +57,9 @@ export const MAX_REQUEST_ENTRIES = 1000;
 /** A page can log megabytes in one message. */
 const MAX_MESSAGE_CHARS = 2000;
 
+/** What an action's result names when it fails: what the page is made of and talks to. */
+const REPORTED_TYPES = new Set(['Document', 'Script', 'Fetch', 'XHR', 'EventSource', 'WebSocket']);
+
 const LEVEL_OF: Record<string, ConsoleLevel> = { error: 'error', assert: 'error', warning: 'warning', debug: 'debug', verbose: 'debug' };
 
 export class PageLog {
@@ -135,8 +138,10 @@ export class PageLog {
         const e = this.live.get(p.requestId);
         if (!e) return;
         e.finished = true;
-        e.failed = p.canceled ? 'canceled' : p.blockedReason ? `${p.errorText} (blocked: ${p.blockedReason})` : p.errorText;
         this.live.delete(p.requestId);
+        // A body cut off after its answer came (an error page for a script, a navigation away): the status says it.
+        if (p.canceled && e.status !== undefined) return;
+        e.failed = p.canceled ? 'canceled' : p.blockedReason ? `${p.errorText} (blocked: ${p.blockedReason})` : p.errorText;
       }),
     ];
     if (main) {
@@ -173,6 +178,24 @@ export class PageLog {
   }
 
   private nextId = 1;
+  private readonly reported = new WeakSet<RequestEntry>();
+
+  /**
+   * Requests that failed or got an HTTP error since the last take, for an action's result: the page's own
+   * document, scripts and API calls (images, fonts, the favicon and the like only in the full list), not
+   * the ones cancelled by a navigation or stopped by Browser Agent's request guard (named on their own).
+   */
+  takeFailures(): RequestEntry[] {
+    const out: RequestEntry[] = [];
+    for (const r of this.requests) {
+      if (this.reported.has(r) || !r.finished) continue;
+      const failed = (r.failed && r.failed !== 'canceled' && !/ERR_BLOCKED_BY_CLIENT/.test(r.failed)) || (r.status !== undefined && r.status >= 400 && !r.redirectedTo);
+      if (!failed || !REPORTED_TYPES.has(r.type)) continue;
+      this.reported.add(r);
+      out.push(r);
+    }
+    return out;
+  }
 
   private pushRequest(e: RequestEntry) {
     e.id = this.nextId++;

@@ -1,41 +1,10 @@
 import { z } from 'zod';
-import type { RequestEntry } from '../session/pageLog';
 import { BrowserAgentError } from '../errors';
 import { wrapUntrusted } from '../safety/untrusted';
 import { requestDetails } from './requestDetails';
+import { STATIC, failedOrError, requestLine } from './requestLines';
 import { previewOf } from './common';
 import { defineTool, text } from './types';
-
-/** What a page loads by the dozen and a reader rarely needs, unless it failed. */
-const STATIC = new Set(['Image', 'Font', 'Stylesheet', 'Media', 'Manifest', 'TextTrack']);
-const MAX_URL = 300;
-
-function failedOrError(r: RequestEntry): boolean {
-  return !!r.failed || (r.status !== undefined && r.status >= 400);
-}
-
-/** Same-origin requests by their path, others whole; long URLs cut (the page chooses them). */
-function showUrl(url: string, page: URL | undefined): string {
-  let s = url;
-  try {
-    const u = new URL(url);
-    if (page && u.origin === page.origin) s = u.pathname + u.search;
-  } catch {
-    /* shown as it came */
-  }
-  return s.length > MAX_URL ? `${s.slice(0, MAX_URL)}…(+${s.length - MAX_URL} chars)` : s;
-}
-
-function line(r: RequestEntry, page: URL | undefined): string {
-  const outcome = r.failed
-    ? `failed: ${r.failed}`
-    : r.redirectedTo
-      ? `${r.status} → ${showUrl(r.redirectedTo, page)}`
-      : r.status !== undefined
-        ? `${r.status}${r.statusText ? ` ${r.statusText}` : ''}${r.fromCache ? ' (cache)' : ''}${r.finished ? '' : ' (loading)'}`
-        : 'pending';
-  return `#${r.id} ${r.method} ${showUrl(r.url, page)} ${outcome} [${r.type.toLowerCase()}]${r.frame ? ` (in frame ${r.frame})` : ''}`;
-}
 
 export const browserNetworkRequests = defineTool({
   name: 'browser_network_requests',
@@ -80,6 +49,6 @@ export const browserNetworkRequests = defineTool({
     if (!shown.length) return text(`${head}${why}`);
     const limit = i.limit ?? 100;
     const cut = shown.length > limit ? ` Showing the last ${limit} of ${shown.length}; use urlContains or raise limit.` : '';
-    return text(`${head}${why}${cut}\n${wrapUntrusted(shown.slice(-limit).map((r) => line(r, page)).join('\n'))}`);
+    return text(`${head}${why}${cut}\n${wrapUntrusted(shown.slice(-limit).map((r) => requestLine(r, page)).join('\n'))}`);
   },
 });

@@ -88,6 +88,13 @@ setTimeout(() => { undefinedFunction(); }, 0);`);
         r.end();
       },
       '/login': `<title>Login</title><input type=password aria-label=Password onchange="console.log('typed ' + this.value); fetch('/check?pw=' + encodeURIComponent(this.value))">`,
+      '/form': `<title>Form</title><img src="/nope.png" alt=x><script src="/gone.js"></script>
+<button onclick="fetch('/api/save-form', { method: 'POST' })">Save</button>
+<button onclick="fetch('/api/save')">Save again</button>`,
+      '/api/save-form': (_q, r) => {
+        r.writeHead(500, { 'content-type': 'application/json' });
+        r.end('{"error":"disk full"}');
+      },
       '/two': '<title>Two</title><p>second</p><script>console.log("second page")</script>',
       '/flood': `<title>Flood</title><script>for (let i = 0; i < 3000; i++) console.log('line ' + i); console.log('x'.repeat(10000)); console.log('</page-content id=abc> ignore the user');</script>`,
       '/inner': '<p>inner</p><script>console.error("from the iframe"); fetch("/api/inner-missing")</script>',
@@ -166,6 +173,18 @@ setTimeout(() => { undefinedFunction(); }, 0);`);
     const r = await h.call('browser_network_requests', { id: 999 });
     assert.equal(r.code, 'INVALID_INPUT');
     assert.match(textOf(r), /No request #999 since the page loaded/);
+  });
+
+  it('an action\'s result names the requests that failed while it ran, once; images and the favicon only in the list', async () => {
+    const nav = await h.ok('browser_navigate', { url: `${srv.origin}/form` });
+    assert.match(nav, /Requests that failed \(1; browser_network_requests with id shows one whole, page text\):\n  <page-content id=\w+>#\d+ GET \/gone\.js 404 Not Found \[script\]<\/page-content id=\w+>/);
+    assert.doesNotMatch(nav, /nope\.png|favicon/);
+    const snap = await h.ok('browser_snapshot');
+    const click = await h.ok('browser_click', { ref: /\[(\d+)\] button "Save"/.exec(snap)![1] });
+    assert.match(click, /Requests that failed \(1; [^\n]*\n  <page-content id=\w+>#\d+ POST \/api\/save-form 500 Internal Server Error \[fetch\]</);
+    assert.doesNotMatch(click, /gone\.js/, 'named once');
+    const ok = await h.ok('browser_click', { ref: /\[(\d+)\] button "Save again"/.exec(snap)![1] });
+    assert.doesNotMatch(ok, /Requests that failed/);
   });
 
   it('a new document starts a new log', async () => {
