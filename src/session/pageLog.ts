@@ -17,7 +17,7 @@ export interface ConsoleEntry {
   text: string;
   /** `app.js:12` when the page said where. */
   where?: string;
-  /** The frame's URL for an out-of-process iframe's message. */
+  /** `in frame <url>` for an out-of-process iframe's message. */
   frame?: string;
 }
 
@@ -77,11 +77,16 @@ export class PageLog {
     return this.sawLoad ? 'since the page loaded' : 'since Browser Agent attached to the tab';
   }
 
-  /** Subscribes to one session of the tab; returns the unsubscribers. `frame`: the iframe's URL, for a child session. */
-  watch(session: CdpSession, frame?: () => string): Array<() => void> {
+  /**
+   * Subscribes to one session of the tab; returns the unsubscribers. `frame`: where a child session's entries
+   * come from (`in frame <url>`, `in worker app.js`). `networkOnly`: a worker, whose console the page's Log reports.
+   */
+  watch(session: CdpSession, frame?: () => string, o: { networkOnly?: boolean } = {}): Array<() => void> {
     const main = !frame;
     const where = (url?: string, line?: number) => (url ? `${shortName(url)}${line !== undefined ? `:${line + 1}` : ''}` : undefined);
-    const offs = [
+    const consoleOffs = o.networkOnly
+      ? []
+      : [
       session.on('Runtime.consoleAPICalled', (p: Protocol.Runtime.ConsoleAPICalledEvent) => {
         if (p.type === 'endGroup' || p.type === 'clear') return;
         const top = p.stackTrace?.callFrames[0];
@@ -97,6 +102,9 @@ export class PageLog {
       session.on('Log.entryAdded', ({ entry: e }: Protocol.Log.EntryAddedEvent) => {
         this.pushConsole({ level: e.level === 'verbose' ? 'debug' : e.level, kind: e.source, text: e.text, where: where(e.url, e.lineNumber), frame: frame?.() });
       }),
+    ];
+    const offs = [
+      ...consoleOffs,
       session.on('Network.requestWillBeSent', (p: Protocol.Network.RequestWillBeSentEvent) => {
         if (/^data:/.test(p.request.url)) return;
         const prev = this.live.get(p.requestId);

@@ -129,7 +129,7 @@ export class Tab extends EventEmitter {
   }
 
   private watchSession(session: CdpSession, parent?: ChildFrameSession) {
-    this.subscriptions.push(...this.log.watch(session, parent && (() => parent.url)));
+    this.subscriptions.push(...this.log.watch(session, parent && (() => `in frame ${parent.url}`)));
     this.subscriptions.push(
       session.on('Page.javascriptDialogOpening', (p) => {
         this.dialog = { type: p.type, message: p.message, defaultPrompt: p.defaultPrompt, url: p.url, sessionId: session.id };
@@ -202,6 +202,11 @@ export class Tab extends EventEmitter {
         child.send('Page.getFrameTree').then(({ frameTree }) => void (frame.url ||= frameTree.frame.url), () => {});
         this.readFrameTree(child);
         this.emit('frameAttached', frame);
+      } else if (info.type === 'worker') {
+        // A dedicated worker's requests (its script, its fetches) are reported on its own target, not the page's.
+        const name = `in worker ${info.url.split(/[?#]/)[0].split('/').pop() || info.url}`;
+        this.subscriptions.push(...this.log.watch(child, () => name, { networkOnly: true }));
+        await child.send('Network.enable', { maxTotalBufferSize: 1_000_000, maxResourceBufferSize: 500_000 });
       }
     } catch {
       /* the frame went away while we set it up */

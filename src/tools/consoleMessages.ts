@@ -7,7 +7,7 @@ import { defineTool, text } from './types';
 const RANK: Record<ConsoleLevel, number> = { debug: 0, info: 1, warning: 2, error: 3 };
 
 function line(e: ConsoleEntry): string {
-  return `[${e.kind}] ${e.text}${e.where ? ` (${e.where})` : ''}${e.frame ? ` (in frame ${e.frame})` : ''}`;
+  return `[${e.kind}] ${e.text}${e.where ? ` (${e.where})` : ''}${e.frame ? ` (${e.frame})` : ''}`;
 }
 
 function counts(entries: ConsoleEntry[]): string {

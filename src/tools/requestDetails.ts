@@ -63,7 +63,7 @@ async function responseBody(r: RequestEntry): Promise<string> {
 /** One request whole: status line, headers (credentials redacted), request and response bodies (cut). */
 export async function requestDetails(r: RequestEntry): Promise<string> {
   const status = r.failed ? `failed: ${r.failed}` : r.status !== undefined ? `${r.status} ${r.statusText ?? ''}`.trim() : 'pending';
-  const lines = [`#${r.id} ${r.method} ${r.url}`, `status: ${status}${r.redirectedTo ? ` → ${r.redirectedTo}` : ''}`, `type: ${r.type}${r.frame ? `, in frame ${r.frame}` : ''}`];
+  const lines = [`#${r.id} ${r.method} ${r.url}`, `status: ${status}${r.redirectedTo ? ` → ${r.redirectedTo}` : ''}`, `type: ${r.type}${r.frame ? `, ${r.frame}` : ''}`];
   lines.push('request headers:', ...headerLines(r.requestHeaders));
   const sent = await requestBody(r);
   if (sent !== undefined) lines.push('request body:', cut(redactCredentials(sent)));

@@ -28,5 +28,5 @@ export function requestLine(r: RequestEntry, page: URL | undefined): string {
       : r.status !== undefined
         ? `${r.status}${r.statusText ? ` ${r.statusText}` : ''}${r.fromCache ? ' (cache)' : ''}${r.finished ? '' : ' (loading)'}`
         : 'pending';
-  return `#${r.id} ${r.method} ${showUrl(r.url, page)} ${outcome} [${r.type.toLowerCase()}]${r.frame ? ` (in frame ${r.frame})` : ''}`;
+  return `#${r.id} ${r.method} ${showUrl(r.url, page)} ${outcome} [${r.type.toLowerCase()}]${r.frame ? ` (${r.frame})` : ''}`;
 }
