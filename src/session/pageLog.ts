@@ -82,11 +82,11 @@ export class PageLog {
    * come from (`in frame <url>`, `in worker app.js`). `networkOnly`: a worker, whose console the page's Log reports.
    */
   watch(session: CdpSession, frame?: () => string, o: { networkOnly?: boolean } = {}): Array<() => void> {
-    const main = !frame;
-    const where = (url?: string, line?: number) => (url ? `${shortName(url)}${line !== undefined ? `:${line + 1}` : ''}` : undefined);
-    const consoleOffs = o.networkOnly
-      ? []
-      : [
+    return [...(o.networkOnly ? [] : this.watchConsole(session, frame)), ...this.watchNetwork(session, frame)];
+  }
+
+  private watchConsole(session: CdpSession, frame?: () => string): Array<() => void> {
+    return [
       session.on('Runtime.consoleAPICalled', (p: Protocol.Runtime.ConsoleAPICalledEvent) => {
         if (p.type === 'endGroup' || p.type === 'clear') return;
         const top = p.stackTrace?.callFrames[0];
@@ -103,8 +103,11 @@ export class PageLog {
         this.pushConsole({ level: e.level === 'verbose' ? 'debug' : e.level, kind: e.source, text: e.text, where: where(e.url, e.lineNumber), frame: frame?.() });
       }),
     ];
+  }
+
+  private watchNetwork(session: CdpSession, frame?: () => string): Array<() => void> {
+    const main = !frame;
     const offs = [
-      ...consoleOffs,
       session.on('Network.requestWillBeSent', (p: Protocol.Network.RequestWillBeSentEvent) => {
         if (/^data:/.test(p.request.url)) return;
         const prev = this.live.get(p.requestId);
@@ -214,6 +217,11 @@ export class PageLog {
       this.droppedRequests++;
     }
   }
+}
+
+/** `app.js:12`: where a message was logged. */
+function where(url?: string, line?: number): string | undefined {
+  return url ? `${shortName(url)}${line !== undefined ? `:${line + 1}` : ''}` : undefined;
 }
 
 /** `https://x.example/js/app.js?v=3` → `app.js` (a person reads the file name; the full URL is in the request list). */
