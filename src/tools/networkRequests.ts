@@ -45,7 +45,7 @@ export const browserNetworkRequests = defineTool({
     const shown = all.filter((r) => (!i.failedOnly || failedOrError(r)) && (i.includeStatic || !STATIC.has(r.type) || failedOrError(r)) && (!i.urlContains || r.url.includes(i.urlContains)));
     const head = `${all.length} request${all.length === 1 ? '' : 's'} ${since}${dropped}, ${failed} failed or HTTP errors.`;
     const left = all.length - shown.length;
-    const why = left ? ` ${shown.length} shown; ${left} left out by ${[i.failedOnly && 'failedOnly', i.urlContains && 'urlContains', !i.includeStatic && 'static resources (includeStatic shows them)'].filter(Boolean).join(', ')}.` : '';
+    const why = left ? ` ${shown.length} shown; ${left} left out by ${[i.failedOnly && 'failedOnly', i.urlContains && 'urlContains', !i.includeStatic && all.some((r) => STATIC.has(r.type) && !failedOrError(r)) && 'static resources (includeStatic shows them)'].filter(Boolean).join(', ')}.` : '';
     if (!shown.length) return text(`${head}${why}`);
     const limit = i.limit ?? 100;
     const cut = shown.length > limit ? ` Showing the last ${limit} of ${shown.length}; use urlContains or raise limit.` : '';
