@@ -13,6 +13,7 @@ import { browserNavigate } from './navigate';
 import { browserNavigateBack } from './navigateBack';
 import { browserNavigateForward } from './navigateForward';
 import { browserNetworkRequests } from './networkRequests';
+import { browserPerformance } from './performance';
 import { browserPressKey } from './pressKey';
 import { browserReload } from './reload';
 import { browserResize } from './resize';
@@ -57,6 +58,7 @@ export const allTools: ToolDefinition[] = [
   browserExtract,
   browserConsoleMessages,
   browserNetworkRequests,
+  browserPerformance,
   browserSkillsSearch,
   browserClose,
 ] as unknown as ToolDefinition[];

@@ -32,7 +32,7 @@ const TOOL_ICONS: Record<string, string> = {
   browser_hover: '$(move)', browser_drag: '$(grabber)', browser_press_key: '$(record-keys)', browser_scroll: '$(fold-down)',
   browser_upload_file: '$(cloud-upload)', browser_handle_dialog: '$(comment)', browser_wait: '$(watch)', browser_tabs: '$(multiple-windows)',
   browser_evaluate: '$(code)', browser_extract: '$(markdown)', browser_skills_search: '$(book)', browser_close: '$(close)',
-  browser_console_messages: '$(debug-console)', browser_network_requests: '$(radio-tower)', browser_resize: '$(screen-full)',
+  browser_console_messages: '$(debug-console)', browser_network_requests: '$(radio-tower)', browser_resize: '$(screen-full)', browser_performance: '$(dashboard)',
 };
 
 /** The tool set name users reference as `#browser`. */
