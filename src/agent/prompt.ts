@@ -28,6 +28,7 @@ export function systemPrompt(p: PromptInput): string {
     ...(has('browser_console_messages') && has('browser_network_requests')
       ? ['- When a page misbehaves (stays empty, shows an error, ignores a click), read browser_console_messages and browser_network_requests (failedOnly) before guessing: the failed request or the exception usually says why.']
       : []),
+    ...(has('browser_performance') ? ['- When the question is why a page is slow, browser_performance (after browser_reload for a fresh load) names the slow parts.'] : []),
     '- Older snapshots and screenshots are replaced by short placeholders to save space; only the latest ones are in full.',
     `- You have at most ${p.maxSteps} steps. "think" also costs a step: use it only when a plan really helps.`,
     '',
