@@ -3,28 +3,8 @@ import { snapshotDelta } from '../tools/snapshotApi';
 import type { ToolResult } from '../tools/types';
 import type { ActionOutcome, Scope } from './scope';
 import type { SettleReport } from './settle';
-import type { Tab } from '../session/tab';
 import { crashedError } from './hung';
-import { requestLine } from '../tools/requestLines';
-
-/** Failed requests named one by one in a result; more are counted. */
-const MAX_FAILED_LINES = 5;
-
-/** `Requests that failed (2 …):` and a line each, for an action's result. */
-function failedRequestLines(tabs: Tab[]): string[] {
-  const failed = tabs.flatMap((t) => {
-    let page: URL | undefined;
-    try {
-      page = new URL(t.url);
-    } catch {
-      page = undefined;
-    }
-    return t.log.takeFailures().map((r) => requestLine(r, page));
-  });
-  if (!failed.length) return [];
-  const more = failed.length > MAX_FAILED_LINES ? `, ${MAX_FAILED_LINES} shown` : '';
-  return [`Requests that failed (${failed.length}${more}; browser_network_requests with id shows one whole, page text):`, ...failed.slice(0, MAX_FAILED_LINES).map((l) => `  ${fenceInline(l)}`)];
-}
+import { failedRequestLines } from './failedRequests';
 
 /** New tabs named one by one in a result; more are counted. */
 const MAX_TAB_LINES = 5;

@@ -192,6 +192,20 @@ setTimeout(() => { undefinedFunction(); }, 0);`);
     assert.doesNotMatch(ok, /Requests that failed/);
   });
 
+  it('in an action\'s result the page\'s own failures come first; other sites\' fill the room left and are counted', async () => {
+    const other = crossSite(srv.origin);
+    srv.route('/trackers', `<title>Trackers</title><script>
+for (let i = 0; i < 6; i++) fetch('${other}/ads/' + i).catch(() => {});
+fetch('/api/mine');
+</script>`);
+    const nav = await h.ok('browser_navigate', { url: `${srv.origin}/trackers` });
+    const all = /Requests that failed \(7, 5 shown, 6 to other sites; [^\n]*\n((?:  .*\n?){5})/.exec(nav);
+    assert.ok(all, nav);
+    const lines = all[1].trim().split('\n');
+    assert.match(lines[0], /#\d+ GET \/api\/mine 404 Not Found \[fetch\]/, 'the page\'s own failure first');
+    assert.ok(lines.slice(1).every((l) => /GET http:\/\/localhost:\d+\/ads\/\d failed: net::ERR_FAILED \[fetch\]/.test(l)), all[1]);
+  });
+
   it('a new document starts a new log', async () => {
     await h.ok('browser_navigate', { url: `${srv.origin}/two` });
     const c = await until('browser_console_messages', {}, /second page/);
