@@ -47,13 +47,17 @@ export interface RequestEntry {
   requestHeaders: Record<string, string>;
   responseHeaders?: Record<string, string>;
   mimeType?: string;
+  /** The first MAX_KEPT_BODY characters of what was sent; `postDataLength` is the whole length. */
   postData?: string;
+  postDataLength?: number;
   hasPostData?: boolean;
 }
 
 /** Kept per tab; older entries go first (and are counted). */
 export const MAX_CONSOLE_ENTRIES = 1000;
 export const MAX_REQUEST_ENTRIES = 1000;
+/** A page can post a megabyte a thousand times: what is kept of each body (a request's details show no more). */
+export const MAX_KEPT_BODY = 10_000;
 /** A page can log megabytes in one message. */
 const MAX_MESSAGE_CHARS = 2000;
 
@@ -119,7 +123,7 @@ export class PageLog {
         }
         const e: RequestEntry = {
           id: 0, method: p.request.method, url: p.request.url, type: p.type ?? 'Other', frame: frame?.(), loaderId: p.loaderId, main,
-          requestId: p.requestId, session, requestHeaders: p.request.headers, postData: p.request.postData, hasPostData: p.request.hasPostData,
+          requestId: p.requestId, session, requestHeaders: p.request.headers, postData: p.request.postData?.slice(0, MAX_KEPT_BODY), postDataLength: p.request.postData?.length, hasPostData: p.request.hasPostData,
         };
         this.live.set(p.requestId, e);
         this.pushRequest(e);

@@ -1,7 +1,7 @@
-import type { RequestEntry } from '../session/pageLog';
+import { MAX_KEPT_BODY, type RequestEntry } from '../session/pageLog';
 
 /** Bodies longer than this are cut (a page's bundle is megabytes); the cut is marked. */
-export const MAX_BODY_CHARS = 10_000;
+export const MAX_BODY_CHARS = MAX_KEPT_BODY;
 /** Headers that carry credentials: shown by name and length only, so they reach no model and no log. */
 const CREDENTIAL_HEADER = /^(authorization|proxy-authorization|cookie|set-cookie|x-api-key|x-auth-token|x-csrf-token|x-xsrf-token)$|token|secret|password|api[-_]?key/i;
 const TEXT_TYPE = /^(text\/|application\/(json|javascript|ecmascript|xml|x-www-form-urlencoded|ld\+json|graphql|problem\+json|[\w.+-]+\+(json|xml)))|svg/i;
@@ -20,8 +20,10 @@ export function redactCredentials(body: string): string {
     .replace(FORM_CREDENTIAL, (_m, pre: string, key: string, v: string) => `${pre}${key}=[redacted, ${v.length} chars]`);
 }
 
-function cut(text: string): string {
-  return text.length > MAX_BODY_CHARS ? `${text.slice(0, MAX_BODY_CHARS)}…(+${text.length - MAX_BODY_CHARS} chars)` : text;
+/** `text` cut at MAX_BODY_CHARS; `more`: characters already left out before it came here. */
+function cut(text: string, more = 0): string {
+  const over = Math.max(0, text.length - MAX_BODY_CHARS) + more;
+  return over ? `${text.slice(0, MAX_BODY_CHARS)}…(+${over} chars)` : text;
 }
 
 function headerLines(h: Record<string, string> | undefined): string[] {
@@ -29,14 +31,14 @@ function headerLines(h: Record<string, string> | undefined): string[] {
   return Object.entries(h).map(([k, v]) => `  ${k}: ${CREDENTIAL_HEADER.test(k) ? `[redacted, ${String(v).length} chars]` : String(v).slice(0, 500)}`);
 }
 
-/** The request body: from the event, or asked for (large bodies are not in the event). */
-async function requestBody(r: RequestEntry): Promise<string | undefined> {
-  if (r.postData !== undefined) return r.postData;
+/** The request body: from the event (kept in part when long), or asked for (large bodies are not in the event). */
+async function requestBody(r: RequestEntry): Promise<{ text: string; more: number } | undefined> {
+  if (r.postData !== undefined) return { text: r.postData, more: Math.max(0, (r.postDataLength ?? 0) - r.postData.length) };
   if (!r.hasPostData) return undefined;
   try {
-    return (await r.session.send('Network.getRequestPostData', { requestId: r.requestId }, 5000)).postData;
+    return { text: (await r.session.send('Network.getRequestPostData', { requestId: r.requestId }, 5000)).postData, more: 0 };
   } catch {
-    return '(not available any more)';
+    return { text: '(not available any more)', more: 0 };
   }
 }
 
@@ -66,7 +68,7 @@ export async function requestDetails(r: RequestEntry): Promise<string> {
   const lines = [`#${r.id} ${r.method} ${r.url}`, `status: ${status}${r.redirectedTo ? ` → ${r.redirectedTo}` : ''}`, `type: ${r.type}${r.frame ? `, ${r.frame}` : ''}`];
   lines.push('request headers:', ...headerLines(r.requestHeaders));
   const sent = await requestBody(r);
-  if (sent !== undefined) lines.push('request body:', cut(redactCredentials(sent)));
+  if (sent) lines.push('request body:', cut(redactCredentials(sent.text), sent.more));
   if (r.responseHeaders) lines.push('response headers:', ...headerLines(r.responseHeaders));
   lines.push('response body:', await responseBody(r));
   return lines.join('\n');

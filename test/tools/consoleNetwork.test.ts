@@ -49,12 +49,17 @@ fetch('http://127.0.0.1:${refused}/api/down').catch(() => console.warn('backend 
 fetch('/api/save', { method: 'POST', body: '{"name":"tea"}', headers: { Authorization: 'Bearer abc123-token', 'Content-Type': 'application/json' } });
 fetch('/go');
 fetch('/plain');
+fetch('/api/big', { method: 'POST', body: 'a'.repeat(50000) });
 fetch('/api/login', { method: 'POST', body: new URLSearchParams({ user: 'ada', password: 'hunter2-pw' }) });
 fetch('/pic.png');
 </script>`,
       '/api/login': (_q, r) => {
         r.writeHead(200, { 'content-type': 'application/json' });
         r.end('{"access_token":"tok-1234567890","user":"ada"}');
+      },
+      '/api/big': (_q, r) => {
+        r.writeHead(200, { 'content-type': 'text/plain' });
+        r.end('b'.repeat(30000));
       },
       '/plain': (_q, r) => {
         r.writeHead(200);
@@ -175,6 +180,9 @@ setTimeout(() => { undefinedFunction(); }, 0);`);
     assert.match(login, /request body:\nuser=ada&password=\[redacted, 10 chars\]\n/);
     assert.match(login, /response body:\n\{"access_token":"\[redacted, 14 chars\]","user":"ada"\}/);
     assert.doesNotMatch(login, /hunter2|tok-123/);
+    const big = await h.ok('browser_network_requests', { id: Number(/#(\d+) POST \/api\/big 200/.exec(all)![1]) });
+    assert.match(big, /request body:\na{10000}…\(\+40000 chars\)\n/, 'a long body sent: its first 10,000 characters and the count');
+    assert.match(big, /response body:\nb{10000}…\(\+20000 chars\)\n/);
     const r = await h.call('browser_network_requests', { id: 999 });
     assert.equal(r.code, 'INVALID_INPUT');
     assert.match(textOf(r), /No request #999 since the page loaded/);
