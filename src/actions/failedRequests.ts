@@ -1,6 +1,6 @@
 import { fenceInline } from '../safety/untrusted';
 import type { Tab } from '../session/tab';
-import { requestLine } from '../tools/requestLines';
+import { requestLine, urlOf } from '../tools/requestLines';
 
 /** Failed requests named one by one in a result; more are counted. */
 const MAX_FAILED_LINES = 5;
@@ -8,14 +8,6 @@ const MAX_FAILED_LINES = 5;
 /** `example.com` for `www.example.com` and `api.example.com`; an IP address or a one-label host as it is. */
 function siteOf(host: string): string {
   return /^[\d.]+$|^\[|^[^.]+$/.test(host) ? host : host.split('.').slice(-2).join('.');
-}
-
-function urlOf(url: string): URL | undefined {
-  try {
-    return new URL(url);
-  } catch {
-    return undefined;
-  }
 }
 
 /**

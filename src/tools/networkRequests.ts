@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { BrowserAgentError } from '../errors';
 import { wrapUntrusted } from '../safety/untrusted';
 import { requestDetails } from './requestDetails';
-import { STATIC, failedOrError, requestLine } from './requestLines';
+import { STATIC, failedOrError, requestLine, urlOf } from './requestLines';
 import { previewOf } from './common';
 import { defineTool, text } from './types';
 
@@ -26,12 +26,7 @@ export const browserNetworkRequests = defineTool({
     const tab = await ctx.tab();
     await tab.session();
     const log = tab.log;
-    let page: URL | undefined;
-    try {
-      page = new URL(tab.url);
-    } catch {
-      page = undefined;
-    }
+    const page = urlOf(tab.url);
     const since = log.since;
     if (i.id !== undefined) {
       const r = log.requests.find((x) => x.id === i.id);

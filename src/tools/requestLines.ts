@@ -8,6 +8,15 @@ export function failedOrError(r: RequestEntry): boolean {
   return !!r.failed || (r.status !== undefined && r.status >= 400);
 }
 
+/** `url` parsed, or undefined for what is not one (about:blank parses; a garbled page URL does not). */
+export function urlOf(url: string): URL | undefined {
+  try {
+    return new URL(url);
+  } catch {
+    return undefined;
+  }
+}
+
 /** Same-origin requests by their path, others whole; long URLs cut (the page chooses them). */
 export function showUrl(url: string, page: URL | undefined): string {
   let s = url;
