@@ -3,6 +3,7 @@
 // only on the error path, so actions that succeed pay nothing for them.
 import { clip, fenceInline } from '../safety/untrusted';
 import { evalInFrame, mainFrame, parseRef, refString, tabState, type FrameRef } from '../snapshot/frames';
+import { markShownRefs } from '../snapshot/shown';
 import type { Tab } from '../session/tab';
 import type { ElementHandle } from '../snapshot/types';
 import { callOnElement } from './element';
@@ -82,6 +83,7 @@ export async function coverControls(tab: Tab, h: ElementHandle): Promise<string>
     if (named) return named;
   }
   if (found.inside.length) {
+    markShownRefs(tab, found.inside.slice(0, MAX_CONTROLS).map((id) => refString(p.prefix, id)));
     const named = found.inside.slice(0, MAX_CONTROLS).map((id) => {
       const key = refString(p.prefix, id);
       const rec = st.refs.get(key)!;
@@ -105,7 +107,15 @@ async function frameControls(tab: Tab, frame: FrameRef, expression: string): Pro
   const child = node?.frameId ? st.framesById.get(node.frameId) : undefined;
   if (!child) return node?.frameId ? ' It is a frame: take a browser_snapshot for its controls.' : '';
   const named: string[] = [];
-  for (const [key, rec] of st.refs) if (rec.prefix === child.prefix && CONTROL_ROLES.has(rec.role)) named.push(`[${key}] ${rec.name ? `${rec.role} ${JSON.stringify(clip(rec.name, 60))}` : rec.role}`);
+  const keys: string[] = [];
+  // The frame's controls of its current document only: an earlier one's refs name nothing now.
+  const doc = st.docs.get(child.prefix);
+  for (const [key, rec] of st.refs) {
+    if (rec.prefix !== child.prefix || rec.doc !== doc || !CONTROL_ROLES.has(rec.role)) continue;
+    keys.push(key);
+    named.push(`[${key}] ${rec.name ? `${rec.role} ${JSON.stringify(clip(rec.name, 60))}` : rec.role}`);
+  }
+  markShownRefs(tab, keys.slice(0, MAX_CONTROLS));
   if (!named.length) return ` It is frame f${child.prefix}: take a browser_snapshot for its controls.`;
   return ` Its controls (in frame f${child.prefix}): ${fenceInline(named.slice(0, MAX_CONTROLS).join(', '))}${named.length > MAX_CONTROLS ? ` (and ${named.length - MAX_CONTROLS} more)` : ''}.`;
 }

@@ -3,6 +3,7 @@
 import { fenceInline } from '../safety/untrusted';
 import type { Tab } from '../session/tab';
 import { evalInFrame, mainFrame, parseRef, tabState } from '../snapshot/frames';
+import { markShownRefs } from '../snapshot/shown';
 
 /** In the main frame's snapshot world: the deep active element's ref id among `ids`, else a short description. */
 const FOCUSED = `(ids) => {
@@ -30,6 +31,7 @@ export async function focusedName(tab: Tab): Promise<string> {
   if (!r) return '';
   if (r.id !== undefined) {
     const rec = st.refs.get(String(r.id))!;
+    markShownRefs(tab, [String(r.id)]);
     return `[${r.id}] ${rec.role}${rec.name ? ` ${fenceInline(JSON.stringify(rec.name.slice(0, 80)))}` : ''}`;
   }
   return `${r.what}${r.name ? ` ${fenceInline(JSON.stringify(r.name))}` : ''}`;

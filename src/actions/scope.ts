@@ -61,7 +61,7 @@ export async function openScope(ctx: ToolContext, opts: ScopeOptions = {}): Prom
   if (r?.replacedTabId) {
     const old = tab;
     tab = browser.getTab(r.replacedTabId);
-    carryRefs([], old, tab); // the hung page's refs give STALE_REF, never a new page's element
+    carryRefs([], old, tab, 'on the page that hung (its tab was replaced)'); // its refs give STALE_REF, never a new page's element
     page = await tab.session();
   }
   const [browserObs, tabObs] = await Promise.all([observeBrowser(browser, ctx.settings.downloadsDir), observeTab(tab)]);

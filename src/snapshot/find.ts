@@ -6,8 +6,11 @@ import { BrowserAgentError } from '../errors';
 import { WRAP_CHARS, wrapLine } from './budget';
 import { untrusted, type Line } from './format';
 import { hiddenMatches } from './hiddenFind';
+import { markShown } from './shown';
 import { elementsFor } from './snapshot';
 
+/** Closed parts of the page named in a result at most. */
+const HIDDEN_SHOWN = 10;
 /** Text lines longer than this come back as a snippet around the match. */
 const SNIPPET = 240;
 
@@ -64,13 +67,15 @@ export async function findInPage(tab: Tab, query: string, opts: { regex?: boolea
   const { lines } = await elementsFor(tab);
   const hits: string[] = [];
   let total = 0;
-  let lastRef: string | undefined;
+  let lastRef: Line | undefined;
+  /** The element lines this result names: shown to the model, so their refs can be used. */
+  const named: Line[] = [];
   let lineNo = 0; // in the wrapped numbering browser_snapshot's offset uses
   for (const l of lines) {
     const pieces = l.kind === 'text' && l.text.length > WRAP_CHARS ? wrapLine(l.text) : undefined;
     let here = lineNo;
     lineNo += pieces ? pieces.length : 1;
-    if (l.ref) lastRef = l.ref;
+    if (l.ref) lastRef = l;
     if (l.kind === 'frame' || l.kind === 'section') continue;
     const hit = hitText(l, match);
     if (!hit) continue;
@@ -81,10 +86,13 @@ export async function findInPage(tab: Tab, query: string, opts: { regex?: boolea
       const i = pieces.findIndex((p) => match(p));
       if (i > 0) here += i;
     }
-    hits.push(l.kind === 'text' ? `${hit} (line ${here}${lastRef ? `, after [${lastRef}]` : ''})` : hit);
+    const near = l.kind === 'text' ? lastRef : l;
+    if (near) named.push(near);
+    hits.push(l.kind === 'text' ? `${hit} (line ${here}${lastRef ? `, after [${lastRef.ref}]` : ''})` : hit);
   }
-  const hidden = await hiddenMatches(tab, match, snippet).catch(() => []);
-  const behind = hidden.length ? `\nIn parts of the page that are closed (open them with their control to read and act there):\n${untrusted(hidden.slice(0, 10).map((h) => `${h.text} — behind ${h.opener}`).join('\n'))}` : '';
+  markShown(tab, named);
+  const hidden = await hiddenMatches(tab, match, snippet, HIDDEN_SHOWN).catch(() => []);
+  const behind = hidden.length ? `\nIn parts of the page that are closed (open them with their control to read and act there):\n${untrusted(hidden.slice(0, HIDDEN_SHOWN).map((h) => `${h.text} — behind ${h.opener}`).join('\n'))}` : '';
   if (!total) return `No ${hidden.length ? 'shown ' : ''}element or text matches ${JSON.stringify(query)}.${hidden.length ? behind : ' Try fewer words, or browser_snapshot.'}`;
   const more = total > hits.length ? `\n${total - hits.length} more matches; raise limit or refine the query.` : '';
   return `${total} match${total === 1 ? '' : 'es'} for ${JSON.stringify(query)} (line N: browser_snapshot with offset=N reads from there):\n${untrusted(hits.join('\n'))}${more}${behind}`;

@@ -15,6 +15,8 @@ export interface Line {
   name?: string;
   /** Full value of a field whose line shows it cut (browser_find searches it). */
   full?: string;
+  /** The frame's document the element's ref belongs to. */
+  doc?: string;
 }
 
 /** `[12] button "Submit" disabled`, `[3] button (search icon)`, `[4] textbox name=q`, `[5] button value=Search`, `[7] link "News" →/news`. */
@@ -42,7 +44,7 @@ export function flatten(r: FrameResult, out: Line[] = []): Line[] {
       const ref = refString(r.frame.prefix, it.id);
       // A coverer named by ref number in a frame needs the frame prefix too.
       const fixed = it.cov && r.frame.prefix && /^\[\d+\]$/.test(it.cov) ? { ...it, cov: `[${refString(r.frame.prefix, Number(it.cov.slice(1, -1)))}]` } : it;
-      out.push({ kind: 'element', text: elementLine(ref, fixed, targets.get(it)), ref, prefix: r.frame.prefix, role: it.role, name: it.name || it.hint || '', full: it.full });
+      out.push({ kind: 'element', text: elementLine(ref, fixed, targets.get(it)), ref, prefix: r.frame.prefix, role: it.role, name: it.name || it.hint || '', full: it.full, doc: r.doc });
     } else if ('t' in it) {
       out.push({ kind: 'text', text: it.t });
     } else if ('sec' in it) {

@@ -32,6 +32,10 @@ export interface RefRecord {
   name: string;
   prefix: number;
   line: string;
+  /** The frame's document the ref was issued in: refs are numbered per document, so a number alone means nothing. */
+  doc?: string;
+  /** Where it was shown when not on this tab's earlier page: `on another tab`, `in the browser before it restarted`. */
+  from?: string;
 }
 
 export interface LastSnapshot {
@@ -39,6 +43,8 @@ export interface LastSnapshot {
   title: string;
   /** The main document it was taken in: refs restart in a new one. */
   doc?: string;
+  /** The document of each frame read, by ref prefix (a frame that loads another page numbers its refs afresh). */
+  frameDocs?: Map<number, string>;
   lines: Map<string, string>;
   /** Its text lines and how often each occurs, for the text an action made appear. */
   texts?: Map<string, number>;
@@ -52,7 +58,10 @@ export interface TabState {
   /** Next ref number per frame prefix, and the document it counts in (numbering restarts per document). */
   counters: Map<number, number>;
   docs: Map<number, string>;
+  /** Every ref the snapshot issued, latest document first: names elements in results (focus, covers, deltas). */
   refs: Map<string, RefRecord>;
+  /** The refs the model was shown, with the document each was shown in: the only refs an action may use (shown.ts). */
+  shown: Map<string, RefRecord>;
   last?: LastSnapshot;
   contexts: Map<string, number>;
   watched: Set<string>;
@@ -66,7 +75,7 @@ const states = new WeakMap<Tab, TabState>();
 export function tabState(tab: Tab): TabState {
   let st = states.get(tab);
   if (!st) {
-    st = { framesById: new Map(), framesByPrefix: new Map(), nextPrefix: 1, counters: new Map(), docs: new Map(), refs: new Map(), contexts: new Map(), watched: new Set(), offs: [], dialogWaiters: new Set() };
+    st = { framesById: new Map(), framesByPrefix: new Map(), nextPrefix: 1, counters: new Map(), docs: new Map(), refs: new Map(), shown: new Map(), contexts: new Map(), watched: new Set(), offs: [], dialogWaiters: new Set() };
     states.set(tab, st);
     const s = st;
     const onDialog = () => [...s.dialogWaiters].forEach((w) => w());
@@ -240,6 +249,8 @@ export interface ExtractOptions {
   viewportOnly?: boolean;
   /** Subtree: a ref number inside `frame`. */
   root?: number;
+  /** The document the root's ref was shown in (a root in another document is STALE_REF). */
+  rootDoc?: string;
   /** Walk into iframes (not for subtree snapshots of a non-frame element). */
   frames?: boolean;
   listeners?: boolean;
@@ -253,7 +264,7 @@ export async function extractFrame(tab: Tab, frame: FrameRef, opts: ExtractOptio
   const t0 = Date.now();
   if (opts.listeners !== false && isSessionMain) await markListeners(tab, frame, contextId);
   const t1 = Date.now();
-  const run: RunOptions = { start: st.counters.get(frame.prefix) ?? 1, doc: st.docs.get(frame.prefix), viewportOnly: opts.viewportOnly, root: opts.root };
+  const run: RunOptions = { start: st.counters.get(frame.prefix) ?? 1, doc: st.docs.get(frame.prefix), viewportOnly: opts.viewportOnly, root: opts.root, rootDoc: opts.rootDoc };
   let value = await runExtractor(tab, frame, run);
   // Closed shadow roots: page code cannot reach them but CDP can. Ask only about the few hosts the run
   // flagged (once per element), and run again only when that found a new root (nested ones need a round each).
@@ -264,6 +275,7 @@ export async function extractFrame(tab: Tab, frame: FrameRef, opts: ExtractOptio
     if (!added) break;
     value = await runExtractor(tab, frame, run);
   }
+  if (value.otherDocument) throw new BrowserAgentError('STALE_REF', `Ref ${refString(frame.prefix, opts.root!)} was shown on ${frame.prefix ? `an earlier page of frame f${frame.prefix}` : 'the previous page'}; this is another document, so the ref names nothing here.`, 'Take a browser_snapshot of this page and use a ref from it.');
   if (value.missingRoot) throw new BrowserAgentError('STALE_REF', `Ref ${refString(frame.prefix, opts.root!)} is no longer on the page.`, 'Take a new snapshot without ref.');
   st.counters.set(frame.prefix, value.next);
   if (value.doc) st.docs.set(frame.prefix, value.doc);
@@ -280,7 +292,7 @@ export async function extractFrame(tab: Tab, frame: FrameRef, opts: ExtractOptio
         // A frame in a renderer of its own can hang alone: every call would wait the extract timeout.
         if (child && !(await answersWithin(child.session, FRAME_PROBE_MS))) return result.children.set(index, { frameError: 'not responding: a script keeps the frame busy', prefix: ref.prefix });
         try {
-          result.children.set(index, await extractFrame(tab, ref, { ...opts, root: undefined }, depth + 1));
+          result.children.set(index, await extractFrame(tab, ref, { ...opts, root: undefined, rootDoc: undefined }, depth + 1));
         } catch (e) {
           result.children.set(index, { frameError: errorMessage(e).slice(0, 120), prefix: ref.prefix });
         }

@@ -4,6 +4,7 @@
 // text is searched here and named with the control that opens it.
 import type { Tab } from '../session/tab';
 import { evalInFrame, mainFrame, parseRef, refString, tabState } from './frames';
+import { markShownRefs } from './shown';
 
 /** Regions looked at, and characters read from each, at most (a page of hidden menus must stay cheap). */
 const MAX_REGIONS = 200;
@@ -48,7 +49,7 @@ export interface HiddenHit {
 }
 
 /** Hidden regions of the main frame whose text `match` accepts, each with the control that shows it. */
-export async function hiddenMatches(tab: Tab, match: (s: string) => { at: number; len: number } | null, cut: (text: string, at: number, len: number) => string): Promise<HiddenHit[]> {
+export async function hiddenMatches(tab: Tab, match: (s: string) => { at: number; len: number } | null, cut: (text: string, at: number, len: number) => string, shownAtMost: number): Promise<HiddenHit[]> {
   const st = tabState(tab);
   const ids: number[] = [];
   for (const key of st.refs.keys()) {
@@ -62,6 +63,7 @@ export async function hiddenMatches(tab: Tab, match: (s: string) => { at: number
     const m = match(r.text);
     if (!m) continue;
     const rec = r.id !== undefined ? st.refs.get(refString(0, r.id)) : undefined;
+    if (rec && hits.length < shownAtMost) markShownRefs(tab, [refString(0, r.id!)]);
     hits.push({ text: cut(r.text, m.at, m.len), opener: rec ? `[${r.id}] ${rec.role}${rec.name ? ` ${JSON.stringify(rec.name)}` : ''}` : `the control "${r.opener}" (no ref: take a browser_snapshot)` });
   }
   return hits;

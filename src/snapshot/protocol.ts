@@ -41,6 +41,8 @@ export interface RunOptions {
   viewportOnly?: boolean;
   /** Subtree root (a ref number of this frame). */
   root?: number;
+  /** The document the root's ref was shown in: in another one the ref means nothing (`otherDocument`). */
+  rootDoc?: string;
 }
 
 export interface RunResult {
@@ -56,6 +58,8 @@ export interface RunResult {
   base?: string;
   title: string;
   missingRoot?: boolean;
+  /** The root's ref was shown in an earlier document of this frame. */
+  otherDocument?: boolean;
   /** This document's identity (its time origin): refs are numbered per document. */
   doc?: string;
   /** DOM changes counted in this frame's world so far (page/changes.ts). */

@@ -3,28 +3,46 @@
 import type { Tab } from '../session/tab';
 import type { TargetFingerprint } from '../tools/types';
 import { BrowserAgentError, errorMessage } from '../errors';
-import { evalInFrame, mainFrame, parseRef, refString, tabState, type RefRecord } from './frames';
-import { elementsFor, notIssued } from './snapshot';
+import { evalInFrame, mainFrame, parseRef, tabState, type RefRecord } from './frames';
+import type { Line } from './format';
+import { inDocument, markShown, OTHER_DOCUMENT, otherDocumentError, shownRef, type ShownRef } from './shown';
+import { elementsFor } from './snapshot';
 import type { ElementHandle } from './types';
 
-/** The element behind a ref: TARGET_NOT_FOUND if never issued, STALE_REF (with the closest current match) if gone. */
+/**
+ * The element behind a ref the model was shown: TARGET_NOT_FOUND if this tab never showed it, STALE_REF if its
+ * frame holds another document now (the number may name someone else's element there) or the element is gone
+ * (with the closest current match).
+ */
 export async function resolveRef(tab: Tab, ref: string): Promise<ElementHandle> {
+  return resolveShown(tab, shownRef(tab, ref));
+}
+
+/**
+ * The element of a line the caller read itself just now (the action cache's re-verification, replay's re-binding),
+ * never a model's ref: checked against the line's document like a shown ref. Mark it shown before passing its ref on.
+ */
+export async function resolveLine(tab: Tab, line: Line): Promise<ElementHandle> {
+  const p = line.ref ? parseRef(line.ref) : null;
+  if (!p) throw new BrowserAgentError('TARGET_NOT_FOUND', 'The line has no ref.');
+  return resolveShown(tab, { key: line.ref!, prefix: p.prefix, id: p.id, rec: { role: line.role ?? '', name: line.name ?? '', prefix: p.prefix, line: line.text, doc: line.doc } });
+}
+
+async function resolveShown(tab: Tab, s: ShownRef): Promise<ElementHandle> {
   const st = tabState(tab);
-  const p = parseRef(String(ref));
-  const key = p ? refString(p.prefix, p.id) : String(ref);
-  const rec = p && st.refs.get(key);
-  if (!p || !rec) throw notIssued(String(ref));
-  const frame = p.prefix === 0 ? await mainFrame(tab) : st.framesByPrefix.get(p.prefix);
+  const frame = s.prefix === 0 ? await mainFrame(tab) : st.framesByPrefix.get(s.prefix);
   if (frame && !tab.dialog) {
     let objectId: string | undefined;
     let group: string | undefined;
+    let otherDoc = false;
     try {
-      const r = await evalInFrame<unknown>(tab, frame, `globalThis.__baSnap.get(${p.id})`, false);
+      const r = await evalInFrame<unknown>(tab, frame, inDocument(s.rec.doc, `S.get(${s.id})`), false);
       objectId = r.objectId;
       group = r.group;
-      if (objectId) {
+      if (r.value === OTHER_DOCUMENT) otherDoc = true;
+      else if (objectId) {
         const { node } = await frame.session.send('DOM.describeNode', { objectId });
-        return { ref: key, role: rec.role, name: rec.name, session: frame.session, frameId: frame.frameId, backendNodeId: node.backendNodeId };
+        return { ref: s.key, role: s.rec.role, name: s.rec.name, session: frame.session, frameId: frame.frameId, backendNodeId: node.backendNodeId };
       }
     } catch (e) {
       if (!/context|frame|target|session/i.test(errorMessage(e))) throw e;
@@ -32,23 +50,30 @@ export async function resolveRef(tab: Tab, ref: string): Promise<ElementHandle> 
       // Only this call's group: releasing a shared one freed objects concurrent calls were still using.
       if (group) frame.session.send('Runtime.releaseObjectGroup', { objectGroup: group }).catch(() => {});
     }
+    if (otherDoc) throw otherDocumentError(s, await closestNow(tab, s.key, s.rec));
   }
   tab.assertNoDialog();
-  throw await staleError(tab, key, rec);
+  const match = await closestNow(tab, s.key, s.rec);
+  throw s.rec.from ? otherDocumentError(s, match) : staleError(s.key, s.rec, match);
 }
 
-async function staleError(tab: Tab, key: string, rec: RefRecord): Promise<BrowserAgentError> {
-  const was = `${rec.role} ${JSON.stringify(rec.name)}`;
-  let match = '';
+/** The current element most like a gone one, as its line (now shown, so its ref can be used); '' if none or unreadable. */
+async function closestNow(tab: Tab, key: string, rec: RefRecord): Promise<string> {
   try {
     const { lines } = await elementsFor(tab);
-    match = closest(rec, lines.filter((l) => l.ref && l.ref !== key).map((l) => ({ ref: l.ref!, role: l.role!, name: l.name!, line: l.text }))) ?? '';
+    const candidates = lines.filter((l) => l.ref && l.ref !== key);
+    const line = closest(rec, candidates.map((l) => ({ ref: l.ref!, role: l.role!, name: l.name!, line: l.text })));
+    if (line) markShown(tab, candidates.filter((l) => l.text === line));
+    return line ?? '';
   } catch {
-    /* the page is not readable right now; the error still names the element */
+    return ''; // the page is not readable right now; the error still names the element
   }
+}
+
+function staleError(key: string, rec: RefRecord, match: string): BrowserAgentError {
   return new BrowserAgentError(
     'STALE_REF',
-    `Ref ${key} (${was}) is no longer on the page.${match ? ` Closest current match: ${match}` : ''}`,
+    `Ref ${key} (${rec.role} ${JSON.stringify(rec.name)}) is no longer on the page.${match ? ` Closest current match: ${match}` : ''}`,
     match ? 'Use the new ref if it is the same element, or take a new snapshot.' : 'Take a new snapshot and use a ref from it.',
   );
 }
@@ -81,18 +106,15 @@ export function describeElement(handle: Pick<ElementHandle, 'role' | 'name'>): s
   return handle.name ? `${handle.role} ${JSON.stringify(handle.name)}` : handle.role;
 }
 
-/** Role, name, frame, unique selector and XPath of a ref, for the audit log and replay. */
+/** Role, name, frame, unique selector and XPath of a shown ref, for the audit log and replay. */
 export async function fingerprint(tab: Tab, ref: string): Promise<TargetFingerprint> {
   const st = tabState(tab);
-  const p = parseRef(String(ref));
-  const key = p ? refString(p.prefix, p.id) : String(ref);
-  const rec = p && st.refs.get(key);
-  if (!p || !rec) throw notIssued(String(ref));
-  const frame = p.prefix === 0 ? await mainFrame(tab) : st.framesByPrefix.get(p.prefix);
-  const fp: TargetFingerprint = { ref: key, role: rec.role, name: rec.name, frame: p.prefix === 0 ? 'main' : (frame?.url ?? `f${p.prefix}`) };
+  const s = shownRef(tab, ref);
+  const frame = s.prefix === 0 ? await mainFrame(tab) : st.framesByPrefix.get(s.prefix);
+  const fp: TargetFingerprint = { ref: s.key, role: s.rec.role, name: s.rec.name, frame: s.prefix === 0 ? 'main' : (frame?.url ?? `f${s.prefix}`) };
   if (frame && !tab.dialog) {
-    const r = await evalInFrame<{ selector: string; xpath: string } | null>(tab, frame, `globalThis.__baSnap.fingerprint(${p.id})`).catch(() => undefined);
-    if (r?.value) {
+    const r = await evalInFrame<{ selector: string; xpath: string } | null | string>(tab, frame, inDocument(s.rec.doc, `S.fingerprint(${s.id})`)).catch(() => undefined);
+    if (r?.value && typeof r.value === 'object') {
       fp.selector = r.value.selector;
       fp.xpath = r.value.xpath;
     }

@@ -2,7 +2,8 @@
 import type { Tab } from '../session/tab';
 import { clip, fenceUrl } from '../safety/untrusted';
 import { BrowserAgentError } from '../errors';
-import { extractFrame, evalInFrame, mainFrame, parseRef, refString, tabState, type FrameRef, type FrameResult, type TabState } from './frames';
+import { extractFrame, evalInFrame, mainFrame, tabState, type FrameRef, type FrameResult, type TabState } from './frames';
+import { inDocument, markShown, OTHER_DOCUMENT, otherDocumentError, shownRef, type ShownRef } from './shown';
 import { flatten, untrusted, type Line } from './format';
 import { DEFAULT_FOLD_TEXT_AFTER, DEFAULT_MAX_TOKENS, WRAP_CHARS, continuationNote, estimateTokens, foldNote, foldPoint, offsetNote, takePage, wrapLine, type BudgetLine } from './budget';
 import type { DetailsResult, SummaryResult } from './protocol';
@@ -63,6 +64,7 @@ export async function takeSnapshot(tab: Tab, opts: SnapshotOptions = {}): Promis
   const folds = !opts.fullText && !opts.offset && !opts.ref && !opts.viewportOnly;
   const fold = folds ? foldPoint(budgetLines, opts.foldTextAfter ?? DEFAULT_FOLD_TEXT_AFTER) : undefined;
   const page = takePage(budgetLines, Math.max(1, maxTokens - reserve), opts.offset ?? 0, fold);
+  markShown(tab, wrapped.slice(page.from, page.to)); // elements never fold: every one up to the cut is on the page
   const from = offsetNote(page);
   if (from) header.push(from);
   const again = (opts.ref ? `, ref="${opts.ref}"` : '') + (opts.viewportOnly ? ', viewportOnly=true' : '') + (opts.maxTokens ? `, maxTokens=${opts.maxTokens}` : '');
@@ -118,28 +120,36 @@ export async function elementsFor(tab: Tab, opts: { viewportOnly?: boolean; ref?
   const st = tabState(tab);
   let frame: FrameRef = await mainFrame(tab);
   let root: number | undefined;
+  let rootDoc: string | undefined;
   if (opts.ref) {
-    const p = parseRef(opts.ref);
-    const rec = p && st.refs.get(refString(p.prefix, p.id));
-    if (!p || !rec) throw notIssued(opts.ref);
-    const f = st.framesByPrefix.get(p.prefix);
-    if (!f) throw new BrowserAgentError('STALE_REF', `Ref ${opts.ref} (${rec.role} "${rec.name}") belonged to a frame that is gone.`, 'Take a new snapshot.');
+    const s = shownRef(tab, opts.ref);
+    const f = st.framesByPrefix.get(s.prefix);
+    if (!f) throw new BrowserAgentError('STALE_REF', `Ref ${opts.ref} (${s.rec.role} "${s.rec.name}") belonged to a frame that is gone.`, 'Take a new snapshot.');
+    if (s.rec.from) throw otherDocumentError(s);
     frame = f;
-    root = p.id;
+    root = s.id;
+    rootDoc = s.rec.doc ?? '';
   }
-  const result = await extractFrame(tab, frame, { viewportOnly: opts.viewportOnly, root });
+  const result = await extractFrame(tab, frame, { viewportOnly: opts.viewportOnly, root, rootDoc });
   const lines = flatten(result);
   remember(st, lines);
   if (!opts.ref && !opts.viewportOnly) {
-    st.last = { url: result.url, title: result.title, doc: result.doc, lines: new Map(lines.filter((l) => l.ref).map((l) => [l.ref!, l.text])), texts: textCounts(lines) };
+    st.last = { url: result.url, title: result.title, doc: result.doc, frameDocs: frameDocs(result), lines: new Map(lines.filter((l) => l.ref).map((l) => [l.ref!, l.text])), texts: textCounts(lines) };
   }
   return { result, lines };
+}
+
+/** The document of each frame read, by ref prefix. */
+function frameDocs(r: FrameResult, out = new Map<number, string>()): Map<number, string> {
+  if (r.doc) out.set(r.frame.prefix, r.doc);
+  for (const c of r.children.values()) if (!('frameError' in c)) frameDocs(c, out);
+  return out;
 }
 
 function remember(st: TabState, lines: Line[]) {
   for (const l of lines) {
     if (!l.ref) continue;
-    st.refs.set(l.ref, { role: l.role!, name: l.name!, prefix: l.prefix ?? 0, line: l.text });
+    st.refs.set(l.ref, { role: l.role!, name: l.name!, prefix: l.prefix ?? 0, line: l.text, doc: l.doc });
   }
   // Bound the memory of long sessions: keep the most recent refs.
   if (st.refs.size > 200_000) {
@@ -150,10 +160,6 @@ function remember(st: TabState, lines: Line[]) {
       st.refs.delete(k);
     }
   }
-}
-
-export function notIssued(ref: string): BrowserAgentError {
-  return new BrowserAgentError('TARGET_NOT_FOUND', `No element with ref "${ref}" was ever shown on this tab.`, 'Refs look like 12 or f2:5 and come from browser_snapshot or browser_find on this tab; take a snapshot and use a ref from it.');
 }
 
 async function summaryLayer(tab: Tab): Promise<string> {
@@ -178,25 +184,24 @@ async function summaryLayer(tab: Tab): Promise<string> {
 export async function elementDetails(tab: Tab, refs: string[]): Promise<string> {
   tab.assertNoDialog();
   if (!refs.length) throw new BrowserAgentError('INVALID_INPUT', 'No refs given.', 'Pass one or more refs from a snapshot, e.g. ["12", "f2:5"].');
-  const st = tabState(tab);
-  const byFrame = new Map<number, number[]>();
-  for (const r of refs) {
-    const p = parseRef(r);
-    if (!p || !st.refs.has(refString(p.prefix, p.id))) throw notIssued(r);
-    byFrame.set(p.prefix, [...(byFrame.get(p.prefix) ?? []), p.id]);
+  const shown = refs.map((r) => shownRef(tab, r));
+  // Per frame and document: a ref shown on an earlier page of its frame names nothing now (STALE_REF, nothing read).
+  const groups = new Map<string, ShownRef[]>();
+  for (const s of shown) {
+    const k = JSON.stringify([s.prefix, s.rec.doc ?? '']);
+    groups.set(k, [...(groups.get(k) ?? []), s]);
   }
   const found = new Map<string, DetailsResult | undefined>();
-  for (const [prefix, ids] of byFrame) {
-    const frame = prefix === 0 ? await mainFrame(tab) : st.framesByPrefix.get(prefix);
-    let res: DetailsResult[] = [];
-    if (frame) res = (await evalInFrame<DetailsResult[]>(tab, frame, `globalThis.__baSnap.details(${JSON.stringify(ids)})`).catch(() => ({ value: [] as DetailsResult[] }))).value;
-    for (const id of ids) found.set(refString(prefix, id), res.find((d) => d.id === id));
+  for (const group of groups.values()) {
+    const { prefix, rec } = group[0];
+    const frame = prefix === 0 ? await mainFrame(tab) : tabState(tab).framesByPrefix.get(prefix);
+    let res: DetailsResult[] | string = [];
+    if (frame) res = (await evalInFrame<DetailsResult[] | string>(tab, frame, inDocument(rec.doc, `S.details(${JSON.stringify(group.map((s) => s.id))})`)).catch(() => ({ value: [] as DetailsResult[] }))).value;
+    if (res === OTHER_DOCUMENT || group.some((s) => s.rec.from)) throw otherDocumentError(group.find((s) => s.rec.from) ?? group[0]);
+    for (const s of group) found.set(s.key, Array.isArray(res) ? res.find((d) => d.id === s.id) : undefined);
   }
   const out: string[] = [];
-  for (const r of refs) {
-    const p = parseRef(r)!;
-    const key = refString(p.prefix, p.id);
-    const rec = st.refs.get(key)!;
+  for (const { key, rec } of shown) {
     const d = found.get(key);
     if (!d || d.missing) {
       out.push(`[${key}] ${rec.role} ${JSON.stringify(rec.name)}: gone from the page (STALE_REF); take a new snapshot.`);
@@ -231,32 +236,48 @@ export async function snapshotDelta(tab: Tab): Promise<string> {
   let before = st.last;
   const { result, lines } = await elementsFor(tab);
   const now = st.last!;
-  // Another document numbers its refs afresh: nothing of the old one carries over, everything is new.
-  const newDocument = !!before && before.doc !== now.doc;
-  if (before && newDocument) before = { ...before, lines: new Map() };
   const count = lines.filter((l) => l.kind === 'element').length;
   if (!before) return `Page: ${fenceUrl(result.url)} (${count} interactive elements; browser_snapshot shows them).`;
   const out: string[] = [];
   const page: string[] = [];
   if (before.url !== now.url) out.push(`URL: ${fenceUrl(before.url)} → ${fenceUrl(now.url)}`);
   if (before.title !== now.title) page.push(`Title: ${JSON.stringify(cutTitle(before.title))} → ${JSON.stringify(cutTitle(now.title))}`);
+  // Another document numbers its refs afresh, so no line of it is listed: the model sees its refs in a snapshot,
+  // and a ref it kept from before meets STALE_REF instead of whatever holds that number here.
+  if (before.doc !== now.doc) {
+    const briefly = await shownBriefly(tab, lines);
+    if (briefly) page.push(briefly);
+    out.push(`New page: ${count} interactive elements; browser_snapshot shows them with their refs (refs from the previous page name nothing here).`);
+    if (page.length) out.push(untrusted(page.join('\n')));
+    return out.join('\n');
+  }
+  // Likewise a frame that loaded another document while the page stayed.
+  const reloaded = new Set([...(now.frameDocs ?? [])].filter(([p, doc]) => p !== 0 && before!.frameDocs?.has(p) && before!.frameDocs.get(p) !== doc).map(([p]) => p));
+  const prefixOf = (ref: string) => (ref.startsWith('f') ? Number(ref.slice(1, ref.indexOf(':'))) : 0);
+  for (const p of reloaded) page.push(`[frame f${p} loaded another page: ${lines.filter((l) => l.kind === 'element' && l.prefix === p).length} interactive elements; browser_snapshot shows them with their refs]`);
+  const sameDoc = (m: Map<string, string>) => new Map([...m].filter(([ref]) => !reloaded.has(prefixOf(ref))));
+  before = { ...before, lines: sameDoc(before.lines) };
+  const nowLines = sameDoc(now.lines);
   const added: string[] = [];
   const changed: string[] = [];
   const removed: string[] = [];
-  for (const [ref, line] of now.lines) {
+  for (const [ref, line] of nowLines) {
     const old = before.lines.get(ref);
     if (old === undefined) added.push(`+ ${line}`);
     else if (old !== line) changed.push(`~ ${line} (was: ${old.replace(/^\[[^\]]+\]\s*/, '')})`);
   }
-  for (const [ref, line] of before.lines) if (!now.lines.has(ref)) removed.push(`- ${line}`);
-  // Text that appeared on the same page (an error message, a toast); a new page's text is the snapshot's.
-  const navigated = newDocument || (before.url !== now.url && removed.length > 0 && added.length > 0 && !changed.length);
+  for (const [ref, line] of before.lines) if (!nowLines.has(ref)) removed.push(`- ${line}`);
+  // Text that appeared on the same page (an error message, a toast); a new route's text is the snapshot's.
+  const navigated = before.url !== now.url && removed.length > 0 && added.length > 0 && !changed.length;
   const text = navigated || !before.texts ? [] : addedText(before.texts, now.texts ?? new Map());
   const briefly = await shownBriefly(tab, lines);
   if (briefly) text.push(briefly);
   if (!added.length && !changed.length && !removed.length && !out.length && !page.length && !text.length) return 'No change on the page since the last snapshot.';
   const list = [...changed, ...added, ...removed];
   const shown = list.slice(0, MAX_DELTA_LINES);
+  // The refs of the changed and added lines printed are now shown to the model (removed ones are gone).
+  const printed = new Set(shown.filter((l) => !l.startsWith('- ')).map((l) => /^[~+] \[([^\]]+)\]/.exec(l)?.[1]));
+  markShown(tab, lines.filter((l) => l.ref && printed.has(l.ref)));
   page.push(...text, ...shown);
   if (list.length > shown.length) page.push(`… ${list.length - shown.length} more changes (browser_snapshot for the full page)`);
   out.push(`${navigated ? 'New page' : 'Changes'}: ${added.length} added, ${removed.length} removed, ${changed.length} changed; ${count} elements now.`);

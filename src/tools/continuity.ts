@@ -61,7 +61,7 @@ function onStarted(c: Continuity, session: BrowserSession, info: StartInfo) {
   if (!old) return;
   for (const t of session.tabs()) {
     try {
-      carryRefs(old.all, old.active, session.getTab(t.id));
+      carryRefs(old.all, old.active, session.getTab(t.id), session.kind === 'attached' ? 'before Browser Agent reattached to the browser' : 'in the browser before it was restarted');
     } catch {
       /* closed meanwhile */
     }

@@ -1,9 +1,7 @@
-import { createSnapshotBinder } from '../audit/binder';
+import { snapshotBinder } from '../audit/binder';
 import type { ReplayDeps } from '../audit/register';
 import { secureTool } from '../safety/secureTool';
 import type { SessionManager } from '../session/manager';
-import { resolveRef } from '../snapshot';
-import { elementsFor } from '../snapshot/snapshot';
 import { findTool } from '../tools/registry';
 import { createToolContext } from './toolContext';
 import type { SafetyApi } from './safety';
@@ -17,10 +15,6 @@ export function replayDeps(sessions: SessionManager, safety: SafetyApi): ReplayD
       const tool = findTool(name);
       return tool && secureTool(tool, safety.vault); // {{secret:NAME}} placeholders resolve again
     },
-    binder: createSnapshotBinder({
-      candidates: async (tab) =>
-        (await elementsFor(tab)).lines.filter((l) => l.ref && l.role).map((l) => ({ ref: l.ref!, role: l.role!, name: l.name ?? '' })),
-      resolveRef,
-    }),
+    binder: snapshotBinder(),
   };
 }

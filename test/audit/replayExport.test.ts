@@ -9,7 +9,7 @@ import { loadTask, type LoadedTask } from '../../src/audit/reader';
 import { AuditRecorder } from '../../src/audit/recorder';
 import { stepLabel } from '../../src/audit/present';
 import { relocate } from '../../src/audit/relocate';
-import { createSnapshotBinder } from '../../src/audit/binder';
+import { snapshotBinder } from '../../src/audit/binder';
 import { replayTask } from '../../src/audit/replay';
 import type { ConfirmRequest } from '../../src/safety/decider';
 import { mapSecretSource, SecretVault } from '../../src/safety/secrets';
@@ -26,10 +26,7 @@ import { realDecider, realTools, toolContext } from '../helpers/tools';
 import { CHANGED_PAGE, DONE_PAGE, LOGIN_PAGE } from './pages';
 
 /** Replay's binder exactly as the extension builds it (src/vscode/replayDeps.ts), on the real snapshot. */
-const binder = createSnapshotBinder({
-  candidates: async (tab) => (await elementsFor(tab)).lines.filter((l) => l.ref && l.role).map((l) => ({ ref: l.ref!, role: l.role!, name: l.name ?? '' })),
-  resolveRef,
-});
+const binder = snapshotBinder();
 
 const PASSWORD = 'hunter2-Very$ecret';
 const SECRETS = { ACCOUNT: 'ACCT-7788-9911-SECRET' };

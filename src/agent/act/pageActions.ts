@@ -2,7 +2,8 @@ import { z } from 'zod';
 import { callOnElement } from '../../actions/element';
 import { BrowserAgentError, errorMessage } from '../../errors';
 import { siteKey } from '../../skills/sites';
-import { resolveRef, takeSnapshot } from '../../snapshot';
+import { markShown, resolveLine, resolveRef, takeSnapshot } from '../../snapshot';
+import type { Line } from '../../snapshot/format';
 import { elementsFor } from '../../snapshot/snapshot';
 import type { Tab } from '../../session/tab';
 import type { ToolContext, ToolResult } from '../../tools/types';
@@ -52,16 +53,18 @@ export class PageActions {
     return siteKey(tab.url) ?? tab.url;
   }
 
-  /** The one ref on the page that matches a cached entry in every respect, else undefined. */
+  /** The one ref on the page that matches a cached entry in every respect (marked shown, so the tool may use it), else undefined. */
   private async verify(tab: Tab, e: CacheEntry): Promise<string | undefined> {
     const { lines } = await elementsFor(tab);
     const same = lines.filter((l) => l.ref && l.role === e.target.role && norm(l.name) === norm(e.target.name));
-    const matches: string[] = [];
+    const matches: Line[] = [];
     for (const l of same.slice(0, 20)) {
-      const h = await resolveRef(tab, l.ref!).catch(() => undefined);
-      if (h && samePlacement(await placementOf(h).catch(() => ({ region: '', sibling: -1, siblings: -1 })), e.placement)) matches.push(l.ref!);
+      const h = await resolveLine(tab, l).catch(() => undefined);
+      if (h && samePlacement(await placementOf(h).catch(() => ({ region: '', sibling: -1, siblings: -1 })), e.placement)) matches.push(l);
     }
-    return matches.length === 1 ? matches[0] : undefined;
+    if (matches.length !== 1) return undefined;
+    markShown(tab, matches);
+    return matches[0].ref;
   }
 
   async act(instruction: string): Promise<ActOutcome> {

@@ -521,8 +521,9 @@ function run(o: RunOptions): RunResult {
 
   let root: Element | null = document.documentElement;
   if (o.root !== undefined) {
-    root = get(o.root);
-    if (!root) return { items: [], next: S.next, frames: 0, ms: 0, missingRoot: true, count: 0, url: location.href, title: document.title };
+    const otherDocument = o.rootDoc !== undefined && o.rootDoc !== DOC;
+    root = otherDocument ? null : get(o.root);
+    if (!root) return { items: [], next: S.next, frames: 0, ms: 0, missingRoot: true, otherDocument, count: 0, url: location.href, title: document.title };
   }
   if (root) {
     const pc = o.root !== undefined && parentEl(root) ? getComputedStyle(parentEl(root)!).cursor : 'auto';
@@ -675,4 +676,4 @@ function fingerprint(id: number) {
   return { selector: (root instanceof ShadowRoot ? cssPath(root.host) + ' >>> ' : '') + cssPath(el), xpath: xPath(el) };
 }
 
-(globalThis as any).__baSnap = { run, get, markClickable, markEditHosts, summary, details, fingerprint, frames: () => S.frames, takeHostCandidates, addClosedRoots, version: 1 };
+(globalThis as any).__baSnap = { run, get, doc: DOC, markClickable, markEditHosts, summary, details, fingerprint, frames: () => S.frames, takeHostCandidates, addClosedRoots, version: 1 };
