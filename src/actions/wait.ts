@@ -2,6 +2,7 @@ import { lostWhileRunning } from '../session/lostBrowser';
 import { crashedError } from './hung';
 import { BrowserAgentError } from '../errors';
 import { sleep } from '../session/launcher';
+import { isRefusedRef } from '../snapshot/shown';
 import type { ElementHandle } from '../snapshot/types';
 import { callOnElement, describeHandle } from './element';
 import type { ActionOutcome, Scope } from './scope';
@@ -36,7 +37,8 @@ async function elementState(spec: WaitSpec): Promise<Record<string, boolean>> {
     const h = await spec.element!();
     return await callOnElement<Record<string, boolean>>(h, STATE);
   } catch (e) {
-    if (e instanceof BrowserAgentError && (e.code === 'STALE_REF' || e.code === 'TARGET_NOT_FOUND')) return { attached: false, visible: false, enabled: false };
+    // A ref of another page is refused at once; an element of this page that went away is simply detached.
+    if (e instanceof BrowserAgentError && (e.code === 'STALE_REF' || e.code === 'TARGET_NOT_FOUND') && !isRefusedRef(e)) return { attached: false, visible: false, enabled: false };
     throw e;
   }
 }

@@ -243,6 +243,8 @@ export interface FrameResult {
   doc?: string;
   /** DOM changes counted in the frame when it was read: the same count later means nothing changed. */
   changes?: string;
+  /** Nothing was read: the subtree root's ref was shown in another document of this frame. */
+  otherDocument?: boolean;
 }
 
 export interface ExtractOptions {
@@ -275,7 +277,8 @@ export async function extractFrame(tab: Tab, frame: FrameRef, opts: ExtractOptio
     if (!added) break;
     value = await runExtractor(tab, frame, run);
   }
-  if (value.otherDocument) throw new BrowserAgentError('STALE_REF', `Ref ${refString(frame.prefix, opts.root!)} was shown on ${frame.prefix ? `an earlier page of frame f${frame.prefix}` : 'the previous page'}; this is another document, so the ref names nothing here.`, 'Take a browser_snapshot of this page and use a ref from it.');
+  // The caller, who knows what the ref was, says so (shown.ts).
+  if (value.otherDocument) return { frame, items: [], children: new Map(), ms: value.ms, count: 0, url: value.url, title: value.title, otherDocument: true };
   if (value.missingRoot) throw new BrowserAgentError('STALE_REF', `Ref ${refString(frame.prefix, opts.root!)} is no longer on the page.`, 'Take a new snapshot without ref.');
   st.counters.set(frame.prefix, value.next);
   if (value.doc) st.docs.set(frame.prefix, value.doc);

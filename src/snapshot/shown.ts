@@ -55,8 +55,17 @@ export function shownRef(tab: Tab, ref: string): ShownRef {
   return { key, prefix: p.prefix, id: p.id, rec };
 }
 
+/** Errors that refuse a ref for the page it is used on (never shown here, or shown on another document). */
+const refused = new WeakSet<BrowserAgentError>();
+const refuse = (e: BrowserAgentError) => (refused.add(e), e);
+
+/** True for a ref refused for this page, as against an element of this page that is gone (a wait for it to go is met). */
+export function isRefusedRef(e: unknown): boolean {
+  return e instanceof BrowserAgentError && refused.has(e);
+}
+
 export function notShown(ref: string): BrowserAgentError {
-  return new BrowserAgentError('TARGET_NOT_FOUND', `No element with ref "${ref}" was shown on this tab.`, 'Refs look like 12 or f2:5 and come from browser_snapshot or browser_find on this tab; take a snapshot and use a ref from it.');
+  return refuse(new BrowserAgentError('TARGET_NOT_FOUND', `No element with ref "${ref}" was shown on this tab.`, 'Refs look like 12 or f2:5 and come from browser_snapshot or browser_find on this tab; take a snapshot and use a ref from it.'));
 }
 
 /** What an in-page check answers when the frame holds another document than the ref's. */
@@ -74,11 +83,11 @@ export function inDocument(doc: string | undefined, use: string): string {
 export function otherDocumentError(s: Pick<ShownRef, 'key' | 'rec'>, closestMatch = ''): BrowserAgentError {
   const { key, rec } = s;
   const where = rec.from ?? (rec.prefix ? `in frame f${rec.prefix} before it loaded another page` : 'on the previous page');
-  return new BrowserAgentError(
+  return refuse(new BrowserAgentError(
     'STALE_REF',
     `Ref ${key} (${was(rec)}) is no longer on the page. It was shown ${where}; this is another document, so the ref names nothing here and nothing was done.${closestMatch ? ` Closest current match: ${closestMatch}` : ''}`,
     closestMatch ? 'Use the new ref if it is the element you mean, or take a browser_snapshot of this page.' : 'Take a browser_snapshot of this page (or browser_find) and use a ref from it.',
-  );
+  ));
 }
 
 /** `button "Cancel"`: the element a record was, as results name it. */

@@ -131,6 +131,7 @@ export async function elementsFor(tab: Tab, opts: { viewportOnly?: boolean; ref?
     rootDoc = s.rec.doc ?? '';
   }
   const result = await extractFrame(tab, frame, { viewportOnly: opts.viewportOnly, root, rootDoc });
+  if (result.otherDocument) throw otherDocumentError(shownRef(tab, opts.ref!));
   const lines = flatten(result);
   remember(st, lines);
   if (!opts.ref && !opts.viewportOnly) {

@@ -10,7 +10,7 @@ import { boundedRead } from '../safety/pageReads';
 import { fingerprint, resolveRef } from './snapshotApi';
 import type { ActionPreview, ToolContext } from './types';
 
-export const refField = z.string().min(1).max(40).describe('Element ref from browser_snapshot or browser_find, e.g. "12" or "f2:5".');
+export const refField = z.string().min(1).max(40).describe('Element ref that browser_snapshot or browser_find showed for the current page, e.g. "12" or "f2:5" (refs of an earlier page are refused).');
 export const xField = z.number().min(0).max(100_000).describe('X in CSS pixels of the viewport (for vision models; prefer ref).');
 export const yField = z.number().min(0).max(100_000).describe('Y in CSS pixels of the viewport.');
 

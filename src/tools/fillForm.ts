@@ -36,6 +36,8 @@ export const browserFillForm = defineTool({
   },
   handler: async (i, ctx) =>
     perform(ctx, {}, async (s) => {
+      // Every ref must name an element of this page before the first field is touched: a stale one refuses the whole form.
+      for (const f of i.fields) await handleFor(s.tab, f.ref);
       const done: string[] = [];
       for (const [n, f] of i.fields.entries()) {
         try {

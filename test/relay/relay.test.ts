@@ -39,6 +39,7 @@ describe('relay: the companion Chrome extension in real Chromium, the real daemo
       '/private': '<!doctype html><title>Private mail</title><p>secret inbox</p>',
       '/opener': '<!doctype html><title>Opener</title><a href="/popup" target="_blank">Open popup</a>',
       '/popup': '<!doctype html><title>Popup page</title><p>in the popup</p>',
+      '/wipe': '<!doctype html><title>Other page</title><button onclick="document.getElementById(\'o\').textContent = \'wiped\'">Wipe</button><p id=o>intact</p>',
     });
     env = { ...daemonEnv(5000, 'direct'), BROWSER_AGENT_RELAY_PORT: String(await freePort()) };
     // The pairing a user gets from "Pair Chrome Extension" (the real daemon CLI, which turns relay mode
@@ -75,6 +76,18 @@ describe('relay: the companion Chrome extension in real Chromium, the real daemo
     const nav = await mcp.call('browser_navigate', { url: `${srv.origin}/next` });
     assert.equal(nav.isError, false, nav.text);
     assert.match((await mcp.call('browser_snapshot')).text, /Arrived/);
+    await mcp.call('browser_navigate', { url: `${srv.origin}/shared` });
+  });
+
+  it('a ref of the page before a navigation gives STALE_REF and clicks nothing on the new page (issue 28)', async () => {
+    const count = refOf((await mcp.call('browser_snapshot')).text, /button "Count"/);
+    assert.equal((await mcp.call('browser_navigate', { url: `${srv.origin}/wipe` })).isError, false);
+    const old = await mcp.call('browser_click', { ref: count });
+    assert.equal(old.isError, true, old.text);
+    assert.match(old.text, /^STALE_REF: Ref \S+ \(button "Count"\) is no longer on the page\. It was shown on the previous page/);
+    const now = (await mcp.call('browser_snapshot')).text;
+    assert.match(now, /intact/, 'nothing was clicked');
+    assert.equal(refOf(now, /button "Wipe"/), count, 'the old number names "Wipe" here');
     await mcp.call('browser_navigate', { url: `${srv.origin}/shared` });
   });
 
