@@ -2,7 +2,7 @@ import { BrowserAgentError } from '../errors';
 import { fenceInline } from '../safety/untrusted';
 import type { LandedPageCheck, PolicyAct } from '../session/landedPageCheck';
 import { describeBlocked, type BlockedRequest, type RequestGuard } from '../session/requestGuard';
-import type { Scope } from './scope';
+import type { Scope } from './scopeTypes';
 
 /**
  * What the session stopped, left or closed while an action ran, told to the model with the rule

@@ -4,7 +4,7 @@ import { ensureActionable } from './actionability';
 import { clickElement, fingerprintOf } from './click';
 import { sleep } from '../session/launcher';
 import { callOnElement, describeHandle, elementFrom } from './element';
-import type { ActionOutcome, Scope } from './scope';
+import type { ActionOutcome, Scope } from './scopeTypes';
 import { typeInto } from './type';
 
 /** Picks options of a native <select> by value, then exact label, then label containing the text. */

@@ -4,7 +4,7 @@ import { ensureActionable } from './actionability';
 import { callOnElement, describeHandle, elementBox, type Point } from './element';
 import { invalidFormNote } from './formCheck';
 import { mouseClick, mouseMove, type MouseButton } from './input';
-import type { ActionOutcome, Scope } from './scope';
+import type { ActionOutcome, Scope } from './scopeTypes';
 import { confirmAtUse } from '../safety/atUse';
 
 export interface ClickOptions {

@@ -5,7 +5,7 @@ import { sleep } from '../session/launcher';
 import { ensureActionable } from './actionability';
 import { callOnElement, describeHandle, elementBox, scrollIntoView, type Point } from './element';
 import { assertInViewport, whatIsAt } from './click';
-import type { ActionOutcome, Scope } from './scope';
+import type { ActionOutcome, Scope } from './scopeTypes';
 
 export type DragEnd = { handle: ElementHandle } | { point: Point };
 

@@ -1,6 +1,6 @@
 import { fenceInline } from '../safety/untrusted';
 import { BrowserAgentError } from '../errors';
-import type { Scope } from './scope';
+import type { Scope } from './scopeTypes';
 
 /** Turns any value into JSON-safe data: cycles, DOM nodes, functions, BigInt, Map/Set, errors. */
 const SERIALIZE = `function () {

@@ -1,6 +1,6 @@
 import extractSource from './page/extract.ts?inpage';
 import { BrowserAgentError } from '../errors';
-import type { Scope } from './scope';
+import type { Scope } from './scopeTypes';
 import { worldName } from '../session/worlds';
 
 export type ExtractMode = 'markdown' | 'links' | 'tables';

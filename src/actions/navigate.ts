@@ -1,7 +1,7 @@
 import { BrowserAgentError, isAgentError } from '../errors';
 import { fenceUrl } from '../safety/untrusted';
 import { blockedNavigation, leaveBlocked } from './blockedRequests';
-import type { ActionOutcome, Scope } from './scope';
+import type { ActionOutcome, Scope } from './scopeTypes';
 
 /**
  * Checks a URL a model asked for: http(s) and about:blank always, other schemes only when the

@@ -1,6 +1,6 @@
 import { rmSync } from 'node:fs';
 import { confirmDownload } from '../safety/guard';
-import type { Scope } from './scope';
+import type { Scope } from './scopeTypes';
 
 /**
  * Executable downloads an action set off must be confirmed by the user: a risk decision, not an

@@ -1,7 +1,7 @@
 import { clip, fenceInline, fenceTitle, fenceUrl } from '../safety/untrusted';
-import { snapshotDelta } from '../tools/snapshotApi';
+import { snapshotDelta } from '../snapshot';
 import type { ToolResult } from '../tools/types';
-import type { ActionOutcome, Scope } from './scope';
+import type { ActionOutcome, Scope } from './scopeTypes';
 import type { SettleReport } from './settle';
 import { crashedError } from './hung';
 import { failedRequestLines } from './failedRequests';

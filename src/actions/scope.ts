@@ -1,8 +1,5 @@
-import type { BrowserSession } from '../session/browserSession';
-import type { CdpSession } from '../session/cdp';
-import type { Tab } from '../session/tab';
-import type { TargetFingerprint, ToolContext, ToolResult } from '../tools/types';
-import { observeBrowser, observeTab, type BrowserObserver, type TabObserver } from './observer';
+import type { ToolContext, ToolResult } from '../tools/types';
+import { observeBrowser, observeTab } from './observer';
 import { reportBlocked } from './blockedRequests';
 import { screenDownloads } from './policyScreen';
 import { composeResult } from './report';
@@ -11,24 +8,7 @@ import { BROWSER_PROBE_MS, checkBrowser, unresponsiveError } from '../session/li
 import { leaveDialogs } from './leaveDialogs';
 import { carryRefs } from '../snapshot/carryRefs';
 import { SettleWatch, type SettleReport } from './settle';
-
-/** Everything one action needs: the browser, the tab it acts in, its page session and observers. */
-export interface Scope {
-  ctx: ToolContext;
-  browser: BrowserSession;
-  tab: Tab;
-  page: CdpSession;
-  tabObs: TabObserver;
-  browserObs: BrowserObserver;
-  /**
-   * Set by an operation just before it sends input: what it is doing. If the input opens a
-   * JavaScript dialog, the browser holds the input call until the dialog is answered, so the
-   * result is composed from this instead.
-   */
-  pending?: ActionOutcome;
-  /** Set when the tab's page was hung and had to be stopped before the action: what was done. */
-  recovered?: string;
-}
+import type { Scope, ActionOutcome } from './scopeTypes';
 
 export interface ScopeOptions {
   /** The action leaves the page (navigate, reload, history): a hung page is stopped instead of refused. */
@@ -69,19 +49,6 @@ export async function openScope(ctx: ToolContext, opts: ScopeOptions = {}): Prom
   // falls back to its default folder): the acting client points them at its own again.
   if (browser.shared) await browserObs.claimDownloads().catch(() => undefined);
   return { ctx, browser, tab, page, browserObs, tabObs, recovered };
-}
-
-export interface ActionOutcome {
-  /** Past tense, one line: `Clicked button "Submit"`. */
-  text: string;
-  target?: TargetFingerprint;
-  /** Extra lines (e.g. per-field results of a form fill). */
-  details?: string[];
-  /**
-   * A look at the page once it settled (whether the form the action submitted was refused): its line joins the
-   * details. Run after the action, not in it: input the page is slow to answer must not count as a hang.
-   */
-  afterSettle?: () => Promise<string | undefined>;
 }
 
 /** Cap for an afterSettle look: a page still busy gets no note rather than a held result. */

@@ -2,7 +2,7 @@ import { withSecretFieldsMasked } from '../session/maskSecrets';
 import { BrowserAgentError } from '../errors';
 import type { ElementHandle } from '../snapshot/types';
 import { elementBox, scrollIntoView } from './element';
-import type { Scope } from './scope';
+import type { Scope } from './scopeTypes';
 
 /** Longest side models take without downscaling it themselves (Claude's limit). */
 export const MAX_SIDE = 1568;

@@ -4,7 +4,7 @@ import { ensureActionable } from './actionability';
 import { fingerprintOf } from './click';
 import { callOnElement, describeHandle, elementFrom, scrollIntoView } from './element';
 import { mouseWheel } from './input';
-import type { ActionOutcome, Scope } from './scope';
+import type { ActionOutcome, Scope } from './scopeTypes';
 
 export type Direction = 'up' | 'down' | 'left' | 'right';
 

@@ -6,7 +6,7 @@ import type { ElementHandle } from '../snapshot/types';
 import { fingerprintOf } from './click';
 import { callOnElement, describeHandle } from './element';
 import { pressKey } from './input';
-import type { ActionOutcome, Scope } from './scope';
+import type { ActionOutcome, Scope } from './scopeTypes';
 
 /** Key presses at most (a 0–1000 slider stepping by 1 from one end to the other). */
 const MAX_PRESSES = 1000;

@@ -8,7 +8,7 @@ import { keptNote, quote, readOnlyError } from './fieldNotes';
 import { invalidFormNote } from './formCheck';
 import { setByArrows } from './stepper';
 import { mouseClick, pressKey, typeText } from './input';
-import type { ActionOutcome, Scope } from './scope';
+import type { ActionOutcome, Scope } from './scopeTypes';
 
 export interface TypeOptions {
   /** Replace the current content (default) or append to it. */

@@ -4,7 +4,7 @@ import { BrowserAgentError } from '../errors';
 import type { ElementHandle } from '../snapshot/types';
 import { fingerprintOf } from './click';
 import { describeHandle, describeNode } from './element';
-import type { ActionOutcome, Scope } from './scope';
+import type { ActionOutcome, Scope } from './scopeTypes';
 
 function checkFiles(paths: string[]): string[] {
   return paths.map((p) => {

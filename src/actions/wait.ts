@@ -5,7 +5,7 @@ import { sleep } from '../session/launcher';
 import { isRefusedRef } from '../snapshot/shown';
 import type { ElementHandle } from '../snapshot/types';
 import { callOnElement, describeHandle } from './element';
-import type { ActionOutcome, Scope } from './scope';
+import type { ActionOutcome, Scope } from './scopeTypes';
 
 export type ElementState = 'visible' | 'hidden' | 'enabled' | 'disabled' | 'attached' | 'detached';
 

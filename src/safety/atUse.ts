@@ -1,20 +1,12 @@
 import { BrowserAgentError } from '../errors';
 import type { Tab } from '../session/tab';
 import type { ActionPreview, ToolContext } from '../tools/types';
-import { guardOf, type ExecutionGuard } from './guard';
+import { guardOf, type ExecutionGuard, type AtUse } from './guard';
 import { readFocusedTarget } from './focusFacts';
 import { factsSignature, targetAt, type Point } from './pointTarget';
 import type { Rating, RiskLevel } from './types';
 
 const ORDER: RiskLevel[] = ['auto', 'notify', 'confirm', 'block'];
-
-/** What the decider leaves for the moment of use: the preview it rated, its rating, and how to rate again. */
-export interface AtUse {
-  preview?: ActionPreview;
-  decided: Rating;
-  /** Rates the call again with `target` as its element (`slot` target), or as the element dropped onto (`dropTarget`). */
-  rate(target: NonNullable<ActionPreview['target']>, slot?: 'target' | 'dropTarget'): Promise<Rating>;
-}
 
 /** A new rating that needs the person again: stronger, or another reason to confirm than the one they answered. */
 function raises(now: Rating, decided: Rating): boolean {

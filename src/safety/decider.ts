@@ -1,9 +1,10 @@
 import type { RunHooks } from '../tools/runner';
-import type { ActionPreview, ToolContext, ToolDefinition } from '../tools/types';
-import { checkRequestOrigin, checkUrl, hasOriginRules, interceptPatterns, webSocketBlockPatterns, originOf } from './origins';
+import type { ActionPreview, ToolContext, ToolDefinition, PageFacts } from '../tools/types';
+import { checkRequestOrigin, checkUrl, hasOriginRules, interceptPatterns, webSocketBlockPatterns } from './origins';
+import { originOf } from '../base/originGlob';
 import { requestRegexRules } from './regexRules';
 import type { RequestPolicy } from '../session/requestGuard';
-import { ratePolicy, type PageFacts } from './policy';
+import { ratePolicy } from './policy';
 import { SECRET_PLACEHOLDER, type SecretVault } from './secrets';
 import type { PolicySettings } from './settings';
 import type { Decision, Rating } from './types';

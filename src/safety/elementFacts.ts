@@ -1,3 +1,5 @@
+import type { ElementFacts } from '../tools/types';
+
 /**
  * Everything an element shows or is called by, read live from the page for the risk policy. The
  * accessible name alone is what the page chooses to tell assistive technology: a hostile page can name a
@@ -8,44 +10,6 @@
  * The script runs in the isolated world of the element's frame (see actions/element.ts `callOnElement`),
  * so the page's own scripts cannot replace the DOM functions it calls.
  */
-
-export interface ElementFacts {
-  tag?: string;
-  type?: string;
-  /** The element's own rendered text (nested links, buttons and fields left out); a button input's value. */
-  visible?: string;
-  /** aria-label, aria-labelledby texts, title, label elements, placeholder, alt texts. */
-  labels?: string[];
-  /** Text drawn by CSS `::before` / `::after` on the element and inside it. */
-  drawn?: string[];
-  /** `<title>`/`<desc>` of SVGs inside it. */
-  svg?: string[];
-  /** Words of class names, ids, `data-icon`, `name` and image file names on the element and inside it (icon hints). */
-  hints?: string[];
-  /** `name`, `id` and `autocomplete` attributes of a field (what payment widgets call their card field). */
-  fieldAttrs?: string[];
-  autocomplete?: string;
-  /** A link's absolute target. */
-  href?: string;
-  /** The URL of the document the element lives in (an iframe's own URL). */
-  frameUrl?: string;
-  /** The element lives in an iframe (its document is not the top one). */
-  inFrame?: boolean;
-  /** The iframe's visible text, for sensitive-page phrases (only for elements in frames). */
-  frameText?: string;
-  /** Enter in this field submits its form (implicit submission); the texts of the form's submit buttons. */
-  submitsForm?: { buttons: string[]; action?: string };
-  /** A native select's options as [value, label]. */
-  options?: [string, string][];
-  /** Inside a form (a `<button>` without a type submits it). */
-  inForm?: boolean;
-  /** A password field. */
-  password?: boolean;
-  /** For a label: the control it activates (a click on the label clicks it). */
-  control?: { tag?: string; type?: string; inForm?: boolean };
-  /** Which element the facts are about: CDP's id for the node (to tell a swapped element from the previewed one). */
-  node?: number;
-}
 
 /** Page text limits: enough for every phrase, never megabytes. */
 const TEXT_MAX = 300;

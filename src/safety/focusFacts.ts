@@ -1,9 +1,8 @@
 import { actWorld } from '../actions/actWorld';
 import type { CdpSession } from '../session/cdp';
 import type { Tab } from '../session/tab';
-import type { ActionPreview } from '../tools/types';
-import { ELEMENT_FACTS_FN, type ElementFacts } from './elementFacts';
-import type { PageFacts } from './policy';
+import type { ActionPreview, ElementFacts, PageFacts } from '../tools/types';
+import { ELEMENT_FACTS_FN } from './elementFacts';
 import { boundedRead } from './pageReads';
 
 const PAGE_TEXT_LIMIT = 20_000;

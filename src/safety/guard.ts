@@ -1,9 +1,13 @@
 import { BrowserAgentError } from '../errors';
 import type { ActionPreview, ToolContext } from '../tools/types';
-import { originOf } from './origins';
-import type { PolicySettings } from './settings';
+import { originOf } from '../base/originGlob';
 import type { Decision, Rating } from './types';
-import type { AtUse } from './atUse';
+
+/** What the checks below read of the safety settings (a PolicySettings, safety/settings.ts, is one). */
+export interface GuardSettings {
+  executableExtensions: string[];
+  secretOrigins: string[];
+}
 
 /**
  * Checks a tool handler makes while it runs, when a risk only becomes known at execution: a
@@ -13,7 +17,7 @@ import type { AtUse } from './atUse';
  * one (tools run bare in their own tests) the checks pass.
  */
 export interface ExecutionGuard {
-  settings(): PolicySettings;
+  settings(): GuardSettings;
   confirm(rating: Rating, preview?: ActionPreview): Promise<Decision>;
   /** Set once the call is decided: what was rated, for the check at the moment of use (atUse.ts). */
   atUse?: AtUse;
@@ -39,4 +43,12 @@ export async function confirmDownload(ctx: ToolContext, fileName: string, url?: 
   const rating: Rating = { level: 'confirm', rule: 'executable-download', reason: `The page is downloading the executable file "${fileName}"${url ? ` from ${originOf(url) ?? url}` : ''}` };
   const d = await guard.confirm(rating, { message: `Downloading "${fileName}"`, url });
   if (d.outcome === 'refused' || d.outcome === 'blocked' || d.outcome === 'needs-confirmation') throw new BrowserAgentError('BLOCKED_BY_POLICY', `The download of "${fileName}" was declined.`, 'Do not retry the download; continue another way or ask the user.');
+}
+
+/** What the decider leaves for the moment of use: the preview it rated, its rating, and how to rate again. */
+export interface AtUse {
+  preview?: ActionPreview;
+  decided: Rating;
+  /** Rates the call again with `target` as its element (`slot` target), or as the element dropped onto (`dropTarget`). */
+  rate(target: NonNullable<ActionPreview['target']>, slot?: 'target' | 'dropTarget'): Promise<Rating>;
 }

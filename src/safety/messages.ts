@@ -1,6 +1,6 @@
 import type { ActionPreview } from '../tools/types';
 import type { ConfirmRequest } from './decider';
-import { originOf } from './origins';
+import { originOf } from '../base/originGlob';
 import { displayText, quotePageText } from './textFold';
 
 /**

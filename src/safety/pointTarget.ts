@@ -3,8 +3,8 @@ import { callOnElement } from '../actions/element';
 import type { CdpSession } from '../session/cdp';
 import type { Tab } from '../session/tab';
 import type { ElementHandle } from '../snapshot/types';
-import type { ActionPreview } from '../tools/types';
-import { ELEMENT_FACTS_FN, type ElementFacts } from './elementFacts';
+import type { ActionPreview, ElementFacts } from '../tools/types';
+import { ELEMENT_FACTS_FN } from './elementFacts';
 
 export interface Point {
   x: number;

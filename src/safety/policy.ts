@@ -1,5 +1,6 @@
-import type { ActionPreview, RiskCategory } from '../tools/types';
-import { checkUrl, originOf } from './origins';
+import type { ActionPreview, RiskCategory, PageFacts } from '../tools/types';
+import { checkUrl } from './origins';
+import { originOf } from '../base/originGlob';
 import { findPhrase, findUrlWord } from './patterns';
 import { checkSecretOrigins, secretNames, typedSecretValues } from './secretPlacement';
 import type { PolicySettings } from './settings';
@@ -7,18 +8,6 @@ import type { Rating, RiskLevel } from './types';
 import { filledChoice } from './fillRules';
 import { actionUrlWord, consequentialChoice, consequentialTarget, findInForms, looksLikeCardNumber, sensitiveFieldFacts, submittedForm } from './targetRules';
 import { ICON_HINTS } from './elementFacts';
-
-/** What the policy may know about the page beyond the preview (read side-effect free). */
-export interface PageFacts {
-  /** Visible text of the page (truncated), for sensitive-page phrases in any language. */
-  text?: string;
-  /** URL of the frame holding the target when the preview names the frame by id (resolved over CDP). */
-  frameUrl?: string;
-  /** The focused element, for calls without a target (typing into / pressing Enter on whatever has focus). */
-  focused?: NonNullable<ActionPreview['target']>;
-  /** The URL of the iframe the focused element is in (another origin's field: the origin lists and secret bindings apply to it). */
-  focusedFrameUrl?: string;
-}
 
 function knowsTarget(t: ActionPreview['target']): boolean {
   return !!(t && (t.role || t.name || t.tag || t.inputType || t.type));

@@ -1,5 +1,5 @@
 import { BrowserAgentError } from '../errors';
-import { originMatches } from './origins';
+import { originMatches } from '../base/originGlob';
 import { SECRET_PLACEHOLDER } from './secrets';
 
 /**

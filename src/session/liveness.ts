@@ -1,5 +1,11 @@
 import { BrowserAgentError } from '../errors';
-import type { CdpConnection } from './cdp';
+
+/** The part of cdp.ts's connection the checks use, named here so that only cdp.ts imports the other file. */
+export interface ProbedConnection {
+  readonly closed: boolean;
+  send(method: 'Browser.getVersion', params?: undefined, sessionId?: undefined, timeoutMs?: number): Promise<unknown>;
+  close(reason?: string): void;
+}
 
 /**
  * Whether the browser at the other end of a connection is still there. A page that does not answer
@@ -16,7 +22,7 @@ export const BROWSER_PROBE_MS = 3000;
 export const STALL_MS = 5000;
 
 /** True when the browser answers a browser-level call within `ms`; any answer, even an error, counts. */
-export function browserAnswers(connection: CdpConnection, ms = BROWSER_PROBE_MS): Promise<boolean> {
+export function browserAnswers(connection: ProbedConnection, ms = BROWSER_PROBE_MS): Promise<boolean> {
   if (connection.closed) return Promise.resolve(false);
   return connection.send('Browser.getVersion', undefined, undefined, ms).then(
     () => true,
@@ -29,7 +35,7 @@ export function unresponsiveReason(silentMs: number): string {
 }
 
 /** Drops a connection whose browser does not answer; the calls still waiting on it fail with the reason. */
-export function dropUnresponsive(connection: CdpConnection, silentMs: number): void {
+export function dropUnresponsive(connection: ProbedConnection, silentMs: number): void {
   connection.close(unresponsiveReason(silentMs));
 }
 
@@ -37,7 +43,7 @@ export function dropUnresponsive(connection: CdpConnection, silentMs: number): v
  * Asks the browser whether it is there, after a call went unanswered for `waitedMs`; drops the
  * connection when it is silent too. Resolves true when the browser answered.
  */
-export async function checkBrowser(connection: CdpConnection, waitedMs: number): Promise<boolean> {
+export async function checkBrowser(connection: ProbedConnection, waitedMs: number): Promise<boolean> {
   if (await browserAnswers(connection)) return true;
   if (!connection.closed) dropUnresponsive(connection, waitedMs + BROWSER_PROBE_MS);
   return false;

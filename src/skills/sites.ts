@@ -1,4 +1,4 @@
-import { originMatches } from '../safety/origins';
+import { originMatches } from '../base/originGlob';
 
 /**
  * One site glob against a URL. A glob is an origin glob as the safety settings write them

@@ -4,11 +4,11 @@ import { BrowserAgentError } from '../errors';
 import type { Tab } from '../session/tab';
 import type { ElementHandle } from '../snapshot/types';
 import { NEAR_FN, PATH_FN } from './near';
-import { ELEMENT_FACTS_FN, type ElementFacts } from '../safety/elementFacts';
+import { ELEMENT_FACTS_FN } from '../safety/elementFacts';
+import type { ElementFacts, ActionPreview, ToolContext } from './types';
 import { targetAt } from '../safety/pointTarget';
 import { boundedRead } from '../safety/pageReads';
 import { fingerprint, resolveRef } from './snapshotApi';
-import type { ActionPreview, ToolContext } from './types';
 
 export const refField = z.string().min(1).max(40).describe('Element ref that browser_snapshot or browser_find showed for the current page, e.g. "12" or "f2:5" (refs of an earlier page are refused).');
 export const xField = z.number().min(0).max(100_000).describe('X in CSS pixels of the viewport (for vision models; prefer ref).');

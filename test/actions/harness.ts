@@ -1,7 +1,8 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { openScope, type Scope } from '../../src/actions/scope';
+import { openScope } from '../../src/actions/scope';
+import type { Scope } from '../../src/actions/scopeTypes';
 import { SessionManager } from '../../src/session/manager';
 import type { CdpSession } from '../../src/session/cdp';
 import type { ElementHandle } from '../../src/snapshot/types';

@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { canonicalHost, canonicalUrl } from '../../src/safety/canonical';
-import { checkRequestOrigin, interceptPatterns, originMatches, originOf } from '../../src/safety/origins';
+import { checkRequestOrigin, interceptPatterns } from '../../src/safety/origins';
+import { originMatches, originOf } from '../../src/base/originGlob';
 
 describe('canonical origins', () => {
   // Each spelling of one host must be matched by a rule written in any other spelling.

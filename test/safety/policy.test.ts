@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
-import type { ActionPreview, RiskCategory } from '../../src/tools/types';
-import { ratePolicy, type PageFacts } from '../../src/safety/policy';
+import type { ActionPreview, RiskCategory, PageFacts } from '../../src/tools/types';
+import { ratePolicy } from '../../src/safety/policy';
 import { DEFAULT_POLICY, normalizePolicy, type PolicySettings } from '../../src/safety/settings';
 import type { RiskLevel } from '../../src/safety/types';
 

@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
-import { checkRequestOrigin, originMatches } from '../../src/safety/origins';
+import { checkRequestOrigin } from '../../src/safety/origins';
+import { originMatches } from '../../src/base/originGlob';
 import { globRegexes, requestRegexRules } from '../../src/safety/regexRules';
 
 const GLOBS = [
