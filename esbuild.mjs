@@ -69,7 +69,7 @@ function testEntries(dir) {
 }
 
 const builds = [
-  { ...common, entryPoints: ['src/extension.ts'], outfile: 'dist/extension.js', external: ['vscode'] },
+  { ...common, entryPoints: ['src/vscode/extension.ts'], outfile: 'dist/extension.js', external: ['vscode'] },
   // The MCP server and the per-user session daemon (started by the MCP server and the extension) share one
   // bundle; dist/mcp.js and dist/daemon.js launch it (LAUNCHERS below).
   { ...common, entryPoints: ['src/cli.ts'], outfile: 'dist/cli.js' },

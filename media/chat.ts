@@ -1,9 +1,9 @@
-// The chat webview. Talks to the extension only through validated messages (src/agent/panel/messages.ts);
+// The chat webview. Talks to the extension only through validated messages (src/vscode/chat/messages.ts);
 // every piece of model or page text is set as textContent, never as HTML.
 import './zodConfig';
-import { FromWebview, ToWebview, type Card, type Entry, type FromWebviewMessage, type HistoryItem, type ModelChoice, type TaskRecord, type ToWebviewMessage } from '../src/agent/panel/messages';
+import { FromWebview, ToWebview, type Card, type Entry, type FromWebviewMessage, type HistoryItem, type ModelChoice, type TaskRecord, type ToWebviewMessage } from '../src/vscode/chat/messages';
 import { outcomeLabel, outcomeTone } from '../src/audit/words';
-import { unfence } from '../src/safety/unfence';
+import { unfence } from '../src/base/unfence';
 
 declare function acquireVsCodeApi(): { postMessage(m: unknown): void; getState(): any; setState(s: unknown): void };
 const vscode = acquireVsCodeApi();

@@ -1,4 +1,4 @@
-import { BrowserAgentError } from '../errors';
+import { BrowserAgentError } from '../base/errors';
 import { sleep } from '../session/launcher';
 import type { Tab } from '../session/tab';
 import type { ElementHandle } from '../snapshot/types';

@@ -1,5 +1,5 @@
-import { BrowserAgentError } from '../errors';
-import { fenceInline } from '../safety/untrusted';
+import { BrowserAgentError } from '../base/errors';
+import { fenceInline } from '../base/untrusted';
 import type { LandedPageCheck, PolicyAct } from '../session/landedPageCheck';
 import { describeBlocked, type BlockedRequest, type RequestGuard } from '../session/requestGuard';
 import type { Scope } from './scopeTypes';

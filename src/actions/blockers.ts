@@ -1,7 +1,7 @@
 // What keeps an element from being acted on, in words a model can act on: why a button is disabled (in the
 // page's own words when it gives them), and which controls of the overlay covering it would dismiss it. Both run
 // only on the error path, so actions that succeed pay nothing for them.
-import { clip, fenceInline } from '../safety/untrusted';
+import { clip, fenceInline } from '../base/untrusted';
 import { evalInFrame, mainFrame, parseRef, refString, tabState, type FrameRef } from '../snapshot/frames';
 import { markShownRefs } from '../snapshot/shown';
 import type { Tab } from '../session/tab';

@@ -1,4 +1,4 @@
-import { BrowserAgentError } from '../errors';
+import { BrowserAgentError } from '../base/errors';
 import type { ElementHandle } from '../snapshot/types';
 import { ensureActionable } from './actionability';
 import { clickElement, fingerprintOf } from './click';

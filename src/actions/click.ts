@@ -1,11 +1,11 @@
-import { BrowserAgentError } from '../errors';
+import { BrowserAgentError } from '../base/errors';
 import type { ElementHandle } from '../snapshot/types';
 import { ensureActionable } from './actionability';
 import { callOnElement, describeHandle, elementBox, type Point } from './element';
 import { invalidFormNote } from './formCheck';
 import { mouseClick, mouseMove, type MouseButton } from './input';
 import type { ActionOutcome, Scope } from './scopeTypes';
-import { confirmAtUse } from '../safety/atUse';
+import { confirmAtUse } from './atUse';
 
 export interface ClickOptions {
   button?: MouseButton;

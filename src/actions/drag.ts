@@ -1,4 +1,4 @@
-import { confirmDropAtUse } from '../safety/atUse';
+import { confirmDropAtUse } from './atUse';
 import type { Protocol } from 'devtools-protocol';
 import type { ElementHandle } from '../snapshot/types';
 import { sleep } from '../session/launcher';

@@ -1,5 +1,5 @@
 import type { Protocol } from 'devtools-protocol';
-import { BrowserAgentError, errorMessage } from '../errors';
+import { BrowserAgentError, errorMessage } from '../base/errors';
 import type { CdpSession } from '../session/cdp';
 import type { Tab } from '../session/tab';
 import type { ElementHandle } from '../snapshot/types';

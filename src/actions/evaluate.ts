@@ -1,5 +1,5 @@
-import { fenceInline } from '../safety/untrusted';
-import { BrowserAgentError } from '../errors';
+import { fenceInline } from '../base/untrusted';
+import { BrowserAgentError } from '../base/errors';
 import type { Scope } from './scopeTypes';
 
 /** Turns any value into JSON-safe data: cycles, DOM nodes, functions, BigInt, Map/Set, errors. */

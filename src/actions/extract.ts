@@ -1,5 +1,5 @@
 import extractSource from './page/extract.ts?inpage';
-import { BrowserAgentError } from '../errors';
+import { BrowserAgentError } from '../base/errors';
 import type { Scope } from './scopeTypes';
 import { worldName } from '../session/worlds';
 

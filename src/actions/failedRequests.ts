@@ -1,6 +1,6 @@
-import { fenceInline } from '../safety/untrusted';
+import { fenceInline } from '../base/untrusted';
 import type { Tab } from '../session/tab';
-import { requestLine, urlOf } from '../tools/requestLines';
+import { requestLine, urlOf } from './requestLines';
 
 /** Failed requests named one by one in a result; more are counted. */
 const MAX_FAILED_LINES = 5;

@@ -1,7 +1,7 @@
 // What a text field did with typed text, in the words a model needs: the value it shows when that differs from
 // the text (a mask reformatted it, the app refused a character), and why when the field itself says (maxlength).
-import { BrowserAgentError } from '../errors';
-import { clip, fenceInline } from '../safety/untrusted';
+import { BrowserAgentError } from '../base/errors';
+import { clip, fenceInline } from '../base/untrusted';
 import type { ElementHandle } from '../snapshot/types';
 import { callOnElement, describeHandle } from './element';
 

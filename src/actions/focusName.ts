@@ -1,6 +1,6 @@
 // Where focus is after a key (Tab, arrows in a menu, Escape closing one), named as the snapshot names it — with
 // its ref when the snapshot gave it one — so the model can act on it without another snapshot.
-import { fenceInline } from '../safety/untrusted';
+import { fenceInline } from '../base/untrusted';
 import type { Tab } from '../session/tab';
 import { evalInFrame, mainFrame, parseRef, tabState } from '../snapshot/frames';
 import { markShownRefs } from '../snapshot/shown';

@@ -1,6 +1,6 @@
 // A form the browser refused to send: its own validation (required, type=email, pattern) shows a bubble that is
 // not page text, so neither the snapshot nor its delta would tell the model why nothing happened.
-import { clip, fenceInline } from '../safety/untrusted';
+import { clip, fenceInline } from '../base/untrusted';
 import type { ElementHandle } from '../snapshot/types';
 import { callOnElement } from './element';
 

@@ -1,5 +1,5 @@
-import { BrowserAgentError } from '../errors';
-import { fenceUrl } from '../safety/untrusted';
+import { BrowserAgentError } from '../base/errors';
+import { fenceUrl } from '../base/untrusted';
 import type { BrowserSession } from '../session/browserSession';
 import type { CdpSession } from '../session/cdp';
 import { answersWithin } from '../session/probe';

@@ -1,4 +1,4 @@
-import { BrowserAgentError } from '../errors';
+import { BrowserAgentError } from '../base/errors';
 
 export interface KeyDef {
   key: string;

@@ -1,4 +1,4 @@
-import { fenceInline } from '../safety/untrusted';
+import { fenceInline } from '../base/untrusted';
 import type { BrowserSession } from '../session/browserSession';
 import type { CdpSession } from '../session/cdp';
 import type { Tab } from '../session/tab';

@@ -1,5 +1,5 @@
-import { BrowserAgentError, isAgentError } from '../errors';
-import { fenceUrl } from '../safety/untrusted';
+import { BrowserAgentError, isAgentError } from '../base/errors';
+import { fenceUrl } from '../base/untrusted';
 import { blockedNavigation, leaveBlocked } from './blockedRequests';
 import type { ActionOutcome, Scope } from './scopeTypes';
 

@@ -1,5 +1,5 @@
 import perfSource from './page/performance.ts?inpage';
-import { BrowserAgentError } from '../errors';
+import { BrowserAgentError } from '../base/errors';
 import type { Tab } from '../session/tab';
 import { worldName } from '../session/worlds';
 import type { PerfReport } from './page/performance';

@@ -1,5 +1,5 @@
 import { rmSync } from 'node:fs';
-import { confirmDownload } from '../safety/guard';
+import { confirmDownload } from './guard';
 import type { Scope } from './scopeTypes';
 
 /**

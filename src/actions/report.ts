@@ -1,6 +1,6 @@
-import { clip, fenceInline, fenceTitle, fenceUrl } from '../safety/untrusted';
+import { clip, fenceInline, fenceTitle, fenceUrl } from '../base/untrusted';
 import { snapshotDelta } from '../snapshot';
-import type { ToolResult } from '../tools/types';
+import type { ToolResult } from '../contract/types';
 import type { ActionOutcome, Scope } from './scopeTypes';
 import type { SettleReport } from './settle';
 import { crashedError } from './hung';

@@ -1,4 +1,4 @@
-import type { ToolContext, ToolResult } from '../tools/types';
+import type { ToolContext, ToolResult } from '../contract/types';
 import { observeBrowser, observeTab } from './observer';
 import { reportBlocked } from './blockedRequests';
 import { screenDownloads } from './policyScreen';

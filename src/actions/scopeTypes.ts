@@ -1,7 +1,7 @@
 import type { BrowserSession } from '../session/browserSession';
 import type { CdpSession } from '../session/cdp';
 import type { Tab } from '../session/tab';
-import type { TargetFingerprint, ToolContext } from '../tools/types';
+import type { TargetFingerprint, ToolContext } from '../contract/types';
 import type { BrowserObserver, TabObserver } from './observer';
 
 /** Everything one action needs: the browser, the tab it acts in, its page session and observers. */

@@ -1,5 +1,5 @@
 import { withSecretFieldsMasked } from '../session/maskSecrets';
-import { BrowserAgentError } from '../errors';
+import { BrowserAgentError } from '../base/errors';
 import type { ElementHandle } from '../snapshot/types';
 import { elementBox, scrollIntoView } from './element';
 import type { Scope } from './scopeTypes';

@@ -1,7 +1,7 @@
 // A custom spinbutton or slider (role=spinbutton/slider on a div) takes no text: a person sets it with the arrow
 // keys. Typing into one used to "type key by key" into nothing and report the old value; fill_form counted it
 // as filled. Here the value is reached with ArrowUp/ArrowDown, measured after the first key, and checked.
-import { BrowserAgentError } from '../errors';
+import { BrowserAgentError } from '../base/errors';
 import type { ElementHandle } from '../snapshot/types';
 import { fingerprintOf } from './click';
 import { callOnElement, describeHandle } from './element';

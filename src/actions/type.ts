@@ -1,5 +1,5 @@
-import { confirmFocusAtUse } from '../safety/atUse';
-import { BrowserAgentError } from '../errors';
+import { confirmFocusAtUse } from './atUse';
+import { BrowserAgentError } from '../base/errors';
 import type { ElementHandle } from '../snapshot/types';
 import { ensureActionable } from './actionability';
 import { fingerprintOf } from './click';

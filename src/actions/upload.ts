@@ -1,6 +1,6 @@
 import { statSync } from 'node:fs';
 import { isAbsolute, resolve } from 'node:path';
-import { BrowserAgentError } from '../errors';
+import { BrowserAgentError } from '../base/errors';
 import type { ElementHandle } from '../snapshot/types';
 import { fingerprintOf } from './click';
 import { describeHandle, describeNode } from './element';

@@ -1,6 +1,6 @@
 import { lostWhileRunning } from '../session/lostBrowser';
 import { crashedError } from './hung';
-import { BrowserAgentError } from '../errors';
+import { BrowserAgentError } from '../base/errors';
 import { sleep } from '../session/launcher';
 import { isRefusedRef } from '../snapshot/shown';
 import type { ElementHandle } from '../snapshot/types';

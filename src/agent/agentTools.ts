@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import type { ToolDefinition } from '../tools/types';
+import type { ToolDefinition } from '../contract/types';
 import type { ToolSpec } from './types';
 
 /** Tools only our own agent has: they end or annotate the run and never touch the page. */

@@ -1,4 +1,4 @@
-import type { ContentPart } from '../tools/types';
+import type { ContentPart } from '../contract/types';
 import type { AgentMessage, ToolResultPart } from './types';
 
 export interface ContextLimits {

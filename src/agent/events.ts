@@ -1,5 +1,5 @@
-import type { Decision } from '../safety/types';
-import type { TargetFingerprint } from '../tools/types';
+import type { Decision } from '../contract/decision';
+import type { TargetFingerprint } from '../contract/types';
 
 /** What happened to a run, in order, for the chat panel (and any other observer). */
 export type AgentEvent =

@@ -1,8 +1,8 @@
 import { z } from 'zod';
-import { errorMessage, isAgentError } from '../errors';
+import { errorMessage, isAgentError } from '../base/errors';
 import { currentPageUrl, narrowingFor } from '../skills/gate';
-import { runTool, type RunHooks, type StepEvent } from '../tools/runner';
-import type { ContentPart, ToolContext, ToolDefinition, ToolResult } from '../tools/types';
+import { runTool, type RunHooks, type StepEvent } from '../runtime/runner';
+import type { ContentPart, ToolContext, ToolDefinition, ToolResult } from '../contract/types';
 import { FINISH, FinishSchema, THINK, ThinkSchema, agentToolSpecs, needsVision, specOf } from './agentTools';
 import { AgentContext, DEFAULT_LIMITS, type ContextLimits } from './context';
 import type { AgentEvent, AgentOutcome, AgentStatus } from './events';

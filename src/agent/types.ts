@@ -1,4 +1,4 @@
-import type { ContentPart } from '../tools/types';
+import type { ContentPart } from '../contract/types';
 
 /** A tool call the model asked for. `id` is the provider's id (or one we made for JSON mode). */
 export interface ToolCall {

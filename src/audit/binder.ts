@@ -1,4 +1,4 @@
-import { BrowserAgentError } from '../errors';
+import { BrowserAgentError } from '../base/errors';
 import type { Tab } from '../session/tab';
 import { markShown, resolveLine } from '../snapshot';
 import { elementsFor } from '../snapshot/snapshot';

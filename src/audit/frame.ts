@@ -1,4 +1,4 @@
-import type { TargetFingerprint } from '../tools/types';
+import type { TargetFingerprint } from '../contract/types';
 
 /**
  * The frame of a recorded element, in two forms: `frame` is what replay and people read (`main` or the

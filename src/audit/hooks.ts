@@ -1,9 +1,9 @@
 import { promises as fs } from 'node:fs';
 import { join } from 'node:path';
 import type { Tab } from '../session/tab';
-import type { Decision, RiskLevel } from '../safety/types';
-import type { RunHooks, StepEvent as RunStep } from '../tools/runner';
-import type { ToolContext, ToolResult } from '../tools/types';
+import type { Decision, RiskLevel } from '../contract/decision';
+import type { RunHooks, StepEvent as RunStep } from '../runtime/runner';
+import type { ToolContext, ToolResult } from '../contract/types';
 import type { AuditRecorder, ImplicitScope, TaskRecorder } from './recorder';
 import { recordedTarget } from './frame';
 import { redactInput } from './redact';

@@ -1,4 +1,4 @@
-import type { TargetFingerprint } from '../tools/types';
+import type { TargetFingerprint } from '../contract/types';
 import type { LoadedTask } from './reader';
 import { REDACTED, SECRET_PLACEHOLDER, type StepRecord } from './types';
 

@@ -1,4 +1,4 @@
-import { unfence } from '../safety/unfence';
+import { unfence } from '../base/unfence';
 import { frameWords, isReadableFrame } from './frame';
 import type { TaskSummary } from './reader';
 import type { StepRecord } from './types';

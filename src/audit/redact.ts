@@ -1,4 +1,4 @@
-import type { ActionPreview } from '../tools/types';
+import type { ActionPreview } from '../contract/types';
 import { redactText } from '../safety/redactor';
 import { REDACTED, SECRET_PLACEHOLDER } from './types';
 

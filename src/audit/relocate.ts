@@ -2,7 +2,7 @@ import type { Protocol } from 'devtools-protocol';
 import type { CdpSession } from '../session/cdp';
 import type { Tab } from '../session/tab';
 import { NEAR_FN } from '../tools/near';
-import type { TargetFingerprint } from '../tools/types';
+import type { TargetFingerprint } from '../contract/types';
 import { worldName } from '../session/worlds';
 
 /** An element found again from a recorded fingerprint, with what the accessibility tree says it is now. */

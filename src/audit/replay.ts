@@ -1,7 +1,7 @@
-import { errorMessage } from '../errors';
+import { errorMessage } from '../base/errors';
 import type { Tab } from '../session/tab';
-import { runTool, type RunHooks } from '../tools/runner';
-import type { ToolContext, ToolDefinition } from '../tools/types';
+import { runTool, type RunHooks } from '../runtime/runner';
+import type { ToolContext, ToolDefinition } from '../contract/types';
 import type { LoadedTask } from './reader';
 import { fingerprintMismatch, relocate, type LocatedElement, type RelocateFailure } from './relocate';
 import { REDACTED, type StepRecord } from './types';

@@ -1,5 +1,5 @@
-import type { TargetFingerprint } from '../tools/types';
-import type { DecisionOutcome, RiskLevel } from '../safety/types';
+import type { TargetFingerprint } from '../contract/types';
+import type { DecisionOutcome, RiskLevel } from '../contract/decision';
 
 /** Bumped when a line's shape changes incompatibly; readers accept older versions. */
 export const AUDIT_FORMAT = 1;

@@ -2,7 +2,7 @@
  * URL schemes, origins and origin globs, canonical (see canonical.ts). No policy here: the allow and block
  * lists that use them are safety/origins.ts; skills match their sites with them.
  */
-import { canonicalHostGlob, canonicalUrl } from '../safety/canonical';
+import { canonicalHostGlob, canonicalUrl } from './canonical';
 
 /** The scheme of a URL without the colon, lower case; undefined when it does not parse. */
 export function schemeOf(url: string): string | undefined {

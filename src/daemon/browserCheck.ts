@@ -1,4 +1,4 @@
-import { isAgentError } from '../errors';
+import { isAgentError } from '../base/errors';
 import { BROWSER_PROBE_MS } from '../session/liveness';
 import type { BrowserHub } from './hub';
 

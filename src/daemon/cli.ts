@@ -1,7 +1,7 @@
 // browser-agent-daemon: the per-user session daemon (issue 17). `run` serves in the foreground;
 // `start` starts it in the background when none is running; `status` lists sessions; `stop` ends it.
 import { parseArgs } from 'node:util';
-import { errorMessage } from '../errors';
+import { errorMessage } from '../base/errors';
 import { connectDaemon, daemonControl } from './client';
 import { daemonPaths, ensurePrivateSocket } from './paths';
 import { ensurePairing } from './relayPairing';

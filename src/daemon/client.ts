@@ -2,7 +2,7 @@ import { spawn } from 'node:child_process';
 import { closeSync, existsSync, openSync } from 'node:fs';
 import { createConnection, type Socket } from 'node:net';
 import { join } from 'node:path';
-import { BrowserAgentError } from '../errors';
+import { BrowserAgentError } from '../base/errors';
 import { sleep } from '../session/launcher';
 import type { CdpTransport } from '../session/transport';
 import { daemonPaths, ensurePrivateDir, ensurePrivateSocket, type DaemonPaths } from './paths';

@@ -1,5 +1,5 @@
 import type { Protocol } from 'devtools-protocol';
-import { BrowserAgentError } from '../errors';
+import { BrowserAgentError } from '../base/errors';
 import type { CdpTransport } from '../session/transport';
 
 /** What the hub needs of a daemon session: where its messages go and which targets it may see. */

@@ -1,7 +1,7 @@
 import { chmodSync, lstatSync, mkdirSync, unlinkSync } from 'node:fs';
 import { tmpdir, userInfo } from 'node:os';
 import { join } from 'node:path';
-import { BrowserAgentError } from '../errors';
+import { BrowserAgentError } from '../base/errors';
 
 export interface DaemonPaths {
   dir: string;

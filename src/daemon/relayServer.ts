@@ -1,7 +1,7 @@
 import { randomUUID, timingSafeEqual } from 'node:crypto';
 import type { IncomingMessage } from 'node:http';
 import { WebSocketServer, type WebSocket } from 'ws';
-import { BrowserAgentError } from '../errors';
+import { BrowserAgentError } from '../base/errors';
 import { EXTENSION_ORIGIN, RELAY_INTERRUPTED, RELAY_PROTOCOL, RELAY_TOKEN_PREFIX, type DaemonRelayMessage, type ExtensionMessage, type RelayRequest, type RelaySessionView, type SharedTab } from '../session/relayProtocol';
 import type { RelayLink } from '../session/relayTransport';
 import type { RelayPairing } from './relayPairing';

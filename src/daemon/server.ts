@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { chmodSync, readFileSync, rmSync, unlinkSync, writeFileSync } from 'node:fs';
 import { createConnection, createServer, type Server, type Socket } from 'node:net';
-import { BrowserAgentError, errorMessage, isAgentError } from '../errors';
+import { BrowserAgentError, errorMessage, isAgentError } from '../base/errors';
 import { resolveEndpoint } from '../session/endpoints';
 import { groupAlive, launchBrowser, sleep, type LaunchedBrowser } from '../session/launcher';
 import { TabClaims } from '../session/tabClaims';

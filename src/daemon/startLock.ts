@@ -1,6 +1,6 @@
 import { mkdirSync, readFileSync, rmdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { BrowserAgentError } from '../errors';
+import { BrowserAgentError } from '../base/errors';
 import { sleep } from '../session/launcher';
 
 /** A lock with no owner file yet (its starter is between mkdir and the write) is stale only after this long. */

@@ -10,7 +10,7 @@ import { auditDirFromArgs, createMcpAudit } from '../audit/mcp';
 import { createMcpSafety } from '../safety/mcp';
 import { secureTool } from '../safety/secureTool';
 import { createMcpServer, SERVER_VERSION } from './server';
-import { shutdown as closeAll } from '../tools/shutdown';
+import { shutdown as closeAll } from '../runtime/shutdown';
 import { RELAY_ENDPOINT } from '../session/relayProtocol';
 import { DEFAULT_MAX_INPUT_BYTES, LimitedStdioTransport } from './stdioTransport';
 

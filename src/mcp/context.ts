@@ -5,7 +5,7 @@ import { CdpConnection } from '../session/cdp';
 import type { BrowserSession } from '../session/browserSession';
 import { SessionManager, type Logger, type SessionSettings } from '../session/manager';
 import { chooseAttachTab, claimedByAgentWorld, probePages, type AttachTabMode, type PageCandidate } from '../session/tabChoice';
-import type { ToolContext, ToolSettings } from '../tools/types';
+import type { ToolContext, ToolSettings } from '../contract/types';
 import { TabClaims } from '../session/tabClaims';
 import { daemonProvider } from '../daemon/provider';
 

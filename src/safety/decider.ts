@@ -1,5 +1,5 @@
-import type { RunHooks } from '../tools/runner';
-import type { ActionPreview, ToolContext, ToolDefinition, PageFacts } from '../tools/types';
+import type { RunHooks } from '../runtime/runner';
+import type { ActionPreview, ToolContext, ToolDefinition, PageFacts } from '../contract/types';
 import { checkRequestOrigin, checkUrl, hasOriginRules, interceptPatterns, webSocketBlockPatterns } from './origins';
 import { originOf } from '../base/originGlob';
 import { requestRegexRules } from './regexRules';
@@ -7,9 +7,9 @@ import type { RequestPolicy } from '../session/requestGuard';
 import { ratePolicy } from './policy';
 import { SECRET_PLACEHOLDER, type SecretVault } from './secrets';
 import type { PolicySettings } from './settings';
-import type { Decision, Rating } from './types';
-import { registerGuard, type ExecutionGuard } from './guard';
-import { readFocusAndText } from './focusFacts';
+import type { Decision, Rating } from '../contract/decision';
+import { registerGuard, type ExecutionGuard } from '../actions/guard';
+import { readFocusAndText } from '../actions/focusFacts';
 import { displaySafePreview } from './confirmDisplay';
 
 /** What a person is asked. Everything needed to name the action, element, page and rule. */

@@ -1,4 +1,4 @@
-import type { ActionPreview } from '../tools/types';
+import type { ActionPreview } from '../contract/types';
 import type { ConfirmRequest } from './decider';
 import { originOf } from '../base/originGlob';
 import { displayText, quotePageText } from './textFold';

@@ -1,5 +1,5 @@
-import { BrowserAgentError } from '../errors';
-import { canonicalHostGlob, canonicalUrl } from './canonical';
+import { BrowserAgentError } from '../base/errors';
+import { canonicalHostGlob, canonicalUrl } from '../base/canonical';
 import { DANGEROUS_SCHEMES, type PolicySettings } from './settings';
 import { schemeOf, originOf, originMatches } from '../base/originGlob';
 

@@ -1,13 +1,13 @@
-import type { ActionPreview, RiskCategory, PageFacts } from '../tools/types';
+import type { ActionPreview, RiskCategory, PageFacts } from '../contract/types';
 import { checkUrl } from './origins';
 import { originOf } from '../base/originGlob';
 import { findPhrase, findUrlWord } from './patterns';
 import { checkSecretOrigins, secretNames, typedSecretValues } from './secretPlacement';
 import type { PolicySettings } from './settings';
-import type { Rating, RiskLevel } from './types';
+import type { Rating, RiskLevel } from '../contract/decision';
 import { filledChoice } from './fillRules';
 import { actionUrlWord, consequentialChoice, consequentialTarget, findInForms, looksLikeCardNumber, sensitiveFieldFacts, submittedForm } from './targetRules';
-import { ICON_HINTS } from './elementFacts';
+import { ICON_HINTS } from '../actions/elementFacts';
 
 function knowsTarget(t: ActionPreview['target']): boolean {
   return !!(t && (t.role || t.name || t.tag || t.inputType || t.type));

@@ -1,4 +1,4 @@
-import { canonicalHostGlob } from './canonical';
+import { canonicalHostGlob } from '../base/canonical';
 import type { PolicySettings } from './settings';
 
 /** One rule of a first-match-wins list: a regular expression over a request's full URL. */

@@ -1,4 +1,4 @@
-import { BrowserAgentError } from '../errors';
+import { BrowserAgentError } from '../base/errors';
 import { originMatches } from '../base/originGlob';
 import { SECRET_PLACEHOLDER } from './secrets';
 

@@ -1,7 +1,7 @@
 import { readFile } from 'node:fs/promises';
 import { parseEnv } from 'node:util';
-import { BrowserAgentError } from '../errors';
-import type { ContentPart, ToolResult } from '../tools/types';
+import { BrowserAgentError } from '../base/errors';
+import type { ContentPart, ToolResult } from '../contract/types';
 import { MIN_REDACT_LENGTH, redactText } from './redactor';
 
 /** `{{secret:NAME}}` in any string argument is replaced by the secret's value right before the handler runs. */

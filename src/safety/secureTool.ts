@@ -1,7 +1,7 @@
-import { runTool, type RunHooks, type StepEvent } from '../tools/runner';
-import type { ToolContext, ToolDefinition, ToolResult } from '../tools/types';
-import { BrowserAgentError } from '../errors';
-import { guardOf } from './guard';
+import { runTool, type RunHooks, type StepEvent } from '../runtime/runner';
+import type { ToolContext, ToolDefinition, ToolResult } from '../contract/types';
+import { BrowserAgentError } from '../base/errors';
+import { guardOf } from '../actions/guard';
 import { checkSecretOrigins, misplacedSecretError, secretNames, typedSecretValues } from './secretPlacement';
 import type { SecretVault } from './secrets';
 

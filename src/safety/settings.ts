@@ -1,4 +1,4 @@
-import type { RiskLevel } from './types';
+import type { RiskLevel } from '../contract/decision';
 
 /** Everything the safety policy reads; `browserAgent.safety.*` in settings, MCP flags outside VS Code. */
 export interface PolicySettings {

@@ -1,5 +1,5 @@
-import type { ActionPreview, ElementFacts } from '../tools/types';
-import { factTexts, ICON_HINTS } from './elementFacts';
+import type { ActionPreview, ElementFacts } from '../contract/types';
+import { factTexts, ICON_HINTS } from '../actions/elementFacts';
 import { findPhrase } from './patterns';
 import type { PolicySettings } from './settings';
 import { textForms } from './textFold';

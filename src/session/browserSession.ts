@@ -1,7 +1,7 @@
 import { EventEmitter } from 'node:events';
 import { chooseAttachTab, probePages } from './tabChoice';
 import type { Protocol } from 'devtools-protocol';
-import { BrowserAgentError } from '../errors';
+import { BrowserAgentError } from '../base/errors';
 import type { CdpConnection } from './cdp';
 import type { LaunchOptions } from './launcher';
 import { localProvider, type BrowserHandle, type SessionKind } from './provider';

@@ -1,6 +1,6 @@
 import { EventEmitter } from 'node:events';
 import type { ProtocolMapping } from 'devtools-protocol/types/protocol-mapping';
-import { BrowserAgentError } from '../errors';
+import { BrowserAgentError } from '../base/errors';
 import { needsRenderer } from './crashedCalls';
 import { checkBrowser, STALL_MS } from './liveness';
 import { connectWebSocket, type CdpTransport } from './transport';

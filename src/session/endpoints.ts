@@ -2,7 +2,7 @@ import { existsSync } from 'node:fs';
 import { createConnection } from 'node:net';
 import { homedir } from 'node:os';
 import { join } from 'node:path';
-import { BrowserAgentError } from '../errors';
+import { BrowserAgentError } from '../base/errors';
 import { readDevToolsActivePort } from './launcher';
 
 /** Plain-words help for the most common attach failure (Chrome 136+ and the default profile). */

@@ -3,7 +3,7 @@ import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, unlinkSync 
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Launcher, getChromePath } from 'chrome-launcher';
-import { BrowserAgentError } from '../errors';
+import { BrowserAgentError } from '../base/errors';
 import { cleanStaleProfiles, markOwner, TEMP_PROFILE_PREFIX } from './staleProfiles';
 import { startWatchdog } from './watchdog';
 

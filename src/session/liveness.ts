@@ -1,4 +1,4 @@
-import { BrowserAgentError } from '../errors';
+import { BrowserAgentError } from '../base/errors';
 
 /** The part of cdp.ts's connection the checks use, named here so that only cdp.ts imports the other file. */
 export interface ProbedConnection {

@@ -1,4 +1,4 @@
-import { BrowserAgentError, errorMessage } from '../errors';
+import { BrowserAgentError, errorMessage } from '../base/errors';
 
 /**
  * The browser we were attached to went away (the person closed it, it crashed, remote debugging was

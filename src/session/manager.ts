@@ -1,5 +1,5 @@
 import { EventEmitter } from 'node:events';
-import { BrowserAgentError, errorMessage, isAgentError } from '../errors';
+import { BrowserAgentError, errorMessage, isAgentError } from '../base/errors';
 import { attachedBrowserGone } from './lostBrowser';
 import { BrowserSession } from './browserSession';
 import type { LaunchOptions } from './launcher';

@@ -1,4 +1,4 @@
-import { isAgentError } from '../errors';
+import { isAgentError } from '../base/errors';
 import type { CdpSession } from './cdp';
 
 /**

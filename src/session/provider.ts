@@ -1,4 +1,4 @@
-import { BrowserAgentError } from '../errors';
+import { BrowserAgentError } from '../base/errors';
 import { CdpConnection } from './cdp';
 import { ATTACH_HELP, resolveEndpoint } from './endpoints';
 import { launchBrowser, type LaunchOptions } from './launcher';

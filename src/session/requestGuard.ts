@@ -1,7 +1,7 @@
 import { EventEmitter } from 'node:events';
 import type { Protocol } from 'devtools-protocol';
 import type { CdpConnection } from './cdp';
-import { fenceInline } from '../safety/untrusted';
+import { fenceInline } from '../base/untrusted';
 import { socketBarrierSource } from './socketBarrier';
 import { NO_SERVICE_WORKERS } from './autoAttach';
 import { Waiters } from './waiters';

@@ -1,7 +1,7 @@
 import { EventEmitter } from 'node:events';
 import type { Protocol } from 'devtools-protocol';
-import { BrowserAgentError } from '../errors';
-import { fenceInline } from '../safety/untrusted';
+import { BrowserAgentError } from '../base/errors';
+import { fenceInline } from '../base/untrusted';
 import type { CdpConnection, CdpSession, Unsubscribe } from './cdp';
 import { NO_SERVICE_WORKERS } from './autoAttach';
 import { PageLog } from './pageLog';

@@ -1,5 +1,5 @@
 import WebSocket from 'ws';
-import { BrowserAgentError } from '../errors';
+import { BrowserAgentError } from '../base/errors';
 
 /**
  * How CDP messages travel: one JSON text per message, in order. A WebSocket to the browser is one

@@ -2,7 +2,7 @@
 // fields whose lines show them cut — not the budgeted snapshot. Long paragraphs come back as a snippet
 // around the match, with the offset a snapshot reads on from.
 import type { Tab } from '../session/tab';
-import { BrowserAgentError } from '../errors';
+import { BrowserAgentError } from '../base/errors';
 import { WRAP_CHARS, wrapLine } from './budget';
 import { untrusted, type Line } from './format';
 import { hiddenMatches } from './hiddenFind';

@@ -1,6 +1,6 @@
 // Turns extracted items into the text a model reads: one line per element, the page text whole,
 // landmark sections and frames marked, all page-derived text inside one clearly delimited untrusted block.
-import { defuseMarkers } from '../safety/untrusted';
+import { defuseMarkers } from '../base/untrusted';
 import { randomBytes } from 'node:crypto';
 import type { ElementItem, PageItem } from './protocol';
 import { refString, type FrameResult } from './frames';

@@ -4,7 +4,7 @@ import type { CdpSession } from '../session/cdp';
 import { worldName } from '../session/worlds';
 import { answersWithin } from '../session/probe';
 import type { Tab } from '../session/tab';
-import { BrowserAgentError, errorMessage } from '../errors';
+import { BrowserAgentError, errorMessage } from '../base/errors';
 import extractorSource from './page/extractor.ts?inpage';
 import type { PageItem, RunOptions, RunResult } from './protocol';
 

@@ -1,8 +1,8 @@
 // Refs to live elements: resolve for the action executor, clear errors for gone elements,
 // fingerprints for the audit log and replay.
 import type { Tab } from '../session/tab';
-import type { TargetFingerprint } from '../tools/types';
-import { BrowserAgentError, errorMessage } from '../errors';
+import type { TargetFingerprint } from '../contract/types';
+import { BrowserAgentError, errorMessage } from '../base/errors';
 import { evalInFrame, mainFrame, parseRef, tabState, type RefRecord } from './frames';
 import type { Line } from './format';
 import { inDocument, markShown, OTHER_DOCUMENT, otherDocumentError, shownRef, type ShownRef } from './shown';

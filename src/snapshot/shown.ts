@@ -3,7 +3,7 @@
 // act on whatever holds its number now. Each ref a result shows (snapshot, find, delta, focus and cover names)
 // is kept with its frame's document, and an action may use it only while that document is the frame's.
 import type { Tab } from '../session/tab';
-import { BrowserAgentError } from '../errors';
+import { BrowserAgentError } from '../base/errors';
 import { parseRef, refString, tabState, type RefRecord } from './frames';
 import type { Line } from './format';
 

@@ -1,7 +1,7 @@
 // The public snapshot layers: summary, elements (with scope and budget), details, find, delta.
 import type { Tab } from '../session/tab';
-import { clip, fenceUrl } from '../safety/untrusted';
-import { BrowserAgentError } from '../errors';
+import { clip, fenceUrl } from '../base/untrusted';
+import { BrowserAgentError } from '../base/errors';
 import { extractFrame, evalInFrame, mainFrame, tabState, type FrameRef, type FrameResult, type TabState } from './frames';
 import { inDocument, markShown, OTHER_DOCUMENT, otherDocumentError, shownRef, type ShownRef } from './shown';
 import { flatten, untrusted, type Line } from './format';

@@ -2,7 +2,7 @@
 // of 3" are text, not elements, and a model that only sees element changes would not learn what its action
 // made the page say.
 import type { Tab } from '../session/tab';
-import { clip } from '../safety/untrusted';
+import { clip } from '../base/untrusted';
 import type { Line } from './format';
 import { evalInFrame, mainFrame } from './frames';
 

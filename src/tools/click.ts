@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { clickAt, clickElement } from '../actions/click';
 import { perform } from '../actions/scope';
 import { handleFor, pickTarget, previewOf, refField, xField, yField } from './common';
-import { defineTool } from './types';
+import { defineTool } from '../contract/types';
 
 export const browserClick = defineTool({
   name: 'browser_click',

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { defineTool, text } from './types';
+import { defineTool, text } from '../contract/types';
 
 export const browserClose = defineTool({
   name: 'browser_close',

@@ -1,13 +1,13 @@
 import { z } from 'zod';
 import { describeNode, callOnElement, describeHandle } from '../actions/element';
-import { BrowserAgentError } from '../errors';
+import { BrowserAgentError } from '../base/errors';
 import type { Tab } from '../session/tab';
 import type { ElementHandle } from '../snapshot/types';
 import { NEAR_FN, PATH_FN } from './near';
-import { ELEMENT_FACTS_FN } from '../safety/elementFacts';
-import type { ElementFacts, ActionPreview, ToolContext } from './types';
-import { targetAt } from '../safety/pointTarget';
-import { boundedRead } from '../safety/pageReads';
+import { ELEMENT_FACTS_FN } from '../actions/elementFacts';
+import type { ElementFacts, ActionPreview, ToolContext } from '../contract/types';
+import { targetAt } from '../actions/pointTarget';
+import { boundedRead } from '../actions/pageReads';
 import { fingerprint, resolveRef } from './snapshotApi';
 
 export const refField = z.string().min(1).max(40).describe('Element ref that browser_snapshot or browser_find showed for the current page, e.g. "12" or "f2:5" (refs of an earlier page are refused).');

@@ -1,8 +1,8 @@
 import { z } from 'zod';
 import type { ConsoleEntry, ConsoleLevel } from '../session/pageLog';
-import { wrapUntrusted } from '../safety/untrusted';
+import { wrapUntrusted } from '../base/untrusted';
 import { previewOf } from './common';
-import { defineTool, text } from './types';
+import { defineTool, text } from '../contract/types';
 
 const RANK: Record<ConsoleLevel, number> = { debug: 0, info: 1, warning: 2, error: 3 };
 

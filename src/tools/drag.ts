@@ -3,7 +3,7 @@ import { drag, type DragEnd } from '../actions/drag';
 import { perform } from '../actions/scope';
 import { handleFor, pickTarget, previewOf, refField, xField, yField } from './common';
 import type { Tab } from '../session/tab';
-import { defineTool } from './types';
+import { defineTool } from '../contract/types';
 
 async function end(tab: Tab, t: { ref: string } | { x: number; y: number }): Promise<DragEnd> {
   return 'ref' in t ? { handle: await handleFor(tab, t.ref) } : { point: t };

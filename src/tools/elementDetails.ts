@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { openScope } from '../actions/scope';
 import { normalizeRef, previewOf, refField } from './common';
 import { elementDetails } from './snapshotApi';
-import { defineTool } from './types';
+import { defineTool } from '../contract/types';
 
 export const browserElementDetails = defineTool({
   name: 'browser_element_details',

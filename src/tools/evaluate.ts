@@ -2,8 +2,8 @@ import { z } from 'zod';
 import { evaluateInPage } from '../actions/evaluate';
 import { perform } from '../actions/scope';
 import { previewOf } from './common';
-import { wrapUntrusted } from '../safety/untrusted';
-import { defineTool } from './types';
+import { wrapUntrusted } from '../base/untrusted';
+import { defineTool } from '../contract/types';
 
 export const browserEvaluate = defineTool({
   name: 'browser_evaluate',

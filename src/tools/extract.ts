@@ -2,8 +2,8 @@ import { z } from 'zod';
 import { extract } from '../actions/extract';
 import { openScope } from '../actions/scope';
 import { previewOf } from './common';
-import { fenceUrl, wrapUntrusted } from '../safety/untrusted';
-import { defineTool } from './types';
+import { fenceUrl, wrapUntrusted } from '../base/untrusted';
+import { defineTool } from '../contract/types';
 
 export const browserExtract = defineTool({
   name: 'browser_extract',

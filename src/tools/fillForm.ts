@@ -1,9 +1,9 @@
 import { z } from 'zod';
 import { fillField } from '../actions/choose';
 import { perform } from '../actions/scope';
-import { errorMessage, isAgentError } from '../errors';
+import { errorMessage, isAgentError } from '../base/errors';
 import { handleFor, previewOf, refField } from './common';
-import { defineTool, type ActionPreview } from './types';
+import { defineTool, type ActionPreview } from '../contract/types';
 
 export const browserFillForm = defineTool({
   name: 'browser_fill_form',

@@ -1,9 +1,9 @@
 import { z } from 'zod';
-import { BrowserAgentError } from '../errors';
+import { BrowserAgentError } from '../base/errors';
 import { openScope } from '../actions/scope';
 import { previewOf } from './common';
 import { findInPage } from './snapshotApi';
-import { defineTool } from './types';
+import { defineTool } from '../contract/types';
 
 export const browserFind = defineTool({
   name: 'browser_find',

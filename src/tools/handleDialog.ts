@@ -1,9 +1,9 @@
-import { fenceInline } from '../safety/untrusted';
+import { fenceInline } from '../base/untrusted';
 import { z } from 'zod';
 import { perform } from '../actions/scope';
-import { BrowserAgentError } from '../errors';
+import { BrowserAgentError } from '../base/errors';
 import { previewOf } from './common';
-import { defineTool } from './types';
+import { defineTool } from '../contract/types';
 
 export const browserHandleDialog = defineTool({
   name: 'browser_handle_dialog',

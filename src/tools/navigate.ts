@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { checkUrl, navigate } from '../actions/navigate';
 import { perform } from '../actions/scope';
 import { previewOf } from './common';
-import { defineTool } from './types';
+import { defineTool } from '../contract/types';
 
 export const browserNavigate = defineTool({
   name: 'browser_navigate',

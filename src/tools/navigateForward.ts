@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { goHistory } from '../actions/navigate';
 import { perform } from '../actions/scope';
 import { previewOf } from './common';
-import { defineTool } from './types';
+import { defineTool } from '../contract/types';
 
 export const browserNavigateForward = defineTool({
   name: 'browser_navigate_forward',

@@ -1,10 +1,10 @@
 import { z } from 'zod';
-import { BrowserAgentError } from '../errors';
-import { wrapUntrusted } from '../safety/untrusted';
+import { BrowserAgentError } from '../base/errors';
+import { wrapUntrusted } from '../base/untrusted';
 import { requestDetails } from './requestDetails';
-import { STATIC, failedOrError, requestLine, urlOf } from './requestLines';
+import { STATIC, failedOrError, requestLine, urlOf } from '../actions/requestLines';
 import { previewOf } from './common';
-import { defineTool, text } from './types';
+import { defineTool, text } from '../contract/types';
 
 export const browserNetworkRequests = defineTool({
   name: 'browser_network_requests',

@@ -1,8 +1,8 @@
 import { z } from 'zod';
 import { formatPerformance, readPerformance } from '../actions/performance';
-import { fenceUrl, wrapUntrusted } from '../safety/untrusted';
+import { fenceUrl, wrapUntrusted } from '../base/untrusted';
 import { previewOf } from './common';
-import { defineTool, text } from './types';
+import { defineTool, text } from '../contract/types';
 
 export const browserPerformance = defineTool({
   name: 'browser_performance',

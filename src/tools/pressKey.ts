@@ -4,8 +4,8 @@ import { focusedName } from '../actions/focusName';
 import { parseCombo } from '../actions/keys';
 import { perform } from '../actions/scope';
 import { previewOf } from './common';
-import { confirmFocusAtUse } from '../safety/atUse';
-import { defineTool } from './types';
+import { confirmFocusAtUse } from '../actions/atUse';
+import { defineTool } from '../contract/types';
 
 export const browserPressKey = defineTool({
   name: 'browser_press_key',

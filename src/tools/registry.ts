@@ -24,7 +24,7 @@ import { browserSkillsSearch } from './skillsSearch';
 import { browserSnapshot } from './snapshot';
 import { browserTabs } from './tabs';
 import { browserType } from './type';
-import type { ToolDefinition } from './types';
+import type { ToolDefinition } from '../contract/types';
 import { browserUploadFile } from './uploadFile';
 import { browserWait } from './wait';
 

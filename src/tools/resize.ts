@@ -1,7 +1,7 @@
 import { z } from 'zod';
-import { BrowserAgentError } from '../errors';
+import { BrowserAgentError } from '../base/errors';
 import { previewOf } from './common';
-import { defineTool, text } from './types';
+import { defineTool, text } from '../contract/types';
 
 interface Viewport {
   w: number;

@@ -1,10 +1,10 @@
 import { z } from 'zod';
-import { fenceUrl } from '../safety/untrusted';
+import { fenceUrl } from '../base/untrusted';
 import { screenshot } from '../actions/screenshot';
 import { openScope } from '../actions/scope';
 import { modalLines } from '../actions/report';
 import { handleFor, previewOf, refField } from './common';
-import { defineTool } from './types';
+import { defineTool } from '../contract/types';
 
 export const browserScreenshot = defineTool({
   name: 'browser_screenshot',

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { perform } from '../actions/scope';
 import { scroll } from '../actions/scroll';
 import { handleFor, previewOf, refField } from './common';
-import { defineTool } from './types';
+import { defineTool } from '../contract/types';
 
 export const browserScroll = defineTool({
   name: 'browser_scroll',

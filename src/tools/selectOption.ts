@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { selectOptions } from '../actions/choose';
 import { perform } from '../actions/scope';
 import { handleFor, previewOf, refField } from './common';
-import { defineTool } from './types';
+import { defineTool } from '../contract/types';
 
 export const browserSelectOption = defineTool({
   name: 'browser_select_option',

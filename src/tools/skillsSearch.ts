@@ -1,8 +1,8 @@
 import { z } from 'zod';
-import { BrowserAgentError } from '../errors';
+import { BrowserAgentError } from '../base/errors';
 import { skillsText } from '../skills/present';
 import { currentPageUrl } from '../skills/gate';
-import { defineTool } from './types';
+import { defineTool } from '../contract/types';
 
 export const browserSkillsSearch = defineTool({
   name: 'browser_skills_search',

@@ -3,7 +3,7 @@ import { openScope } from '../actions/scope';
 import { modalLines } from '../actions/report';
 import { normalizeRef, previewOf } from './common';
 import { takeSnapshot } from './snapshotApi';
-import { defineTool } from './types';
+import { defineTool } from '../contract/types';
 
 export const browserSnapshot = defineTool({
   name: 'browser_snapshot',

@@ -1,13 +1,13 @@
-import { fenceTitle, fenceUrl } from '../safety/untrusted';
+import { fenceTitle, fenceUrl } from '../base/untrusted';
 import { z } from 'zod';
 import { openScope } from '../actions/scope';
 import { checkUrl } from '../actions/navigate';
 import { SettleWatch } from '../actions/settle';
 import { blockedError, blockedNavigation } from '../actions/blockedRequests';
-import { BrowserAgentError } from '../errors';
+import { BrowserAgentError } from '../base/errors';
 import type { BrowserSession, TabInfo } from '../session/browserSession';
 import { previewOf } from './common';
-import { defineTool, text, type ToolContext } from './types';
+import { defineTool, text, type ToolContext } from '../contract/types';
 
 function list(tabs: TabInfo[]): string {
   return tabs.map((t, i) => `${i}. ${t.active ? '(active) ' : ''}${t.title ? fenceTitle(t.title) : '(no title)'} ${fenceUrl(t.url)} [id ${t.id.slice(0, 8)}]`).join('\n');

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { perform } from '../actions/scope';
 import { typeFocused, typeInto } from '../actions/type';
 import { handleFor, previewOf, refField } from './common';
-import { defineTool } from './types';
+import { defineTool } from '../contract/types';
 
 export const browserType = defineTool({
   name: 'browser_type',

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { perform } from '../actions/scope';
 import { uploadFiles } from '../actions/upload';
 import { handleFor, previewOf, refField } from './common';
-import { defineTool } from './types';
+import { defineTool } from '../contract/types';
 
 export const browserUploadFile = defineTool({
   name: 'browser_upload_file',

@@ -1,9 +1,9 @@
 import { z } from 'zod';
 import { perform } from '../actions/scope';
 import { describeWait, waitFor } from '../actions/wait';
-import { BrowserAgentError } from '../errors';
+import { BrowserAgentError } from '../base/errors';
 import { handleFor, normalizeRef, previewOf, refField } from './common';
-import { defineTool } from './types';
+import { defineTool } from '../contract/types';
 
 export const browserWait = defineTool({
   name: 'browser_wait',

@@ -1,6 +1,6 @@
 import * as vscode from 'vscode';
 import type { SessionManager } from '../session/manager';
-import type { RunHooks } from '../tools/runner';
+import type { RunHooks } from '../runtime/runner';
 import { allTools } from '../tools/registry';
 import { registerLanguageModelTools } from './lmTools';
 import { registerMcpServerProvider } from './mcpProvider';

@@ -1,8 +1,8 @@
 import type { Decider } from '../safety/decider';
 import { confirmationText } from '../safety/messages';
 import type { SecretVault } from '../safety/secrets';
-import type { Rating } from '../safety/types';
-import type { ActionPreview, ToolContext, ToolDefinition, ToolResult } from '../tools/types';
+import type { Rating } from '../contract/decision';
+import type { ActionPreview, ToolContext, ToolDefinition, ToolResult } from '../contract/types';
 
 /**
  * The editor-independent half of the Copilot tools (kept free of `vscode` so it is unit-tested):

@@ -1,4 +1,4 @@
-import { errorMessage, isAgentError } from '../errors';
+import { errorMessage, isAgentError } from '../base/errors';
 
 /** A button on a failure message and what it does. */
 export type FixAction = { label: 'Open Settings'; query: string } | { label: 'How to Attach' } | { label: 'Show Log' };

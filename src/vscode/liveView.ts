@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import * as vscode from 'vscode';
-import { Screencast } from '../agent/panel/screencast';
+import { Screencast } from './chat/screencast';
 import type { SessionManager, SessionStatus } from '../session/manager';
 import { liveState } from './liveState';
 

@@ -1,8 +1,8 @@
 import * as vscode from 'vscode';
 import { redactingStepHook, secureTool } from '../safety/secureTool';
 import type { SessionManager } from '../session/manager';
-import { runTool, type RunHooks } from '../tools/runner';
-import type { ToolDefinition, ToolResult } from '../tools/types';
+import { runTool, type RunHooks } from '../runtime/runner';
+import type { ToolDefinition, ToolResult } from '../contract/types';
 import { confirmationBody, fitToBudget, PendingConfirmations, prepareCall, sizeInput } from './copilotCalls';
 import type { SafetyApi } from './safety';
 import { createPeekContext, createToolContext } from './toolContext';

@@ -1,6 +1,6 @@
 import { z } from 'zod';
-import { UNTRUSTED_NOTE } from '../safety/untrusted';
-import type { RiskCategory, ToolDefinition } from '../tools/types';
+import { UNTRUSTED_NOTE } from '../base/untrusted';
+import type { RiskCategory, ToolDefinition } from '../contract/types';
 
 /** One `contributes.languageModelTools` entry, generated from the registry (npm run gen:manifest). */
 export interface LanguageModelToolContribution {

@@ -3,7 +3,7 @@ import { dirname, join } from 'node:path';
 import * as vscode from 'vscode';
 import { daemonControl } from '../daemon/client';
 import { ensurePairing, readPairing, relayPairingFile } from '../daemon/relayPairing';
-import { errorMessage } from '../errors';
+import { errorMessage } from '../base/errors';
 import { RELAY_ENDPOINT } from '../session/relayProtocol';
 import { daemonScript } from './sharing';
 

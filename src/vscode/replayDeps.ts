@@ -1,5 +1,5 @@
 import { snapshotBinder } from '../audit/binder';
-import type { ReplayDeps } from '../audit/register';
+import type { ReplayDeps } from './audit/register';
 import { secureTool } from '../safety/secureTool';
 import type { SessionManager } from '../session/manager';
 import { findTool } from '../tools/registry';

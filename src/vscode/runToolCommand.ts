@@ -1,7 +1,7 @@
 import * as vscode from 'vscode';
 import type { SessionManager } from '../session/manager';
-import type { RunHooks } from '../tools/runner';
-import type { ToolDefinition, ToolResult } from '../tools/types';
+import type { RunHooks } from '../runtime/runner';
+import type { ToolDefinition, ToolResult } from '../contract/types';
 import type { SafetyApi } from './safety';
 import { inputSchemaOf } from './manifest';
 import { argumentHints, resultText } from './runToolText';

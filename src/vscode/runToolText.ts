@@ -1,5 +1,5 @@
-import { unfence } from '../safety/unfence';
-import type { ToolResult } from '../tools/types';
+import { unfence } from '../base/unfence';
+import type { ToolResult } from '../contract/types';
 
 type JsonSchema = { type?: string | string[]; properties?: Record<string, JsonSchema>; required?: string[]; description?: string; enum?: unknown[]; items?: JsonSchema; default?: unknown };
 

@@ -2,7 +2,7 @@ import * as vscode from 'vscode';
 import { daemonControl } from '../daemon/client';
 import { describeSession } from '../daemon/present';
 import type { SessionInfo } from '../daemon/protocol';
-import { errorMessage } from '../errors';
+import { errorMessage } from '../base/errors';
 import type { SessionManager } from '../session/manager';
 
 class SessionItem extends vscode.TreeItem {

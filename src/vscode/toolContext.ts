@@ -1,10 +1,10 @@
 import { tmpdir } from 'node:os';
 import * as vscode from 'vscode';
 import { join } from 'node:path';
-import { BrowserAgentError } from '../errors';
+import { BrowserAgentError } from '../base/errors';
 import type { SessionManager } from '../session/manager';
 import type { SkillLibrary } from '../skills/library';
-import type { ToolContext, ToolSettings } from '../tools/types';
+import type { ToolContext, ToolSettings } from '../contract/types';
 import { readPolicySettings } from './safetySettings';
 
 export function readToolSettings(): ToolSettings {
@@ -22,7 +22,7 @@ export function readToolSettings(): ToolSettings {
 
 let skills: SkillLibrary | undefined;
 
-/** The extension's one skill library (src/skills/register.ts); like settings, every front door reads it. */
+/** The extension's one skill library (src/vscode/skills/register.ts); like settings, every front door reads it. */
 export function setSkillLibrary(library: SkillLibrary | undefined): void {
   skills = library;
 }

@@ -7,8 +7,8 @@ import { SessionManager } from '../../src/session/manager';
 import type { CdpSession } from '../../src/session/cdp';
 import type { ElementHandle } from '../../src/snapshot/types';
 import { findTool } from '../../src/tools/registry';
-import { runTool } from '../../src/tools/runner';
-import type { ToolContext, ToolResult } from '../../src/tools/types';
+import { runTool } from '../../src/runtime/runner';
+import type { ToolContext, ToolResult } from '../../src/contract/types';
 import { TEST_LAUNCH } from '../helpers/chromium';
 
 export interface Harness {

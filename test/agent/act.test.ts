@@ -9,7 +9,7 @@ import { runAgent } from '../../src/agent/loop';
 import { openaiProvider } from '../../src/agent/providers/openai';
 import type { ChatProvider } from '../../src/agent/types';
 import { findTool, allTools } from '../../src/tools/registry';
-import { runTool } from '../../src/tools/runner';
+import { runTool } from '../../src/runtime/runner';
 import { startHarness, type Harness } from '../actions/harness';
 import { startOpenAIServer, type LlmServer, type Script, type ScriptedRequest } from '../helpers/llmServers';
 import { startServer, type TestServer } from '../helpers/servers';

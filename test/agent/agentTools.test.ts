@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { z } from 'zod';
 import { agentToolSpecs, needsVision } from '../../src/agent/agentTools';
-import { defineTool, text } from '../../src/tools/types';
+import { defineTool, text } from '../../src/contract/types';
 
 const tool = (name: string, schema: z.ZodObject) => defineTool({ name, title: name, description: name, risk: 'input', schema, handler: async () => text('') });
 

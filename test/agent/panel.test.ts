@@ -1,8 +1,8 @@
 import assert from 'node:assert/strict';
 import { runAgent } from '../../src/agent/loop';
-import { FromWebview, ToWebview, type ToWebviewMessage } from '../../src/agent/panel/messages';
-import { locateBox, Screencast, type FrameMessage } from '../../src/agent/panel/screencast';
-import { TaskTranscript } from '../../src/agent/panel/transcript';
+import { FromWebview, ToWebview, type ToWebviewMessage } from '../../src/vscode/chat/messages';
+import { locateBox, Screencast, type FrameMessage } from '../../src/vscode/chat/screencast';
+import { TaskTranscript } from '../../src/vscode/chat/transcript';
 import { anthropicProvider } from '../../src/agent/providers/anthropic';
 import { SessionManager } from '../../src/session/manager';
 import { resolveRef, takeSnapshot } from '../../src/snapshot';

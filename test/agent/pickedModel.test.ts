@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
-import { PickedModel } from '../../src/agent/panel/pickedModel';
-import type { AgentSettings } from '../../src/agent/settings';
+import { PickedModel } from '../../src/vscode/chat/pickedModel';
+import type { AgentSettings } from '../../src/vscode/agent/settings';
 
 const base: AgentSettings = {
   provider: 'vscode-lm', vscodeLmModel: 'old', anthropicModel: 'claude-x', anthropicBaseURL: '', openaiModel: 'gpt-x', openaiBaseURL: '',

@@ -1,8 +1,8 @@
 import assert from 'node:assert/strict';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { chatHtml } from '../../src/agent/panel/html';
-import type { ToWebviewMessage } from '../../src/agent/panel/messages';
+import { chatHtml } from '../../src/vscode/chat/html';
+import type { ToWebviewMessage } from '../../src/vscode/chat/messages';
 import { BrowserSession } from '../../src/session/browserSession';
 import type { Tab } from '../../src/session/tab';
 import { TEST_LAUNCH } from '../helpers/chromium';

@@ -2,8 +2,8 @@ import assert from 'node:assert/strict';
 import { existsSync, mkdtempSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { TaskRecord } from '../../src/agent/panel/messages';
-import { CHAT_FILE, clearHistory, importLegacyChats, listHistory, openHistory, saveTranscript } from '../../src/audit/chatHistory';
+import type { TaskRecord } from '../../src/vscode/chat/messages';
+import { CHAT_FILE, clearHistory, importLegacyChats, listHistory, openHistory, saveTranscript } from '../../src/vscode/chat/chatHistory';
 import { AuditRecorder } from '../../src/audit/recorder';
 
 describe('audit: one task history for the chat panel and Task History', () => {

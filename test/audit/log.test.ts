@@ -11,8 +11,8 @@ import { mapSecretSource, SecretVault } from '../../src/safety/secrets';
 import { redactingStepHook } from '../../src/safety/secureTool';
 import { SessionManager } from '../../src/session/manager';
 import type { Tab } from '../../src/session/tab';
-import { runTool } from '../../src/tools/runner';
-import type { ToolContext, ToolDefinition, ToolResult } from '../../src/tools/types';
+import { runTool } from '../../src/runtime/runner';
+import type { ToolContext, ToolDefinition, ToolResult } from '../../src/contract/types';
 import { TEST_LAUNCH } from '../helpers/chromium';
 import { startServer, type TestServer } from '../helpers/servers';
 import { realDecider, realTools, toolContext } from '../helpers/tools';
@@ -23,7 +23,7 @@ const ACCOUNT = 'ACCT-7788-9911-SECRET';
 
 const textOf = (r: ToolResult) => r.content.map((c) => (c.type === 'text' ? c.text : '')).join('\n');
 
-/** The chat panel's hooks exactly as src/extension.ts builds them: audit inside the vault's scrubbing. */
+/** The chat panel's hooks exactly as src/vscode/extension.ts builds them: audit inside the vault's scrubbing. */
 function chatHooks(recorder: AuditRecorder, task: TaskRecorder, decider: Decider, vault: SecretVault) {
   const audit = createAuditHooks(recorder, { decide: decider.decide, task, knownSecrets: () => vault.known() });
   return { decide: audit.decide, onStep: redactingStepHook(vault, audit.onStep) };

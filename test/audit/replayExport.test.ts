@@ -18,8 +18,8 @@ import { SessionManager } from '../../src/session/manager';
 import type { BrowserSession } from '../../src/session/browserSession';
 import { resolveRef } from '../../src/snapshot';
 import { elementsFor } from '../../src/snapshot/snapshot';
-import { runTool } from '../../src/tools/runner';
-import type { ToolContext, ToolDefinition, ToolResult } from '../../src/tools/types';
+import { runTool } from '../../src/runtime/runner';
+import type { ToolContext, ToolDefinition, ToolResult } from '../../src/contract/types';
 import { TEST_LAUNCH, crossSite } from '../helpers/chromium';
 import { startServer, type TestServer } from '../helpers/servers';
 import { realDecider, realTools, toolContext } from '../helpers/tools';
@@ -61,7 +61,7 @@ describe('audit: replay and Playwright export', function () {
     s = await sessions.ensure();
     ctx = toolContext(sessions);
     root = mkdtempSync(join(tmpdir(), 'ba-audit-replay-'));
-    // Record the task once, the way the chat agent runs it (hooks as src/extension.ts builds them).
+    // Record the task once, the way the chat agent runs it (hooks as src/vscode/extension.ts builds them).
     const recorder = new AuditRecorder({ root });
     const task = recorder.startTask('Sign in to the shop', { source: 'chat', model: 'm', provider: 'p' });
     const audit = createAuditHooks(recorder, { decide: decider(), task, knownSecrets: () => vault.known() });

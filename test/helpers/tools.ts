@@ -7,7 +7,7 @@ import { secureTool } from '../../src/safety/secureTool';
 import { normalizePolicy, type PolicySettings } from '../../src/safety/settings';
 import type { SessionManager } from '../../src/session/manager';
 import { allTools } from '../../src/tools/registry';
-import type { ToolContext, ToolDefinition } from '../../src/tools/types';
+import type { ToolContext, ToolDefinition } from '../../src/contract/types';
 
 /** A tool context over a session manager, as the extension builds it (downloads go to a temp folder). */
 export function toolContext(sessions: SessionManager, settings: Partial<ToolContext['settings']> = {}): ToolContext {

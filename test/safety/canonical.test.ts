@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { canonicalHost, canonicalUrl } from '../../src/safety/canonical';
+import { canonicalHost, canonicalUrl } from '../../src/base/canonical';
 import { checkRequestOrigin, interceptPatterns } from '../../src/safety/origins';
 import { originMatches, originOf } from '../../src/base/originGlob';
 

@@ -9,11 +9,11 @@ import { originMatches } from '../../src/base/originGlob';
 import { chainSecretSources, envFileSecretSource, mapSecretSource, SecretVault } from '../../src/safety/secrets';
 import { redactingStepHook, secureTool } from '../../src/safety/secureTool';
 import { DEFAULT_POLICY, normalizePolicy } from '../../src/safety/settings';
-import { isWrappedUntrusted, wrapUntrusted } from '../../src/safety/untrusted';
-import { runTool, type StepEvent } from '../../src/tools/runner';
-import { defineTool, text, type ToolContext } from '../../src/tools/types';
-import { isAgentError } from '../../src/errors';
-import { confirmDownload } from '../../src/safety/guard';
+import { isWrappedUntrusted, wrapUntrusted } from '../../src/base/untrusted';
+import { runTool, type StepEvent } from '../../src/runtime/runner';
+import { defineTool, text, type ToolContext } from '../../src/contract/types';
+import { isAgentError } from '../../src/base/errors';
+import { confirmDownload } from '../../src/actions/guard';
 import type { RequestPolicy } from '../../src/session/requestGuard';
 
 /** A context without a browser: these tools never touch one. */

@@ -7,8 +7,8 @@ import { normalizePolicy, type PolicySettings } from '../../src/safety/settings'
 import { sleep } from '../../src/session/launcher';
 import { SessionManager } from '../../src/session/manager';
 import { findTool } from '../../src/tools/registry';
-import { runTool } from '../../src/tools/runner';
-import type { ToolContext, ToolResult } from '../../src/tools/types';
+import { runTool } from '../../src/runtime/runner';
+import type { ToolContext, ToolResult } from '../../src/contract/types';
 import { modalText } from '../../src/vscode/modalText';
 import { TEST_LAUNCH, crossSite } from '../helpers/chromium';
 import { startServer, type TestServer } from '../helpers/servers';

@@ -7,7 +7,7 @@ import { tmpdir } from 'node:os';
 import { z } from 'zod';
 import { createMcpSafety, parseSafetyArgs, SAFETY_ENV } from '../../src/safety/mcp';
 import { guardedRunner } from '../../src/safety/secureTool';
-import { defineTool, text, type ToolContext } from '../../src/tools/types';
+import { defineTool, text, type ToolContext } from '../../src/contract/types';
 
 const ctx: ToolContext = { sessions: undefined as never, browser: () => Promise.reject(new Error('none')), tab: () => Promise.reject(new Error('none')), settings: { allowedSchemes: [], downloadsDir: tmpdir(), maxWaitMs: 1000 } };
 let ran = 0;

@@ -1,8 +1,8 @@
 import assert from 'node:assert/strict';
-import type { ActionPreview, RiskCategory, PageFacts } from '../../src/tools/types';
+import type { ActionPreview, RiskCategory, PageFacts } from '../../src/contract/types';
 import { ratePolicy } from '../../src/safety/policy';
 import { DEFAULT_POLICY, normalizePolicy, type PolicySettings } from '../../src/safety/settings';
-import type { RiskLevel } from '../../src/safety/types';
+import type { RiskLevel } from '../../src/contract/decision';
 
 interface Row {
   name: string;

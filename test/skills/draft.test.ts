@@ -7,7 +7,7 @@ import { openaiProvider } from '../../src/agent/providers/openai';
 import { createAuditHooks } from '../../src/audit/hooks';
 import { loadTask } from '../../src/audit/reader';
 import { AuditRecorder } from '../../src/audit/recorder';
-import { draftSkill } from '../../src/skills/draft';
+import { draftSkill } from '../../src/audit/skillDraft';
 import { SkillLibrary } from '../../src/skills/library';
 import { parseSkill } from '../../src/skills/parse';
 import { saveSkillDraft } from '../../src/skills/save';

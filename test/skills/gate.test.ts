@@ -7,7 +7,7 @@ import { loadTask } from '../../src/audit/reader';
 import { AuditRecorder } from '../../src/audit/recorder';
 import { SkillLibrary } from '../../src/skills/library';
 import { findTool } from '../../src/tools/registry';
-import { runTool } from '../../src/tools/runner';
+import { runTool } from '../../src/runtime/runner';
 import { startHarness, type Harness } from '../actions/harness';
 import { startServer, type TestServer } from '../helpers/servers';
 import { tempSkillsDir, writeSkill } from './helpers';

@@ -6,7 +6,7 @@ import { CdpConnection } from '../../src/session/cdp';
 import { sleep } from '../../src/session/launcher';
 import { SessionManager } from '../../src/session/manager';
 import { findTool } from '../../src/tools/registry';
-import { runTool } from '../../src/tools/runner';
+import { runTool } from '../../src/runtime/runner';
 import { secureTool } from '../../src/safety/secureTool';
 import { SecretVault, mapSecretSource } from '../../src/safety/secrets';
 import { TEST_LAUNCH, crossSite, startExternalChromium } from '../helpers/chromium';

@@ -2,7 +2,7 @@
 // real SessionManager (a browser launched in this process, or a session in the real daemon), the real audit
 // recorder and hooks, tools through runTool, real Chromium. The launched browser must be gone, nothing may
 // start another, the daemon must release the tab, and the audit log must end with a closing record after
-// the step that was cut short. (src/extension.ts's deactivate calls this shutdown; the VS Code host itself is
+// the step that was cut short. (src/vscode/extension.ts's deactivate calls this shutdown; the VS Code host itself is
 // the e2e suite's.)
 import assert from 'node:assert/strict';
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
@@ -15,8 +15,8 @@ import { daemonProvider } from '../../src/daemon/provider';
 import { SessionManager } from '../../src/session/manager';
 import { sleep } from '../../src/session/launcher';
 import { allTools } from '../../src/tools/registry';
-import { runTool } from '../../src/tools/runner';
-import { shutdown } from '../../src/tools/shutdown';
+import { runTool } from '../../src/runtime/runner';
+import { shutdown } from '../../src/runtime/shutdown';
 import { TEST_LAUNCH } from '../helpers/chromium';
 import { DAEMON_BIN, daemonEnv, runDaemonCli, until } from '../helpers/daemon';
 import { browserProcesses, launchedBrowserOf } from '../helpers/procs';

@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import { z } from 'zod';
 import { browserFillForm } from '../../src/tools/fillForm';
 import { allTools } from '../../src/tools/registry';
-import { describeUnknownArgs, unknownArgs } from '../../src/tools/unknownArgs';
+import { describeUnknownArgs, unknownArgs } from '../../src/runtime/unknownArgs';
 
 describe('tools: unknown arguments', () => {
   it('names a top-level guess and what the tool takes', () => {

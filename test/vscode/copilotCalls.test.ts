@@ -4,7 +4,7 @@ import { z } from 'zod';
 import { createDecider } from '../../src/safety/decider';
 import { SecretVault } from '../../src/safety/secrets';
 import { normalizePolicy } from '../../src/safety/settings';
-import { defineTool, text, type ToolContext } from '../../src/tools/types';
+import { defineTool, text, type ToolContext } from '../../src/contract/types';
 import { confirmationBody, fitToBudget, PendingConfirmations, prepareCall, sizeInput } from '../../src/vscode/copilotCalls';
 
 const ctx: ToolContext = { sessions: undefined as never, browser: () => Promise.reject(new Error('none')), tab: () => Promise.reject(new Error('none')), settings: { allowedSchemes: [], downloadsDir: tmpdir(), maxWaitMs: 1000 } };

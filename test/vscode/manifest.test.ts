@@ -4,7 +4,7 @@ import { readFileSync } from 'node:fs';
 import { z } from 'zod';
 import { DEFAULT_POLICY } from '../../src/safety/settings';
 import { allTools } from '../../src/tools/registry';
-import { defineTool, text } from '../../src/tools/types';
+import { defineTool, text } from '../../src/contract/types';
 import { languageModelToolContributions, toolSetSnippet } from '../../src/vscode/manifest';
 
 const pkg = () => JSON.parse(readFileSync('package.json', 'utf8'));

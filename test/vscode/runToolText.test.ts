@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { allTools } from '../../src/tools/registry';
 import { inputSchemaOf } from '../../src/vscode/manifest';
-import { wrapUntrusted, fenceInline } from '../../src/safety/untrusted';
+import { wrapUntrusted, fenceInline } from '../../src/base/untrusted';
 import { argumentHints, resultText } from '../../src/vscode/runToolText';
 
 describe('vscode: Run Tool… hints and result', () => {

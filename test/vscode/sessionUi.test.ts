@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
-import { BrowserAgentError } from '../../src/errors';
-import { TaskTranscript } from '../../src/agent/panel/transcript';
-import { wrapUntrusted } from '../../src/safety/untrusted';
+import { BrowserAgentError } from '../../src/base/errors';
+import { TaskTranscript } from '../../src/vscode/chat/transcript';
+import { wrapUntrusted } from '../../src/base/untrusted';
 import { failureText, fixActionsForCode } from '../../src/vscode/failureText';
 import { liveState } from '../../src/vscode/liveState';
 import { sessionMenu } from '../../src/vscode/sessionMenu';

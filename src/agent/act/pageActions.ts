@@ -1,12 +1,12 @@
 import { z } from 'zod';
 import { callOnElement } from '../../actions/element';
-import { BrowserAgentError, errorMessage } from '../../errors';
+import { BrowserAgentError, errorMessage } from '../../base/errors';
 import { siteKey } from '../../skills/sites';
 import { markShown, resolveLine, resolveRef, takeSnapshot } from '../../snapshot';
 import type { Line } from '../../snapshot/format';
 import { elementsFor } from '../../snapshot/snapshot';
 import type { Tab } from '../../session/tab';
-import type { ToolContext, ToolResult } from '../../tools/types';
+import type { ToolContext, ToolResult } from '../../contract/types';
 import { toolSpec } from '../agentTools';
 import type { ChatProvider } from '../types';
 import { ActionCache, type CacheEntry } from './cache';

@@ -1,5 +1,5 @@
 import Anthropic from '@anthropic-ai/sdk';
-import type { ContentPart } from '../../tools/types';
+import type { ContentPart } from '../../contract/types';
 import type { AgentMessage, ChatProvider, ModelReply, ModelRequest } from '../types';
 
 export interface AnthropicOptions {

@@ -1,5 +1,5 @@
 import OpenAI from 'openai';
-import type { ContentPart } from '../../tools/types';
+import type { ContentPart } from '../../contract/types';
 import type { AgentMessage, ChatProvider, ModelReply, ModelRequest, ToolCall } from '../types';
 
 export interface OpenAIOptions {

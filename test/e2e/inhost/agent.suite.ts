@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import * as vscode from 'vscode';
-import type { BrowserAgentApi } from '../../../src/extension';
+import type { BrowserAgentApi } from '../../../src/vscode/extension';
 import { startAnthropicServer, type LlmServer } from '../../helpers/llmServers';
 import { startServer, type TestServer } from '../../helpers/servers';
 

@@ -1,7 +1,7 @@
 // Helpers shared by the in-host suites: the installed Browser Agent extension and what it declares.
 import { readdirSync, readFileSync } from 'node:fs';
 import * as vscode from 'vscode';
-import type { BrowserAgentApi } from '../../../src/extension';
+import type { BrowserAgentApi } from '../../../src/vscode/extension';
 
 export const EXTENSION_ID = 'browser-agent.browser-agent';
 

@@ -1,6 +1,6 @@
-import { BrowserAgentError } from '../errors';
+import { BrowserAgentError } from '../base/errors';
 import type { Tab } from '../session/tab';
-import type { ToolContext, ToolDefinition } from './types';
+import type { ToolContext, ToolDefinition } from '../contract/types';
 
 /**
  * Calls on one tab run one at a time — they share one pointer, one focus, and the snapshot's ref

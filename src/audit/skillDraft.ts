@@ -1,7 +1,7 @@
 import { stringify } from 'yaml';
-import type { LoadedTask } from '../audit/reader';
-import { REDACTED, SECRET_PLACEHOLDER, type StepRecord } from '../audit/types';
-import type { TargetFingerprint } from '../tools/types';
+import type { LoadedTask } from './reader';
+import { REDACTED, SECRET_PLACEHOLDER, type StepRecord } from './types';
+import type { TargetFingerprint } from '../contract/types';
 
 /** Tools that only look: they say nothing about how the task is done. */
 const OBSERVE = /^browser_(snapshot|find|element_details|screenshot|wait|skills_search|tabs)$/;

@@ -1,7 +1,7 @@
 import * as vscode from 'vscode';
-import type { ContentPart } from '../../tools/types';
-import type { AgentMessage, ChatProvider, ModelReply, ModelRequest, ToolCall } from '../types';
-import { ProviderError } from '../types';
+import type { ContentPart } from '../../contract/types';
+import type { AgentMessage, ChatProvider, ModelReply, ModelRequest, ToolCall } from '../../agent/types';
+import { ProviderError } from '../../agent/types';
 
 function parts(content: ContentPart[]): Array<vscode.LanguageModelTextPart | vscode.LanguageModelDataPart> {
   return content.map((c) =>

@@ -1,5 +1,5 @@
 import * as vscode from 'vscode';
-import type { ModelChoice } from './panel/messages';
+import type { ModelChoice } from '../chat/messages';
 
 export interface AgentSettings {
   provider: 'vscode-lm' | 'anthropic' | 'openai';

@@ -1,9 +1,9 @@
-import { actWorld } from '../actions/actWorld';
-import { callOnElement } from '../actions/element';
+import { actWorld } from './actWorld';
+import { callOnElement } from './element';
 import type { CdpSession } from '../session/cdp';
 import type { Tab } from '../session/tab';
 import type { ElementHandle } from '../snapshot/types';
-import type { ActionPreview, ElementFacts } from '../tools/types';
+import type { ActionPreview, ElementFacts } from '../contract/types';
 import { ELEMENT_FACTS_FN } from './elementFacts';
 
 export interface Point {

@@ -1,7 +1,7 @@
 import * as vscode from 'vscode';
-import { listTasks, loadTask, summarizeTask, type TaskSummary } from './reader';
-import { localTime, outcomeIcon, stepDescription, stepIcon, stepLabel, taskDescription, taskLabel, taskRowDescription } from './present';
-import type { StepRecord } from './types';
+import { listTasks, loadTask, summarizeTask, type TaskSummary } from '../../audit/reader';
+import { localTime, outcomeIcon, stepDescription, stepIcon, stepLabel, taskDescription, taskLabel, taskRowDescription } from '../../audit/present';
+import type { StepRecord } from '../../audit/types';
 
 export class TaskItem extends vscode.TreeItem {
   constructor(readonly task: TaskSummary) {

@@ -1,7 +1,7 @@
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import * as vscode from 'vscode';
-import { ActionCache } from './cache';
+import { ActionCache } from '../../agent/act/cache';
 
 /**
  * The action cache of this workspace (VS Code's per-workspace storage; the global storage when no

@@ -32,7 +32,7 @@ export interface TargetFingerprint {
 export interface ToolResult {
   content: ContentPart[];
   isError?: boolean;
-  /** Error code when isError (see src/errors.ts). */
+  /** Error code when isError (see src/base/errors.ts). */
   code?: string;
   /** Facts for the audit log and the chat panel; never shown to the model. */
   meta?: {
@@ -109,7 +109,7 @@ export interface ToolDefinition<S extends z.ZodObject = z.ZodObject> {
   destructive?: boolean;
   /**
    * May run alongside other `concurrent` calls on the same tab: it only reads pixels or text and
-   * touches no ref state (src/tools/tabLocks.ts). Everything else has the tab to itself.
+   * touches no ref state (src/runtime/tabLocks.ts). Everything else has the tab to itself.
    */
   concurrent?: boolean;
   /** Needs no browser (it reads the page only if one is open): never launches one, takes no tab turn. */

@@ -1,11 +1,11 @@
 import * as vscode from 'vscode';
-import { listTasks, loadTask } from '../audit/reader';
-import { errorMessage } from '../errors';
-import { setSkillLibrary } from '../vscode/toolContext';
-import { draftSkill } from './draft';
-import { defaultSkillFolders, globalSkillsDir, workspaceSkillsDir } from './folders';
-import { SkillLibrary, type SkillFolder } from './library';
-import { saveSkillDraft } from './save';
+import { listTasks, loadTask } from '../../audit/reader';
+import { errorMessage } from '../../base/errors';
+import { setSkillLibrary } from '../toolContext';
+import { draftSkill } from '../../audit/skillDraft';
+import { defaultSkillFolders, globalSkillsDir, workspaceSkillsDir } from '../../skills/folders';
+import { SkillLibrary, type SkillFolder } from '../../skills/library';
+import { saveSkillDraft } from '../../skills/save';
 
 export interface SkillsApi {
   /** Undefined while skills are turned off (browserAgent.skills.enabled). */

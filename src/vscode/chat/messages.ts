@@ -3,7 +3,7 @@ import * as z from 'zod/mini';
 /**
  * The contract between the chat webview and the extension, both directions, validated with zod
  * on arrival (a webview is a separate page: nothing it sends is trusted blindly). Shared by
- * src/agent/panel (extension side) and media/chat.ts (webview side).
+ * src/vscode/chat (extension side) and media/chat.ts (webview side).
  */
 
 export const ProviderIdSchema = z.enum(['vscode-lm', 'anthropic', 'openai']);

@@ -1,7 +1,7 @@
-import { BrowserAgentError } from '../errors';
-import type { ActionPreview, ToolContext } from '../tools/types';
+import { BrowserAgentError } from '../base/errors';
+import type { ActionPreview, ToolContext } from '../contract/types';
 import { originOf } from '../base/originGlob';
-import type { Decision, Rating } from './types';
+import type { Decision, Rating } from '../contract/decision';
 
 /** What the checks below read of the safety settings (a PolicySettings, safety/settings.ts, is one). */
 export interface GuardSettings {

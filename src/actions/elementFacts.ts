@@ -1,4 +1,4 @@
-import type { ElementFacts } from '../tools/types';
+import type { ElementFacts } from '../contract/types';
 
 /**
  * Everything an element shows or is called by, read live from the page for the risk policy. The

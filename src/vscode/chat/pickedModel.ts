@@ -1,4 +1,4 @@
-import type { AgentSettings } from '../settings';
+import type { AgentSettings } from '../agent/settings';
 import type { ModelChoice } from './messages';
 
 /**

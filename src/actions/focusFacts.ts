@@ -1,7 +1,7 @@
-import { actWorld } from '../actions/actWorld';
+import { actWorld } from './actWorld';
 import type { CdpSession } from '../session/cdp';
 import type { Tab } from '../session/tab';
-import type { ActionPreview, ElementFacts, PageFacts } from '../tools/types';
+import type { ActionPreview, ElementFacts, PageFacts } from '../contract/types';
 import { ELEMENT_FACTS_FN } from './elementFacts';
 import { boundedRead } from './pageReads';
 

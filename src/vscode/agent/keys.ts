@@ -1,5 +1,5 @@
 import * as vscode from 'vscode';
-import { SECRET_KEYS } from './providers/factory';
+import { SECRET_KEYS } from './factory';
 
 /** API keys live in SecretStorage (the OS keychain), never in settings files. */
 export async function promptForKey(secrets: vscode.SecretStorage, which: 'anthropic' | 'openai'): Promise<boolean> {

@@ -1,11 +1,11 @@
 import { promises as fs } from 'node:fs';
 import { join } from 'node:path';
-import type { Card, Entry, HistoryItem, TaskRecord } from '../agent/panel/messages';
-import { TaskRecordSchema } from '../agent/panel/messages';
-import { decisionWords, failureReason, taskDescription } from './present';
-import { listTasks, loadTask, LOG_FILE } from './reader';
-import { AUDIT_FORMAT, type StepRecord } from './types';
-import { AUDIT_OUTCOME } from './words';
+import type { Card, Entry, HistoryItem, TaskRecord } from './messages';
+import { TaskRecordSchema } from './messages';
+import { decisionWords, failureReason, taskDescription } from '../../audit/present';
+import { listTasks, loadTask, LOG_FILE } from '../../audit/reader';
+import { AUDIT_FORMAT, type StepRecord } from '../../audit/types';
+import { AUDIT_OUTCOME } from '../../audit/words';
 
 /**
  * One history: the audit log's task folders. The chat panel lists them (the same list as the Task

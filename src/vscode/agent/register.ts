@@ -1,7 +1,7 @@
 import * as vscode from 'vscode';
-import { registerActionCache } from './act/register';
+import { registerActionCache } from './actRegister';
 import { promptForKey } from './keys';
-import { ChatViewProvider, VIEW_ID, type ChatDeps } from './panel/chatView';
+import { ChatViewProvider, VIEW_ID, type ChatDeps } from '../chat/chatView';
 
 export interface AgentApi {
   chat: ChatViewProvider;

@@ -1,18 +1,18 @@
 import { promises as fs } from 'node:fs';
 import { join } from 'node:path';
 import * as vscode from 'vscode';
-import { errorMessage } from '../errors';
-import type { RunHooks } from '../tools/runner';
-import type { ToolContext, ToolDefinition } from '../tools/types';
-import { exportTask } from './export';
-import { createAuditHooks, type AuditHookOptions } from './hooks';
+import { errorMessage } from '../../base/errors';
+import type { RunHooks } from '../../runtime/runner';
+import type { ToolContext, ToolDefinition } from '../../contract/types';
+import { exportTask } from '../../audit/export';
+import { createAuditHooks, type AuditHookOptions } from '../../audit/hooks';
 import { StepItem, TaskHistoryProvider, TaskItem } from './historyView';
-import { stepHtml, taskDescription } from './present';
-import { listTasks, loadTask } from './reader';
-import { AuditRecorder } from './recorder';
-import { replayTask, type RefBinder } from './replay';
-import { clearHistory } from './chatHistory';
-import { cleanupAudit } from './retention';
+import { stepHtml, taskDescription } from '../../audit/present';
+import { listTasks, loadTask } from '../../audit/reader';
+import { AuditRecorder } from '../../audit/recorder';
+import { replayTask, type RefBinder } from '../../audit/replay';
+import { clearHistory } from '../chat/chatHistory';
+import { cleanupAudit } from '../../audit/retention';
 
 /** What replay needs from the rest of the extension; the snapshot layer provides `binder`. */
 export interface ReplayDeps {

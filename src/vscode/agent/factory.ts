@@ -1,11 +1,11 @@
 import * as vscode from 'vscode';
-import type { ModelChoice } from '../panel/messages';
-import type { AgentSettings } from '../settings';
-import type { AgentMode, ChatProvider } from '../types';
-import { anthropicProvider } from './anthropic';
-import { jsonFallback } from './jsonFallback';
-import { openaiProvider } from './openai';
-import { DEFAULT_RETRY, withRetry } from './retry';
+import type { ModelChoice } from '../chat/messages';
+import type { AgentSettings } from './settings';
+import type { AgentMode, ChatProvider } from '../../agent/types';
+import { anthropicProvider } from '../../agent/providers/anthropic';
+import { jsonFallback } from '../../agent/providers/jsonFallback';
+import { openaiProvider } from '../../agent/providers/openai';
+import { DEFAULT_RETRY, withRetry } from '../../agent/providers/retry';
 import { vscodeLmProvider } from './vscodeLm';
 
 export const SECRET_KEYS = { anthropic: 'browserAgent.anthropicApiKey', openai: 'browserAgent.openaiApiKey' } as const;

@@ -1,6 +1,6 @@
-import { BrowserAgentError, errorMessage } from '../errors';
+import { BrowserAgentError, errorMessage } from '../base/errors';
 import { RELAY_INTERRUPTED } from '../session/relayProtocol';
-import type { ToolContext, ToolDefinition, ToolResult } from './types';
+import type { ToolContext, ToolDefinition, ToolResult } from '../contract/types';
 
 // Chrome stops the companion extension's service worker whenever it likes (src/daemon/relayServer.ts).
 // A CDP call it was running when it stopped has no answer; the daemon sends only plain reads again

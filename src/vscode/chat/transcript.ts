@@ -1,7 +1,7 @@
-import { unfence, unfenceDeep } from '../../safety/unfence';
-import { fixActionsForCode } from '../../vscode/failureText';
-import { firstLine } from '../../vscode/runToolText';
-import type { AgentEvent } from '../events';
+import { unfence, unfenceDeep } from '../../base/unfence';
+import { fixActionsForCode } from '../failureText';
+import { firstLine } from '../runToolText';
+import type { AgentEvent } from '../../agent/events';
 import type { Card, Entry, TaskRecord, ToWebviewMessage } from './messages';
 
 /** `CODE: message` and `Hint: …` lines of a tool's error text, for a card a person reads. */

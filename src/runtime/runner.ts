@@ -1,9 +1,9 @@
 import { z } from 'zod';
-import { BrowserAgentError, errorMessage, isAgentError } from '../errors';
-import { fenceTitle, fenceUrl } from '../safety/untrusted';
-import type { Decision } from '../safety/types';
+import { BrowserAgentError, errorMessage, isAgentError } from '../base/errors';
+import { fenceTitle, fenceUrl } from '../base/untrusted';
+import type { Decision } from '../contract/decision';
 import { currentPageUrl, isAllowed, narrowingFor, refusalReason } from '../skills/gate';
-import type { ActionPreview, ToolContext, ToolDefinition, ToolResult } from './types';
+import type { ActionPreview, ToolContext, ToolDefinition, ToolResult } from '../contract/types';
 import { takeNotice, watchContinuity } from './continuity';
 import { takeTurn } from './tabLocks';
 import { runHandler } from './interrupted';

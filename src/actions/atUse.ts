@@ -1,10 +1,10 @@
-import { BrowserAgentError } from '../errors';
+import { BrowserAgentError } from '../base/errors';
 import type { Tab } from '../session/tab';
-import type { ActionPreview, ToolContext } from '../tools/types';
+import type { ActionPreview, ToolContext } from '../contract/types';
 import { guardOf, type ExecutionGuard, type AtUse } from './guard';
 import { readFocusedTarget } from './focusFacts';
 import { factsSignature, targetAt, type Point } from './pointTarget';
-import type { Rating, RiskLevel } from './types';
+import type { Rating, RiskLevel } from '../contract/decision';
 
 const ORDER: RiskLevel[] = ['auto', 'notify', 'confirm', 'block'];
 
