@@ -1,7 +1,8 @@
 import { BrowserAgentError } from '../base/errors';
 import { fenceInline } from '../base/untrusted';
 import type { LandedPageCheck, PolicyAct } from '../session/landedPageCheck';
-import { describeBlocked, type BlockedRequest, type RequestGuard } from '../session/requestGuard';
+import { describeBlocked, type BlockedRequest } from '../session/blockedLog';
+import type { RequestGuard } from '../session/requestGuard';
 import type { Scope } from './scopeTypes';
 
 /**

@@ -3,7 +3,7 @@ import type { ActionPreview, ToolContext, ToolDefinition, PageFacts } from '../c
 import { checkRequestOrigin, checkUrl, hasOriginRules, interceptPatterns, webSocketBlockPatterns } from './origins';
 import { originOf } from '../base/originGlob';
 import { requestRegexRules } from './regexRules';
-import type { RequestPolicy } from '../session/requestGuard';
+import type { RequestPolicy } from '../session/requestRules';
 import { ratePolicy } from './policy';
 import { SECRET_PLACEHOLDER, type SecretVault } from './secrets';
 import type { PolicySettings } from './settings';

@@ -6,7 +6,8 @@ import type { CdpConnection } from './cdp';
 import type { LaunchOptions } from './launcher';
 import { localProvider, type BrowserHandle, type SessionKind } from './provider';
 import { LandedPageCheck } from './landedPageCheck';
-import { RequestGuard, type RequestPolicy } from './requestGuard';
+import { RequestGuard } from './requestGuard';
+import type { RequestPolicy } from './requestRules';
 import { Tab } from './tab';
 
 export type { SessionKind } from './provider';

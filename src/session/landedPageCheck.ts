@@ -1,7 +1,9 @@
 import { EventEmitter } from 'node:events';
 import type { Protocol } from 'devtools-protocol';
 import type { CdpConnection } from './cdp';
-import type { BlockedRequest, GuardedPage, RequestGuard, RequestVerdict } from './requestGuard';
+import type { BlockedRequest } from './blockedLog';
+import type { GuardedPage, RequestGuard } from './requestGuard';
+import type { RequestVerdict } from './requestRules';
 import { Waiters } from './waiters';
 
 /** What the session did about a page on a blocked origin, for the tools to tell the model. */

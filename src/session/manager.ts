@@ -4,7 +4,7 @@ import { attachedBrowserGone } from './lostBrowser';
 import { BrowserSession } from './browserSession';
 import type { LaunchOptions } from './launcher';
 import { localProvider, type BrowserProvider } from './provider';
-import type { RequestPolicy } from './requestGuard';
+import type { RequestPolicy } from './requestRules';
 
 export interface SessionSettings {
   /** What `ensure()` does when no browser is connected. */

@@ -1,59 +1,12 @@
 import { EventEmitter } from 'node:events';
 import type { Protocol } from 'devtools-protocol';
 import type { CdpConnection } from './cdp';
-import { fenceInline } from '../base/untrusted';
 import { socketBarrierSource } from './socketBarrier';
 import { NO_SERVICE_WORKERS } from './autoAttach';
 import { Waiters } from './waiters';
 import { TAB_RULES_METHOD, type TabRules } from './relayProtocol';
-
-/** Why a request may not go out: the rule id and plain words. */
-export interface RequestVerdict {
-  rule: string;
-  reason: string;
-}
-
-/**
- * The rules the guard applies (decided in src/safety; the session only enforces them).
- * `active()` false means no origin rule is set: requests then pass without being paused.
- */
-export interface RequestPolicy {
-  active(): boolean;
-  check(url: string): RequestVerdict | undefined;
-  /** URLPattern rules for what `Fetch` never sees (WebSocket handshakes); see socketBarrier.ts. */
-  blockPatterns?(): { urlPattern: string; block: boolean }[];
-  /**
-   * `Fetch` URL patterns covering every URL `check` could refuse (default `*`, every request):
-   * requests outside them are never paused, which saves a round trip each.
-   */
-  interceptPatterns?(): string[];
-  /**
-   * Whether a tab's main frame may show a document from `url` (the origin rules, and the scheme
-   * rule) — for the session's second line (landedPageCheck.ts); default `check`.
-   */
-  checkPage?(url: string): RequestVerdict | undefined;
-  /**
-   * The origin rules as a first-match-wins list of URL regular expressions (RE2), for a guard that
-   * cannot run code per request: the companion extension's declarativeNetRequest rules (see
-   * tabRules below), which hold where the debugger cannot reach in time (a popup's first request).
-   */
-  regexRules?(): { regex: string; block: boolean }[];
-}
-
-export interface BlockedRequest extends RequestVerdict {
-  url: string;
-  /** CDP resource type: Document, Script, Image, Fetch, XHR, Ping, WebSocket, Other… */
-  resourceType: string;
-  /** A top-level or frame navigation (a document request). */
-  navigation: boolean;
-  /** The target (page, iframe, worker) the request came from. */
-  targetId: string;
-  /** The frame it belongs to; equals `targetId` for the main frame of a page. */
-  frameId?: string;
-  seq: number;
-  /** Set by whoever told the model about it (so the session's own notes do not repeat it). */
-  reported?: boolean;
-}
+import { BlockedLog, type BlockedRequest } from './blockedLog';
+import { PolicyRules, type RequestPolicy, type RequestVerdict } from './requestRules';
 
 interface GuardedTarget {
   sessionId: string;
@@ -94,7 +47,8 @@ export interface GuardedPage {
 /** Where Fetch is supported (pages, out-of-process iframes, workers); other targets are only released. */
 const FETCH_TYPES = new Set(['page', 'iframe', 'worker', 'shared_worker', 'service_worker']);
 const SETUP_TIMEOUT_MS = 5000;
-const KEEP_BLOCKED = 200;
+/** Service workers' requests remembered per worker, to name what the renderer's URL blocking stopped. */
+const KEEP_REQUESTS = 200;
 
 /**
  * Enforces origin rules at the request, before anything reaches the network: auto-attaches to
@@ -108,10 +62,9 @@ export class RequestGuard extends EventEmitter {
   private readonly targets = new Map<string, GuardedTarget>();
   /** Set-up of each target by target id, to wait for before sending a tab somewhere. */
   private readonly setups = new Map<string, Promise<void>>();
-  private readonly blocked: BlockedRequest[] = [];
-  private seq = 0;
+  private readonly blocked = new BlockedLog();
   private started?: Promise<void>;
-  private policy?: RequestPolicy;
+  private rules = new PolicyRules();
   private syncing = Promise.resolve();
   private readonly offs: (() => void)[] = [];
   /**
@@ -148,12 +101,12 @@ export class RequestGuard extends EventEmitter {
 
   /** Sets (or clears) the rules; resolves once every attached target intercepts (or stops) accordingly. */
   async setPolicy(policy: RequestPolicy | undefined): Promise<void> {
-    this.policy = policy;
+    this.rules = new PolicyRules(policy);
     await this.sync();
   }
 
   get active(): boolean {
-    return !!this.policy?.active();
+    return this.rules.active;
   }
 
   /** Brings interception in line with the policy (after a settings change); cheap when nothing changed. */
@@ -161,8 +114,8 @@ export class RequestGuard extends EventEmitter {
     if (!this.active && !this.started) return Promise.resolve();
     const run = async () => {
       await this.start();
-      const want = this.fetchPatterns();
-      const patterns = this.patterns();
+      const want = this.rules.fetchPatterns();
+      const patterns = this.rules.socketPatterns();
       await Promise.all([
         this.browserFetch !== undefined && this.browserFetch !== want ? this.setBrowserFetch(want) : undefined,
         ...[...this.targets.values()]
@@ -227,22 +180,16 @@ export class RequestGuard extends EventEmitter {
 
   /** A mark to ask later what was blocked since (`blockedSince`). */
   mark(): number {
-    return this.seq;
+    return this.blocked.mark();
   }
 
   blockedSince(mark: number, targetIds?: Iterable<string>): BlockedRequest[] {
-    const ids = targetIds ? new Set(targetIds) : undefined;
-    return this.blocked.filter((b) => b.seq > mark && (!ids || ids.has(b.targetId)));
+    return this.blocked.since(mark, targetIds);
   }
 
   /** The last block of `url` (for a navigation that failed with ERR_BLOCKED_BY_CLIENT). */
   lastBlockedFor(url: string, mark = 0): BlockedRequest | undefined {
-    for (let i = this.blocked.length - 1; i >= 0; i--) {
-      const b = this.blocked[i];
-      if (b.seq <= mark) break;
-      if (b.url === url || b.url.replace(/#.*$/, '') === url.replace(/#.*$/, '')) return b;
-    }
-    return undefined;
+    return this.blocked.lastFor(url, mark);
   }
 
   /** The page target behind one of the guard's sessions (main-frame commits arrive there). */
@@ -261,13 +208,7 @@ export class RequestGuard extends EventEmitter {
    * while no rule is active. A rule that throws refuses, as for requests.
    */
   pageVerdict(url: string): RequestVerdict | undefined {
-    const policy = this.policy;
-    if (!policy?.active()) return undefined;
-    try {
-      return policy.checkPage ? policy.checkPage(url) : policy.check(url);
-    } catch (e) {
-      return { rule: 'policy-error', reason: `the safety policy could not be evaluated (${(e as Error).message})` };
-    }
+    return this.rules.pageVerdict(url);
   }
 
   dispose(): void {
@@ -329,7 +270,7 @@ export class RequestGuard extends EventEmitter {
         if (t?.type !== 'service_worker') return;
         const requests = (t.requests ??= new Map());
         requests.set(p.requestId, p.request.url);
-        if (requests.size > KEEP_BLOCKED) requests.delete(requests.keys().next().value as string);
+        if (requests.size > KEEP_REQUESTS) requests.delete(requests.keys().next().value as string);
       };
       const onDone = (p: { requestId: string; blockedReason?: string; type?: string }, sessionId?: string) => {
         const t = sessionId ? this.targets.get(sessionId) : undefined;
@@ -369,7 +310,7 @@ export class RequestGuard extends EventEmitter {
       // pause here too; the daemon's proxy and the relay have no browser session, and would not pass such events on).
       if (this.root) {
         this.browserFetch = '';
-        await this.setBrowserFetch(this.fetchPatterns());
+        await this.setBrowserFetch(this.rules.fetchPatterns());
       }
       // Browser level: every page target, existing and new (popups, window.open, new tabs), service and shared workers.
       await conn.send('Target.setAutoAttach', { autoAttach: true, waitForDebuggerOnStart: true, flatten: true }, this.root, SETUP_TIMEOUT_MS);
@@ -416,12 +357,12 @@ export class RequestGuard extends EventEmitter {
       try {
         const steps: Promise<unknown>[] = [];
         if (FETCH_TYPES.has(t.type) && this.active) {
-          steps.push(this.setFetch(t, this.fetchPatterns()).then(() => this.setTabRules(t)));
+          steps.push(this.setFetch(t, this.rules.fetchPatterns()).then(() => this.setTabRules(t)));
           // A service worker paused at start has no JavaScript yet, and a new tab opened without an opener
           // (`target=_blank`, noopener) no renderer yet: their Page and Runtime commands are answered only once
           // they run (a tab waited 5 s, the set-up timeout), so they are sent (before the release, in order)
           // but not waited for.
-          const renderer = [this.setPageEvents(t), this.setPatterns(t, this.patterns())];
+          const renderer = [this.setPageEvents(t), this.setPatterns(t, this.rules.socketPatterns())];
           if (t.type === 'service_worker' || (t.type === 'page' && p.waitingForDebugger)) renderer.forEach((r) => r.catch(() => undefined));
           else steps.push(...renderer);
         }
@@ -472,11 +413,11 @@ export class RequestGuard extends EventEmitter {
     const send = this.sender(t.sessionId);
     try {
       if (this.active) {
-        await this.setFetch(t, this.fetchPatterns());
+        await this.setFetch(t, this.rules.fetchPatterns());
         // A fresh global scope: the barrier goes in again, whatever was installed in the old one.
         t.patterns = '[]';
         // Answered only once the worker runs: sent before the release, not waited for.
-        this.setPatterns(t, this.patterns()).catch(() => undefined);
+        this.setPatterns(t, this.rules.socketPatterns()).catch(() => undefined);
       }
     } catch {
       /* it stopped again */
@@ -509,7 +450,7 @@ export class RequestGuard extends EventEmitter {
    */
   private async setTabRules(t: GuardedTarget): Promise<void> {
     if (t.type !== 'page' || this.browserWide !== false || this.tabRulesTaken === false) return;
-    const rules: TabRules = { rules: this.active ? this.regexRules() : [], intercepting: this.active && !!t.fetch };
+    const rules: TabRules = { rules: this.active ? this.rules.regexRules() : [], intercepting: this.active && !!t.fetch };
     const want = JSON.stringify(rules);
     if (t.tabRules === want) return;
     t.tabRules = want;
@@ -519,15 +460,6 @@ export class RequestGuard extends EventEmitter {
     } catch (e) {
       t.tabRules = undefined;
       if (/wasn't found/.test((e as Error).message) && !this.tabRulesTaken) this.tabRulesTaken = false;
-    }
-  }
-
-  /** The policy's URL rules; a broken list must not open the door: every web URL refused. */
-  private regexRules(): { regex: string; block: boolean }[] {
-    try {
-      return this.policy?.regexRules?.() ?? [];
-    } catch {
-      return [{ regex: '^(?:https?|wss?)://', block: true }];
     }
   }
 
@@ -570,22 +502,6 @@ export class RequestGuard extends EventEmitter {
     this.emit('pageEvents', this.pageBySession(t.sessionId));
   }
 
-  /** The Fetch patterns the policy needs (JSON), '' when no rule is set. */
-  private fetchPatterns(): string {
-    if (!this.active) return '';
-    let list: string[] | undefined;
-    try {
-      list = this.policy?.interceptPatterns?.();
-    } catch {
-      list = undefined; // a broken narrowing must not open the door: pause everything
-    }
-    return JSON.stringify(list?.length ? list : ['*']);
-  }
-
-  private patterns(): string {
-    return JSON.stringify(this.active ? (this.policy?.blockPatterns?.() ?? []) : []);
-  }
-
   /**
    * Installs the WebSocket barrier for documents to come (pages, frames) and for the current one.
    * One batch: a session runs its commands in order, so none waits for the previous answer (a
@@ -617,54 +533,28 @@ export class RequestGuard extends EventEmitter {
     await Promise.all(batch);
   }
 
-  /** Why `url` may not be requested, or undefined; nothing while no rule is active. */
-  private verdictFor(url: string): RequestVerdict | undefined {
-    try {
-      return this.policy?.active() ? this.policy.check(url) : undefined;
-    } catch (e) {
-      // A broken rule must not open the door: refuse.
-      return { rule: 'policy-error', reason: `the safety policy could not be evaluated (${(e as Error).message})` };
-    }
-  }
-
   /** A request paused in `sessionId` (undefined: at the browser level); `owner` names its target, asked only on a refusal. */
   private async onPaused(p: Protocol.Fetch.RequestPausedEvent, sessionId: string | undefined, owner: () => string): Promise<void> {
-    const verdict = this.verdictFor(p.request.url);
+    const verdict = this.rules.verdict(p.request.url);
     if (!verdict) {
       await this.connection.send('Fetch.continueRequest', { requestId: p.requestId }, sessionId, SETUP_TIMEOUT_MS).catch(() => undefined);
       return;
     }
-    const entry = this.record(owner(), verdict, p.request.url, p.resourceType, p.frameId);
+    const entry = this.blocked.record(owner(), verdict, p.request.url, p.resourceType, p.frameId);
     await this.connection.send('Fetch.failRequest', { requestId: p.requestId, errorReason: 'BlockedByClient' }, sessionId, SETUP_TIMEOUT_MS).catch(() => undefined);
     this.emit('blocked', entry);
   }
 
   /** The renderer's URL blocking stopped a service worker's request (its rules are the policy's own). */
   private onRendererBlocked(t: GuardedTarget, url: string, resourceType: string): void {
-    const verdict = this.verdictFor(url);
-    if (verdict) this.emit('blocked', this.record(t.targetId, verdict, url, resourceType));
+    const verdict = this.rules.verdict(url);
+    if (verdict) this.emit('blocked', this.blocked.record(t.targetId, verdict, url, resourceType));
   }
 
   /** A barrier refused a WebSocket; recorded only when the policy agrees (the report comes from page context). */
   private onSocketRefused(t: GuardedTarget, url: string): void {
-    const verdict = /^wss?:\/\//.test(url) ? this.policy?.check(url) : undefined;
-    if (verdict) this.emit('blocked', this.record(t.targetId, verdict, url, 'WebSocket'));
+    const verdict = this.rules.socketVerdict(url);
+    if (verdict) this.emit('blocked', this.blocked.record(t.targetId, verdict, url, 'WebSocket'));
   }
 
-  private record(targetId: string, verdict: RequestVerdict, url: string, resourceType: string, frameId?: string): BlockedRequest {
-    const entry: BlockedRequest = { ...verdict, url, resourceType, navigation: resourceType === 'Document', targetId, frameId, seq: ++this.seq };
-    this.blocked.push(entry);
-    if (this.blocked.length > KEEP_BLOCKED) this.blocked.splice(0, this.blocked.length - KEEP_BLOCKED);
-    return entry;
-  }
 }
-
-/** One line for the model per blocked request: what, where, which rule. */
-export function describeBlocked(b: BlockedRequest): string {
-  const what = b.navigation ? 'navigation' : `${RESOURCE_WORDS[b.resourceType] ?? b.resourceType.toLowerCase()} request`;
-  // The URL is the page's (a script can put any words into a path): fenced like other page text.
-  return `BLOCKED_BY_POLICY: ${/^([aeiou]|XHR)/i.test(what) ? 'an' : 'a'} ${what} to ${fenceInline(b.url)} was stopped before it was sent (rule ${b.rule}: ${b.reason}).`;
-}
-
-/** CDP resource types as a reader says them. */
-const RESOURCE_WORDS: Record<string, string> = { XHR: 'XHR', Fetch: 'fetch', Ping: 'beacon', EventSource: 'EventSource', WebSocket: 'WebSocket', CSPViolationReport: 'report', Other: 'other' };

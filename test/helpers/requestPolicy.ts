@@ -1,6 +1,6 @@
 import { checkRequestOrigin, hasOriginRules, interceptPatterns, webSocketBlockPatterns } from '../../src/safety/origins';
 import { requestRegexRules } from '../../src/safety/regexRules';
-import type { RequestPolicy } from '../../src/session/requestGuard';
+import type { RequestPolicy } from '../../src/session/requestRules';
 
 /** The policy the decider installs in the session's request guard, over plain settings a test can switch. */
 export function policyFor(settings: { blockedOrigins: string[]; allowedOrigins: string[] }): RequestPolicy {

@@ -1,5 +1,5 @@
 import { BrowserSession } from '../../src/session/browserSession';
-import type { RequestPolicy } from '../../src/session/requestGuard';
+import type { RequestPolicy } from '../../src/session/requestRules';
 import { daemonPaths } from '../../src/daemon/paths';
 import { daemonProvider } from '../../src/daemon/provider';
 import { TEST_LAUNCH } from './chromium';

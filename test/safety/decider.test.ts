@@ -14,7 +14,7 @@ import { runTool, type StepEvent } from '../../src/runtime/runner';
 import { defineTool, text, type ToolContext } from '../../src/contract/types';
 import { isAgentError } from '../../src/base/errors';
 import { confirmDownload } from '../../src/actions/guard';
-import type { RequestPolicy } from '../../src/session/requestGuard';
+import type { RequestPolicy } from '../../src/session/requestRules';
 
 /** A context without a browser: these tools never touch one. */
 const ctx = (): ToolContext => ({ sessions: undefined as never, browser: () => Promise.reject(new Error('no browser')), tab: () => Promise.reject(new Error('no browser')), settings: { allowedSchemes: [], downloadsDir: tmpdir(), maxWaitMs: 1000 } });

@@ -3,7 +3,7 @@ import { CdpConnection } from '../../src/session/cdp';
 import type { PolicyAct } from '../../src/session/landedPageCheck';
 import { sleep } from '../../src/session/launcher';
 import { SessionManager } from '../../src/session/manager';
-import type { RequestPolicy } from '../../src/session/requestGuard';
+import type { RequestPolicy } from '../../src/session/requestRules';
 import { findTool } from '../../src/tools/registry';
 import { runTool } from '../../src/runtime/runner';
 import type { ToolContext, ToolResult } from '../../src/contract/types';
