@@ -89,7 +89,7 @@ function cycles(graph: Map<string, string[]>): string[][] {
   return out;
 }
 
-/** The README's Layout block, written from the rule file. */
+/** CONTRIBUTING.md's Layout block, written from the rule file. */
 export function layoutBlock(rules: LayerRules): string {
   const width = Math.max(...rules.layers.map((l) => l.folder.length)) + 7;
   return [...rules.layers].reverse().map((l) => `${`src/${l.folder}/`.padEnd(width)}${l.holds}`).join('\n');

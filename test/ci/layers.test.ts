@@ -47,10 +47,10 @@ describe('layers: src/ imports only downward (src/layers.json)', () => {
     });
   });
 
-  it("the README's Layout section is the rule file's", () => {
-    const readme = readFileSync(join(root, 'README.md'), 'utf8');
+  it("CONTRIBUTING.md's Layout section is the rule file's", () => {
+    const readme = readFileSync(join(root, 'CONTRIBUTING.md'), 'utf8');
     const block = /## Layout\n\n```\n([\s\S]*?)\n```/.exec(readme)?.[1];
-    if (process.env.BA_WRITE_LAYOUT && block !== undefined) return writeFileSync(join(root, 'README.md'), readme.replace(block, layoutBlock(rules)));
-    assert.equal(block, layoutBlock(rules), 'README.md ## Layout differs from src/layers.json: run BA_WRITE_LAYOUT=1 npx mocha test/ci/layers.test.ts');
+    if (process.env.BA_WRITE_LAYOUT && block !== undefined) return writeFileSync(join(root, 'CONTRIBUTING.md'), readme.replace(block, layoutBlock(rules)));
+    assert.equal(block, layoutBlock(rules), 'CONTRIBUTING.md ## Layout differs from src/layers.json: run BA_WRITE_LAYOUT=1 npx mocha test/ci/layers.test.ts');
   });
 });

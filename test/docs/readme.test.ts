@@ -27,7 +27,7 @@ describe('README: the front door lists everything a user can reach', () => {
 describe('docs: every repository path the README and docs name exists', () => {
   it('has no stale paths', () => {
     const { existsSync, readdirSync } = require('node:fs') as typeof import('node:fs');
-    const files = ['README.md', ...readdirSync(join(root, 'docs')).filter((f) => f.endsWith('.md')).map((f) => `docs/${f}`)];
+    const files = ['README.md', 'CONTRIBUTING.md', ...readdirSync(join(root, 'docs')).filter((f) => f.endsWith('.md')).map((f) => `docs/${f}`)];
     const stale: string[] = [];
     for (const f of files) {
       const text = readFileSync(join(root, f), 'utf8');
