@@ -4,13 +4,21 @@
 // snapshot or a screenshot is never decoded and re-encoded on the way; a direct session (the
 // default) carries only control messages and speaks CDP to the browser itself.
 import type { LaunchOptions } from '../session/launcher';
+import type { RemoteBrowserMode } from '../session/remoteEngines';
 
 export const PROTOCOL_VERSION = 1;
 
 /** Which browser a session wants. Sessions that ask for the same one share it. */
 export type BrowserSpec =
   | { mode: 'launch'; launch: LaunchOptions }
-  | { mode: 'attach'; endpoint: string; headers?: Record<string, string>; attachTab?: 'existing' | 'new' }
+  | {
+      mode: 'attach';
+      endpoint: string;
+      headers?: Record<string, string>;
+      attachTab?: 'existing' | 'new';
+      /** A remote-browser engine's endpoint: a browser per session (default), or one for every session that asks for it. */
+      remoteBrowser?: RemoteBrowserMode;
+    }
   /** The tabs the user shared through the companion Chrome extension (proxy transport only). */
   | { mode: 'relay' };
 

@@ -2,6 +2,8 @@ import { CdpConnection } from '../session/cdp';
 import type { BrowserHandle, BrowserProvider } from '../session/provider';
 import { TabScope } from '../session/tabScope';
 import { RELAY_ENDPOINT } from '../session/relayProtocol';
+import { resolveEndpoint } from '../session/endpoints';
+import { isBrowserPool } from '../session/remoteEngines';
 import { DaemonLink, DaemonTransport, type DaemonClientOptions } from './client';
 import type { BrowserSpec } from './protocol';
 
@@ -22,17 +24,21 @@ export interface DaemonProviderOptions extends DaemonClientOptions {
  * direct: the daemon launches/attaches the browser and keeps the registry of sessions and tabs; we
  * speak CDP to the browser on a WebSocket of our own, so an action costs no extra process hop.
  * proxy: every CDP message goes through the daemon's socket, which enforces the tab scope itself
- * (for browsers only the daemon can reach, such as a Chrome-extension relay).
+ * (for browsers only the daemon can reach, such as a Chrome-extension relay, and for remote-browser
+ * engines, where a connection of our own would cost a second browser and see another browser than the
+ * daemon's).
  */
 export function daemonProvider(opts: DaemonProviderOptions): BrowserProvider {
   const mode = (): DaemonTransportMode => (process.env.BROWSER_AGENT_DAEMON_TRANSPORT === 'proxy' ? 'proxy' : process.env.BROWSER_AGENT_DAEMON_TRANSPORT === 'direct' ? 'direct' : (opts.transport ?? 'direct'));
   const open = async (browser: BrowserSpec, cdpTimeoutMs?: number): Promise<BrowserHandle> => {
     const client = typeof opts.client === 'function' ? opts.client() : opts.client;
+    // One session, one connection to an engine's endpoint: the daemon's (a browser and a pool slot each).
+    const pool = browser.mode === 'attach' && isBrowserPool(browser.endpoint);
     // The extension relay is reachable only through the daemon: every CDP message goes through it.
-    if (mode() === 'proxy' || browser.mode === 'relay') {
+    if (mode() === 'proxy' || browser.mode === 'relay' || pool) {
       const transport = await DaemonTransport.open({ ...opts, client, browser, cdpTimeoutMs });
       const connection = new CdpConnection(transport, transport.info.endpoint, { timeoutMs: cdpTimeoutMs });
-      return { connection, kind: transport.info.kind, endpoint: transport.info.endpoint, headless: transport.info.headless, sessionId: transport.info.session, close: () => transport.end() };
+      return { connection, kind: transport.info.kind, endpoint: transport.info.endpoint, headless: transport.info.headless, sessionId: transport.info.session, pool, close: () => transport.end() };
     }
     const link = await DaemonLink.open({ ...opts, client, browser, cdpTimeoutMs });
     let connection: CdpConnection;
@@ -74,6 +80,11 @@ export function daemonProvider(opts: DaemonProviderOptions): BrowserProvider {
   return {
     name: 'daemon',
     launch: (launch, s) => open({ mode: 'launch', launch }, s.cdpTimeoutMs),
-    attach: (endpoint, s) => open(endpoint === RELAY_ENDPOINT ? { mode: 'relay' } : { mode: 'attach', endpoint, headers: s.headers, attachTab: s.attachTab }, s.cdpTimeoutMs),
+    attach: async (endpoint, s) => {
+      if (endpoint === RELAY_ENDPOINT) return open({ mode: 'relay' }, s.cdpTimeoutMs);
+      // Resolved here (an HTTP look, no WebSocket): whether it is an engine decides the transport.
+      const ws = await resolveEndpoint(endpoint, s.headers);
+      return open({ mode: 'attach', endpoint: ws, headers: s.headers, attachTab: s.attachTab, remoteBrowser: isBrowserPool(ws) ? (s.remoteBrowser ?? 'per-session') : undefined }, s.cdpTimeoutMs);
+    },
   };
 }

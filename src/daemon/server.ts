@@ -1,4 +1,4 @@
-import { randomUUID } from 'node:crypto';
+import { createHash, randomUUID } from 'node:crypto';
 import { chmodSync, readFileSync, rmSync, unlinkSync, writeFileSync } from 'node:fs';
 import { createConnection, createServer, type Server, type Socket } from 'node:net';
 import { BrowserAgentError, errorMessage, isAgentError } from '../base/errors';
@@ -6,6 +6,7 @@ import { resolveEndpoint } from '../session/endpoints';
 import { groupAlive, launchBrowser, sleep, type LaunchedBrowser } from '../session/launcher';
 import { TabClaims } from '../session/tabClaims';
 import { connectWebSocket } from '../session/transport';
+import { isBrowserPool, redactEndpoint } from '../session/remoteEngines';
 import { BrowserHub } from './hub';
 import { hubAnswers } from './browserCheck';
 import { withStartLock } from './startLock';
@@ -48,6 +49,8 @@ interface Browser {
   /** Attached: the handshake headers (remote fleets) and the tab claims shared with --no-daemon servers. */
   headers?: Record<string, string>;
   claims?: TabClaims;
+  /** A remote-browser engine's browser, made for this daemon's connection: closed with its last session. */
+  pool?: boolean;
 }
 
 /** What browsers.json keeps of each launched browser, so a successor can adopt or close it. */
@@ -89,7 +92,12 @@ function adopted(r: LaunchRecord): Launched {
  */
 export function browserKey(spec: BrowserSpec): string {
   if (spec.mode === 'relay') return 'relay';
-  if (spec.mode === 'attach') return `attach ${spec.endpoint}`;
+  if (spec.mode === 'attach') {
+    // Shown in status and logs, so without the token; two tokens (or header sets) are two browsers all the same.
+    const shown = redactEndpoint(spec.endpoint);
+    const secret = shown !== spec.endpoint || Object.keys(spec.headers ?? {}).length > 0;
+    return `attach ${shown}${secret ? ` #${createHash('sha256').update(JSON.stringify([spec.endpoint, spec.headers ?? {}])).digest('hex').slice(0, 8)}` : ''}`;
+  }
   const l = spec.launch;
   return `launch ${l.headless ? 'headless' : 'headed'}${l.userDataDir ? ` profile=${l.userDataDir}` : ''}${l.executablePath ? ` exe=${l.executablePath}` : ''}`;
 }
@@ -237,14 +245,19 @@ export class Daemon {
       s.send({ t: 'welcome', v: PROTOCOL_VERSION, daemonPid: process.pid, session: s.id, kind: s.kind, resumed: true });
       return s;
     }
-    const browser = await this.browser(msg.browser!, msg.cdpTimeoutMs);
-    const s = new DaemonSession(randomUUID(), String(msg.client).slice(0, 200), Number(msg.pid) || 0, browser.hub, browser.key, browser.kind, msg.transport !== 'proxy' && msg.browser!.mode !== 'relay');
+    const spec = msg.browser!;
+    const id = randomUUID();
+    // A remote-browser engine gives each connection its own browser: one per session unless asked to share.
+    const own = spec.mode === 'attach' && isBrowserPool(spec.endpoint) && spec.remoteBrowser !== 'shared';
+    const browser = await this.browser(spec, msg.cdpTimeoutMs, own ? id : undefined);
+    const s = new DaemonSession(id, String(msg.client).slice(0, 200), Number(msg.pid) || 0, browser.hub, browser.key, browser.kind, msg.transport !== 'proxy' && spec.mode !== 'relay' && !browser.pool);
     this.sessions.set(s.id, s);
     if (msg.rejoin?.tabs?.length) {
       for (const t of msg.rejoin.tabs) browser.hub.claim(s, t);
-    } else if (browser.kind === 'launched' || msg.browser!.mode === 'relay' || (msg.browser!.mode === 'attach' && (msg.browser!.attachTab ?? 'existing') === 'existing')) {
-      // Launched: the first tab nobody owns; relay: the first shared tab nobody owns; attached: the page the user has open.
-      if (browser.kind === 'launched' || msg.browser!.mode === 'relay') browser.hub.claimFreePage(s);
+    } else if (browser.kind === 'launched' || spec.mode === 'relay' || (spec.mode === 'attach' && (spec.attachTab ?? 'existing') === 'existing')) {
+      // Launched: the first tab nobody owns; relay: the first shared tab nobody owns; an engine's browser: its
+      // first page (it has no user, and a look of our own would cost a browser); attached: the page the user has open.
+      if (browser.kind === 'launched' || spec.mode === 'relay' || browser.pool) browser.hub.claimFreePage(s);
       else await claimUserPage(browser, s);
     }
     s.attach(socket);
@@ -317,7 +330,7 @@ export class Daemon {
       socket: this.opts.paths.socket,
       startedAt: this.startedAt,
       idleExitMs: this.idleMs,
-      browsers: [...this.browsers.values()].map((b) => ({ key: b.key, kind: b.kind, endpoint: b.endpoint, pid: b.launched?.pid, headless: b.headless, sessions: counts.get(b.key) ?? 0 })),
+      browsers: [...this.browsers.values()].map((b) => ({ key: b.key, kind: b.kind, endpoint: redactEndpoint(b.endpoint), pid: b.launched?.pid, headless: b.headless, sessions: counts.get(b.key) ?? 0 })),
       sessions: [...this.sessions.values()].map((s) => s.info()),
       relay: relay ? { port: relay.port, connected: relay.connected, sharedTabs: relay.tabs.length } : undefined,
     };
@@ -376,17 +389,32 @@ export class Daemon {
     clearTimeout(s.graceTimer);
     this.sessions.delete(s.id);
     this.log(`Session ${s.id} (${s.client}) ended: ${reason}`);
-    const claims = [...this.browsers.values()].find((b) => b.hub === s.hub)?.claims;
-    for (const t of s.hub.tabsOf(s)) claims?.release(t.targetId);
-    await s.hub.release(s, s.kind === 'launched');
+    const browser = [...this.browsers.values()].find((b) => b.hub === s.hub);
+    if (browser?.pool && ![...this.sessions.values()].some((o) => o.hub === s.hub)) this.closePoolBrowser(browser);
+    else {
+      for (const t of s.hub.tabsOf(s)) browser?.claims?.release(t.targetId);
+      // A launched or an engine's browser has no user: the tabs a session leaves are closed.
+      await s.hub.release(s, s.kind === 'launched' || !!browser?.pool);
+    }
     s.send({ t: 'gone', reason });
     s.socket?.end();
     this.checkIdle();
   }
 
-  /** The shared browser for a spec: launched or attached once, whoever asks first. */
-  private async browser(spec: BrowserSpec, cdpTimeoutMs?: number): Promise<Browser> {
-    const key = browserKey(spec);
+  /**
+   * An engine's browser whose last session ended: its connection is closed, so the engine frees the browser
+   * and the pool slot at once (not when the daemon exits).
+   */
+  private closePoolBrowser(b: Browser) {
+    if (this.browsers.get(b.key) === b) this.browsers.delete(b.key);
+    b.hub.onclose = undefined;
+    b.hub.close();
+    this.log(`Closed the connection to ${b.key}: its last session ended.`);
+  }
+
+  /** The shared browser for a spec: launched or attached once, whoever asks first; `ownerSession`: one of that session's own. */
+  private async browser(spec: BrowserSpec, cdpTimeoutMs?: number, ownerSession?: string): Promise<Browser> {
+    const key = ownerSession ? `${browserKey(spec)} session ${ownerSession}` : browserKey(spec);
     const live = this.browsers.get(key);
     if (live && !live.hub.isClosed) {
       if (await hubAnswers(live.hub)) return live;
@@ -432,7 +460,7 @@ export class Daemon {
       }
       browser = { key, kind: 'attached', endpoint: `relay://127.0.0.1:${relay.port}`, headless: false, hub };
     } else {
-      this.log(`Attaching to ${spec.endpoint}`);
+      this.log(`Attaching to ${redactEndpoint(spec.endpoint)}`);
       const ws = await resolveEndpoint(spec.endpoint, spec.headers);
       const hub = new BrowserHub(await connectWebSocket(ws, { headers: spec.headers }), cdpTimeoutMs);
       try {
@@ -441,7 +469,9 @@ export class Daemon {
         hub.close();
         throw e;
       }
-      browser = { key, kind: 'attached', endpoint: ws, headless: false, hub, headers: spec.headers, claims: new TabClaims(ws) };
+      // An engine's browser is ours alone: no other server's claims to respect.
+      const pool = isBrowserPool(ws);
+      browser = { key, kind: 'attached', endpoint: ws, headless: false, hub, headers: spec.headers, claims: pool ? undefined : new TabClaims(ws), pool };
     }
     browser.hub.onclose = () => void this.browserGone(browser);
     this.browsers.set(key, browser);
@@ -457,7 +487,8 @@ export class Daemon {
     }
     if (this.stopping) return;
     this.log(`Browser ${b.key} disconnected.`);
-    for (const s of [...this.sessions.values()]) if (s.hub === b.hub) await this.end(s, 'browser disconnected');
+    const reason = b.pool ? 'its remote browser closed the connection (the engine ended its session: a time limit, a kill or a restart; or the network dropped), and with it its pages; the next call opens a new remote browser' : 'browser disconnected';
+    for (const s of [...this.sessions.values()]) if (s.hub === b.hub) await this.end(s, reason);
   }
 
   /**

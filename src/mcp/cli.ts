@@ -24,6 +24,14 @@ Options:
                            only the tabs you share there (needs the session daemon; pair first with
                            "Browser Agent: Pair Chrome Extension" or \`browser-agent-daemon pair\`)
   --attach-tab <mode>      with --cdp-url: "focused" (default) or "new" (always a tab of its own)
+  --cdp-header <h>         with --cdp-url: an HTTP header for the connection, "Name: value" (repeatable;
+                           for engines that take an API key in a header)
+  --remote-browser <mode>  with --cdp-url to a remote-browser engine that starts a browser per connection
+                           (browserless, Browserbase, Steel, Hyperbrowser: a ws(s):// URL that is not a
+                           Chrome's /devtools/browser/…): "per-session" (default) gives each session its
+                           own remote browser (one connection, one pool slot); "shared" puts every
+                           session of the session daemon in one remote browser, each in its own tab.
+                           See docs/fleets.md
   --headless               run the launched browser headless
   --user-data-dir <dir>    persistent profile for the launched browser
   --executable-path <path> Chrome/Chromium binary to launch
@@ -55,6 +63,25 @@ Options:
                            ~/.browser-agent/skills and the shipped examples; "off" disables skills)
   --help, --version`;
 
+/** `--cdp-header "Name: value"` options, and BROWSER_AGENT_CDP_HEADERS (JSON, from the extension: off the command line). */
+function parseHeaders(given: string[]): Record<string, string> | undefined {
+  const headers: Record<string, string> = {};
+  const env = process.env.BROWSER_AGENT_CDP_HEADERS;
+  if (env) {
+    try {
+      Object.assign(headers, JSON.parse(env));
+    } catch {
+      throw new Error('BROWSER_AGENT_CDP_HEADERS must be a JSON object of header names and values');
+    }
+  }
+  for (const h of given) {
+    const m = /^([!#$%&'*+.^_`|~\w-]+):\s*(.*)$/.exec(h);
+    if (!m) throw new Error('--cdp-header must be "Name: value" (the value is not shown here: it may be a key)');
+    headers[m[1]] = m[2];
+  }
+  return Object.keys(headers).length ? headers : undefined;
+}
+
 function list(v?: string): string[] {
   return (v ?? '').split(/[,;]/).map((s) => s.trim()).filter(Boolean);
 }
@@ -66,6 +93,8 @@ export function parseCli(argv: string[]): McpOptions & { help?: boolean; version
       'cdp-url': { type: 'string' },
       extension: { type: 'boolean' },
       'attach-tab': { type: 'string' },
+      'cdp-header': { type: 'string', multiple: true },
+      'remote-browser': { type: 'string' },
       headless: { type: 'boolean' },
       'user-data-dir': { type: 'string' },
       'executable-path': { type: 'string' },
@@ -93,6 +122,12 @@ export function parseCli(argv: string[]): McpOptions & { help?: boolean; version
   if (attachTab !== undefined && attachTab !== 'focused' && attachTab !== 'new') throw new Error(`--attach-tab must be "focused" or "new" (got "${attachTab}")`);
   if (values.extension && values['no-daemon']) throw new Error('--extension needs the session daemon (it owns the relay to the Chrome extension): drop --no-daemon');
   if (values.extension && values['cdp-url']) throw new Error('--extension and --cdp-url are two different browsers: give one');
+  const remoteBrowser = values['remote-browser'];
+  if (remoteBrowser !== undefined && remoteBrowser !== 'per-session' && remoteBrowser !== 'shared') throw new Error(`--remote-browser must be "per-session" or "shared" (got "${remoteBrowser}")`);
+  if (remoteBrowser !== undefined && !values['cdp-url']) throw new Error('--remote-browser is about a --cdp-url endpoint: give one');
+  if (remoteBrowser === 'shared' && values['no-daemon']) throw new Error('--remote-browser shared needs the session daemon (it holds the one connection every session shares): drop --no-daemon');
+  if (values['cdp-header'] && !values['cdp-url']) throw new Error('--cdp-header is sent to a --cdp-url endpoint: give one');
+  const headers = parseHeaders(values['cdp-header'] ?? []);
   const maxWait = values['max-wait-ms'] ? Number(values['max-wait-ms']) : undefined;
   if (maxWait !== undefined && !(maxWait >= 1000)) throw new Error('--max-wait-ms must be a number ≥ 1000');
   const snapshotMax = values['snapshot-max-tokens'] ? Number(values['snapshot-max-tokens']) : undefined;
@@ -104,6 +139,8 @@ export function parseCli(argv: string[]): McpOptions & { help?: boolean; version
   return {
     cdpUrl: values.extension ? RELAY_ENDPOINT : values['cdp-url'],
     attachTab,
+    headers,
+    remoteBrowser,
     headless: values.headless,
     userDataDir: values['user-data-dir'],
     executablePath: values['executable-path'],

@@ -8,9 +8,14 @@ import { chooseAttachTab, claimedByAgentWorld, probePages, type AttachTabMode, t
 import type { ToolContext, ToolSettings } from '../contract/types';
 import { TabClaims } from '../session/tabClaims';
 import { daemonProvider } from '../daemon/provider';
+import { isBrowserPool, type RemoteBrowserMode } from '../session/remoteEngines';
 
 export interface McpOptions {
   cdpUrl?: string;
+  /** With cdpUrl: HTTP headers for the connection (an engine's API key). */
+  headers?: Record<string, string>;
+  /** With cdpUrl to a remote-browser engine: a browser per session (default), or one shared through the daemon. */
+  remoteBrowser?: RemoteBrowserMode;
   /** With cdpUrl: work in the page the user has open (`focused`, default) or in a new tab. */
   attachTab?: AttachTabMode;
   /** Pages another server already works in (supplied by the claim mechanism; default: another Browser Agent's world is there). */
@@ -40,9 +45,9 @@ export interface McpOptions {
  * The page to work in when attaching: the one the user has open and focused, even when DevTools or
  * another tool is attached to it; pages another server already works in are skipped (then a new tab).
  */
-async function userPage(endpoint: string, mode: AttachTabMode, isClaimed: (p: PageCandidate) => boolean): Promise<string | undefined> {
+async function userPage(wsUrl: string, headers: Record<string, string> | undefined, mode: AttachTabMode, isClaimed: (p: PageCandidate) => boolean): Promise<string | undefined> {
   if (mode === 'new') return undefined;
-  const conn = await CdpConnection.connect(await resolveEndpoint(endpoint), { timeoutMs: 5000 });
+  const conn = await CdpConnection.connect(wsUrl, { headers, timeoutMs: 5000 });
   try {
     return chooseAttachTab(await probePages(conn), { mode, isClaimed });
   } finally {
@@ -64,14 +69,14 @@ export function createMcpContext(opts: McpOptions, log: Logger): { ctx: ToolCont
     // other client works in it) and shows it no other; nothing to claim here.
     const provider = daemonProvider({ client: () => `MCP: ${opts.clientName?.() ?? 'unknown client'}` });
     const attachTab = opts.attachTab === 'new' ? 'new' : 'existing';
-    const sessions = new SessionManager(() => ({ mode: opts.cdpUrl ? 'attach' : 'launch', attach: opts.cdpUrl ? { endpoint: opts.cdpUrl } : undefined, attachTab, launch, provider }), log);
+    const sessions = new SessionManager(() => ({ mode: opts.cdpUrl ? 'attach' : 'launch', attach: opts.cdpUrl ? { endpoint: opts.cdpUrl, headers: opts.headers } : undefined, attachTab, remoteBrowser: opts.remoteBrowser, launch, provider }), log);
     const browser = () => sessions.ensure();
     return { ctx: { sessions, browser, tab: async () => (await browser()).activeTab(), settings: toolSettings }, sessions };
   }
   let attachTab: 'existing' | 'new' = 'existing';
   const settings = (): SessionSettings => ({
     mode: opts.cdpUrl ? 'attach' : 'launch',
-    attach: opts.cdpUrl ? { endpoint: opts.cdpUrl } : undefined,
+    attach: opts.cdpUrl ? { endpoint: opts.cdpUrl, headers: opts.headers } : undefined,
     attachTab,
     launch,
   });
@@ -84,21 +89,27 @@ export function createMcpContext(opts: McpOptions, log: Logger): { ctx: ToolCont
   // Which tabs of a shared browser this process works in (files other servers on this machine see).
   let claims: TabClaims | undefined;
 
-  /** A page to work in that no other server claimed, claimed for us; undefined → a tab of our own. */
-  async function claimUserPage(endpoint: string): Promise<string | undefined> {
-    const wsUrl = await resolveEndpoint(endpoint).catch(() => undefined);
+  /**
+   * A page to work in that no other server claimed, claimed for us; undefined → a tab of our own.
+   * `pool`: a remote-browser engine's endpoint, where the connection we make is a fresh browser of our own
+   * with one blank page (a look first would cost a second browser and a pool slot).
+   */
+  async function claimUserPage(endpoint: string): Promise<{ page?: string; pool?: boolean }> {
+    const wsUrl = await resolveEndpoint(endpoint, opts.headers).catch(() => undefined);
     claims?.releaseAll();
-    claims = wsUrl ? new TabClaims(wsUrl) : undefined;
+    claims = undefined;
+    if (wsUrl && isBrowserPool(wsUrl)) return { pool: true };
+    if (wsUrl) claims = new TabClaims(wsUrl);
     const otherAgent = opts.isClaimed ?? claimedByAgentWorld;
     // A background tab is never taken: selecting it would hide the tab another client works in.
     const taken = (p: PageCandidate) => !!claims?.isClaimed(p.targetId) || otherAgent(p) || p.visible === false;
     for (let attempt = 0; attempt < 3; attempt++) {
-      const pick = await userPage(endpoint, opts.attachTab ?? 'focused', taken).catch(() => undefined);
-      if (!pick) return undefined;
-      if (!claims || claims.claim(pick)) return pick;
+      const pick = wsUrl ? await userPage(wsUrl, opts.headers, opts.attachTab ?? 'focused', taken).catch(() => undefined) : undefined;
+      if (!pick) return {};
+      if (!claims || claims.claim(pick)) return { page: pick };
       // Another server claimed it between our look and our claim: look again.
     }
-    return undefined;
+    return {};
   }
 
   /** Makes the active tab ours; when another server got to it first (it was just created), opens another. */
@@ -117,8 +128,9 @@ export function createMcpContext(opts: McpOptions, log: Logger): { ctx: ToolCont
     claiming ??= (async () => {
       let free: string | undefined;
       if (opts.cdpUrl && !sessions.current) {
-        free = await claimUserPage(opts.cdpUrl);
-        attachTab = free ? 'existing' : 'new';
+        const found = await claimUserPage(opts.cdpUrl);
+        free = found.page;
+        attachTab = free || (found.pool && opts.attachTab !== 'new') ? 'existing' : 'new';
       }
       const b = await sessions.ensure();
       if (free && !claimed.has(b)) await b.selectTab(free).catch(() => undefined);

@@ -33,6 +33,10 @@ const NOTICES: Record<Exclude<StartInfo['reason'], 'first'>, { launched: string;
   },
 };
 
+/** A remote-browser engine gives a fresh browser per connection: a lost one is like a crash, nothing is kept. */
+const NEW_REMOTE_BROWSER =
+  'Note: the connection to the remote browser was lost (the engine ended its session: a time limit, a kill or a restart) and a new remote browser was opened. Earlier pages, tabs, logins and refs are gone (old refs give STALE_REF). Navigate again, then take a new snapshot.';
+
 function track(c: Continuity, session: BrowserSession) {
   if (c.tabs.has(session)) return;
   const rec: { all: Set<Tab>; active?: Tab } = { all: new Set() };
@@ -56,7 +60,7 @@ function track(c: Continuity, session: BrowserSession) {
 function onStarted(c: Continuity, session: BrowserSession, info: StartInfo) {
   track(c, session);
   if (info.reason === 'first') return;
-  c.notice = NOTICES[info.reason][session.kind];
+  c.notice = session.pool && info.reason === 'disconnected' ? NEW_REMOTE_BROWSER : NOTICES[info.reason][session.kind];
   const old = info.previous && c.tabs.get(info.previous);
   if (!old) return;
   for (const t of session.tabs()) {

@@ -166,6 +166,11 @@ export class BrowserSession extends EventEmitter {
     return this.handle.sessionId;
   }
 
+  /** A remote-browser engine's browser, made for this session: when the connection goes, so does the browser. */
+  get pool(): boolean {
+    return !!this.handle.pool;
+  }
+
   tabs(): TabInfo[] {
     return [...this.tabMap.values()].map((t) => ({ id: t.targetId, url: t.url, title: t.title, active: t.targetId === this.activeId, openerId: t.openerId }));
   }

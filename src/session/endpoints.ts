@@ -4,6 +4,7 @@ import { homedir } from 'node:os';
 import { join } from 'node:path';
 import { BrowserAgentError } from '../base/errors';
 import { readDevToolsActivePort } from './launcher';
+import { redactEndpoint, refusedByEndpoint } from './remoteEngines';
 
 /** Plain-words help for the most common attach failure (Chrome 136+ and the default profile). */
 export const ATTACH_HELP =
@@ -28,7 +29,7 @@ export async function resolveEndpoint(input: string, headers?: Record<string, st
     try {
       new URL(text);
     } catch {
-      throw new BrowserAgentError('INVALID_INPUT', `"${text}" is not a valid WebSocket URL.`);
+      throw new BrowserAgentError('INVALID_INPUT', `"${redactEndpoint(text)}" is not a valid WebSocket URL.`);
     }
     return text;
   }
@@ -40,17 +41,19 @@ export async function resolveEndpoint(input: string, headers?: Record<string, st
   try {
     httpUrl = new URL(/^\d+$/.test(text) ? `http://127.0.0.1:${text}` : /^https?:\/\//i.test(text) ? text : `http://${text}`);
   } catch {
-    throw new BrowserAgentError('INVALID_INPUT', `"${text}" is not an endpoint.`, 'Use http://127.0.0.1:9222 or a ws://…/devtools/browser/… URL.');
+    throw new BrowserAgentError('INVALID_INPUT', `"${redactEndpoint(text)}" is not an endpoint.`, 'Use http://127.0.0.1:9222 or a ws://…/devtools/browser/… URL.');
   }
   if (!/^https?:$/.test(httpUrl.protocol)) {
     throw new BrowserAgentError('INVALID_INPUT', `Unsupported endpoint scheme ${httpUrl.protocol}`, 'Use http(s):// or ws(s)://.');
   }
-  const versionUrl = new URL('/json/version', httpUrl);
+  // The query stays: an engine's token (browserless: ?token=…) guards /json/version and the WebSocket alike.
+  const versionUrl = new URL(`/json/version${httpUrl.search}`, httpUrl);
+  const shown = redactEndpoint(versionUrl.toString());
   let res: Response;
   try {
     res = await fetch(versionUrl, { headers, signal: AbortSignal.timeout(timeoutMs) });
   } catch (e) {
-    throw new BrowserAgentError('ATTACH_FAILED', `No browser answers at ${httpUrl.origin} (${(e as Error).message}).`, ATTACH_HELP);
+    throw new BrowserAgentError('ATTACH_FAILED', `No browser answers at ${redactEndpoint(httpUrl.toString())} (${(e as Error).message}).`, ATTACH_HELP);
   }
   if (res.status === 404) {
     throw new BrowserAgentError(
@@ -59,18 +62,20 @@ export async function resolveEndpoint(input: string, headers?: Record<string, st
       'Use "Attach to Browser…" and pick the discovered browser, or paste the ws:// URL built from the profile\'s DevToolsActivePort file.',
     );
   }
-  if (!res.ok) throw new BrowserAgentError('ATTACH_FAILED', `${versionUrl} answered HTTP ${res.status}.`, ATTACH_HELP);
+  if (!res.ok) throw refusedByEndpoint(versionUrl.toString(), res.status, ATTACH_HELP);
   let body: { webSocketDebuggerUrl?: string };
   try {
     body = (await res.json()) as { webSocketDebuggerUrl?: string };
   } catch {
-    throw new BrowserAgentError('ATTACH_FAILED', `${versionUrl} did not answer with JSON; is this a DevTools endpoint?`, ATTACH_HELP);
+    throw new BrowserAgentError('ATTACH_FAILED', `${shown} did not answer with JSON; is this a DevTools endpoint?`, ATTACH_HELP);
   }
-  if (!body.webSocketDebuggerUrl) throw new BrowserAgentError('ATTACH_FAILED', `${versionUrl} has no webSocketDebuggerUrl.`, ATTACH_HELP);
+  if (!body.webSocketDebuggerUrl) throw new BrowserAgentError('ATTACH_FAILED', `${shown} has no webSocketDebuggerUrl.`, ATTACH_HELP);
   // A browser behind a proxy or in a container reports its own host; keep the one the user reached.
   const ws = new URL(body.webSocketDebuggerUrl);
   ws.protocol = httpUrl.protocol === 'https:' ? 'wss:' : 'ws:';
   ws.host = httpUrl.host;
+  // An engine reports its bare address (browserless: ws://host:port): its connections need the token too.
+  if (!ws.search && httpUrl.search && !ws.pathname.startsWith('/devtools/')) ws.search = httpUrl.search;
   return ws.toString();
 }
 

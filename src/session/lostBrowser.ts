@@ -1,4 +1,5 @@
 import { BrowserAgentError, errorMessage } from '../base/errors';
+import { redactEndpoint } from './remoteEngines';
 
 /**
  * The browser we were attached to went away (the person closed it, it crashed, remote debugging was
@@ -9,7 +10,7 @@ import { BrowserAgentError, errorMessage } from '../base/errors';
 export function attachedBrowserGone(endpoint: string, cause: unknown): BrowserAgentError {
   return new BrowserAgentError(
     'BROWSER_DISCONNECTED',
-    `The browser Browser Agent was attached to (${endpoint}) is gone: it was closed or crashed, or stopped accepting connections (${errorMessage(cause).replace(/\.$/, '')}).`,
+    `The browser Browser Agent was attached to (${redactEndpoint(endpoint)}) is gone: it was closed or crashed, or stopped accepting connections (${errorMessage(cause).replace(/\.$/, '')}).`,
     'Browser Agent never starts or closes a browser it only attached to. Open it again with remote debugging on, and the next call attaches to it; or attach to another browser.',
   );
 }

@@ -5,6 +5,7 @@ import { BrowserSession } from './browserSession';
 import type { LaunchOptions } from './launcher';
 import { localProvider, type BrowserProvider } from './provider';
 import type { RequestPolicy } from './requestRules';
+import { redactEndpoint, type RemoteBrowserMode } from './remoteEngines';
 
 export interface SessionSettings {
   /** What `ensure()` does when no browser is connected. */
@@ -13,6 +14,8 @@ export interface SessionSettings {
   attach?: { endpoint: string; headers?: Record<string, string> };
   cdpTimeoutMs?: number;
   attachTab?: 'existing' | 'new';
+  /** A remote-browser engine (browserless, a hosted service): a browser per session, or one shared (through the daemon). */
+  remoteBrowser?: RemoteBrowserMode;
   /**
    * Where browsers come from: this process (default) or the per-user session daemon, which shares
    * one browser among clients, each in its own tab.
@@ -120,12 +123,12 @@ export class SessionManager extends EventEmitter {
   attach(endpoint: string, headers?: Record<string, string>): Promise<BrowserSession> {
     const s = this.settings();
     return this.start('attached', async () => {
-      this.log.info(`Attaching to ${endpoint}`);
+      this.log.info(`Attaching to ${redactEndpoint(endpoint)}`);
       const attachTab = s.attachTab ?? 'existing';
-      const handle = await (s.provider ?? localProvider).attach(endpoint, { headers: headers ?? s.attach?.headers, cdpTimeoutMs: s.cdpTimeoutMs, attachTab });
+      const handle = await (s.provider ?? localProvider).attach(endpoint, { headers: headers ?? s.attach?.headers, cdpTimeoutMs: s.cdpTimeoutMs, attachTab, remoteBrowser: s.remoteBrowser });
       const session = await BrowserSession.open(handle, attachTab, this.requestPolicy);
       this.lastMode = { mode: 'attach', endpoint, headers };
-      this.log.info(`Attached to ${session.endpoint}`);
+      this.log.info(`Attached to ${redactEndpoint(session.endpoint)}${session.pool ? ' (a remote-browser engine)' : ''}`);
       return session;
     });
   }
@@ -137,7 +140,15 @@ export class SessionManager extends EventEmitter {
     this.lastMode = undefined;
     if (s) {
       await s.close();
-      this.log.info(s.sharedSessionId ? 'Session ended; the shared browser stays open for its other clients.' : s.kind === 'launched' ? 'Browser closed.' : 'Detached from browser (left running).');
+      this.log.info(
+        s.pool
+          ? 'Session ended; its engine closes the remote browser once no session uses it.'
+          : s.sharedSessionId
+            ? 'Session ended; the shared browser stays open for its other clients.'
+            : s.kind === 'launched'
+              ? 'Browser closed.'
+              : 'Detached from browser (left running).',
+      );
     }
     this.setStatus({ state: 'none' });
   }
@@ -181,8 +192,9 @@ export class SessionManager extends EventEmitter {
       this.emit('started', session, { reason, previous: replaced } satisfies StartInfo);
       return session;
     } catch (err) {
-      // Reattaching after the browser we were attached to went away: say that, not first-time setup help.
-      const e = kind === 'attached' && replaced?.kind === 'attached' && !replaced.connected && isAgentError(err, 'ATTACH_FAILED') ? attachedBrowserGone(replaced.endpoint, err) : err;
+      // Reattaching after the browser we were attached to went away: say that, not first-time setup help
+      // (an engine's refusal, such as a full pool, already says what to do).
+      const e = kind === 'attached' && replaced?.kind === 'attached' && !replaced.connected && !replaced.pool && isAgentError(err, 'ATTACH_FAILED') ? attachedBrowserGone(replaced.endpoint, err) : err;
       this.log.error(`Could not start the browser session: ${errorMessage(e)}`);
       if (this.session?.connected) {
         this.log.info('The browser that was running is kept.');

@@ -1,7 +1,8 @@
-import { BrowserAgentError } from '../base/errors';
+import { BrowserAgentError, isAgentError } from '../base/errors';
 import { CdpConnection } from './cdp';
 import { ATTACH_HELP, resolveEndpoint } from './endpoints';
 import { launchBrowser, type LaunchOptions } from './launcher';
+import { isBrowserPool, type RemoteBrowserMode } from './remoteEngines';
 import type { TabScope } from './tabScope';
 
 export type SessionKind = 'launched' | 'attached';
@@ -20,6 +21,8 @@ export interface BrowserHandle {
   headless: boolean;
   pid?: number;
   userDataDir?: string;
+  /** A remote-browser engine's browser, made for this connection: when it goes, its pages go with it. */
+  pool?: boolean;
   /** Through a daemon or relay: the session id it gave us. */
   sessionId?: string;
   /** In a browser shared with other clients: the tabs that are ours (others are never shown). */
@@ -40,6 +43,8 @@ export interface ConnectSettings {
   /** Attach mode: use the page already open (default) or always open our own tab. */
   attachTab?: 'existing' | 'new';
   headers?: Record<string, string>;
+  /** A remote-browser engine: a browser per session (default) or one for every session of the daemon. */
+  remoteBrowser?: RemoteBrowserMode;
 }
 
 /** Makes browser connections. The one seam between the session layer and where browsers live. */
@@ -82,8 +87,9 @@ export const localProvider: BrowserProvider = {
     try {
       connection = await CdpConnection.connect(wsUrl, { headers: settings.headers, timeoutMs: settings.cdpTimeoutMs });
     } catch (e) {
-      throw new BrowserAgentError('ATTACH_FAILED', (e as Error).message, ATTACH_HELP);
+      // An engine's refusal (token, full pool) carries its own fix; the rest is first-time attach help.
+      throw isAgentError(e) && e.hint ? e : new BrowserAgentError('ATTACH_FAILED', (e as Error).message, ATTACH_HELP);
     }
-    return { connection, kind: 'attached', endpoint: wsUrl, headless: false, close: async () => connection.close() };
+    return { connection, kind: 'attached', endpoint: wsUrl, headless: false, pool: isBrowserPool(wsUrl), close: async () => connection.close() };
   },
 };

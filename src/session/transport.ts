@@ -1,5 +1,6 @@
 import WebSocket from 'ws';
 import { BrowserAgentError } from '../base/errors';
+import { isBrowserPool, POOL_CONNECT_TIMEOUT_MS, redactEndpoint, refusedByEndpoint, remoteBrowserGone, unreachableEndpoint } from './remoteEngines';
 
 /**
  * How CDP messages travel: one JSON text per message, in order. A WebSocket to the browser is one
@@ -19,7 +20,7 @@ export interface CdpTransport {
 
 export interface WebSocketTransportOptions {
   headers?: Record<string, string>;
-  /** Timeout of the WebSocket handshake. */
+  /** Timeout of the WebSocket handshake (default 10 s; 30 s for a remote-browser engine, which may queue it). */
   connectTimeoutMs?: number;
 }
 
@@ -27,19 +28,26 @@ export interface WebSocketTransportOptions {
 export function connectWebSocket(url: string, opts: WebSocketTransportOptions = {}): Promise<CdpTransport> {
   return new Promise((resolve, reject) => {
     let ws: WebSocket;
+    const handshakeTimeout = opts.connectTimeoutMs ?? (isBrowserPool(url) ? POOL_CONNECT_TIMEOUT_MS : 10_000);
     try {
-      ws = new WebSocket(url, { headers: opts.headers, perMessageDeflate: false, maxPayload: 512 * 1024 * 1024, handshakeTimeout: opts.connectTimeoutMs ?? 10_000 });
+      ws = new WebSocket(url, { headers: opts.headers, perMessageDeflate: false, maxPayload: 512 * 1024 * 1024, handshakeTimeout });
     } catch (e) {
-      reject(new BrowserAgentError('ATTACH_FAILED', `Invalid CDP WebSocket URL ${url}: ${(e as Error).message}`));
+      reject(new BrowserAgentError('ATTACH_FAILED', `Invalid CDP WebSocket URL ${redactEndpoint(url)}: ${(e as Error).message}`));
       return;
     }
-    const onError = (e: Error) => {
+    const fail = (e: BrowserAgentError) => {
       ws.removeAllListeners();
       ws.on('error', () => {});
-      reject(new BrowserAgentError('ATTACH_FAILED', `Could not connect to ${url}: ${e.message}`));
+      reject(e);
     };
+    const onError = (e: Error) => fail(unreachableEndpoint(url, e.message, /handshake has timed out/i.test(e.message)));
     ws.once('error', onError);
-    ws.once('unexpected-response', (_req, res) => onError(new Error(`HTTP ${res.statusCode}`)));
+    // An engine's refusal (401 token, 429 pool full, 408 queue timeout) comes as the upgrade's HTTP answer.
+    ws.once('unexpected-response', (req, res) => {
+      fail(refusedByEndpoint(url, res.statusCode ?? 0));
+      res.resume();
+      req.destroy();
+    });
     ws.once('open', () => {
       ws.off('error', onError);
       let closed = false;
@@ -62,7 +70,8 @@ export function connectWebSocket(url: string, opts: WebSocketTransportOptions = 
       ws.on('message', (data) => transport.onmessage?.(data.toString()));
       // 1006: no closing handshake; the process at the other end died or the network dropped.
       ws.on('close', (code) => {
-        if (code === 1006) transport.closeReason ??= 'The browser went away before the call finished (it exited, crashed or was killed, or the network to it dropped).';
+        if (isBrowserPool(url)) transport.closeReason ??= remoteBrowserGone(url);
+        else if (code === 1006) transport.closeReason ??= 'The browser went away before the call finished (it exited, crashed or was killed, or the network to it dropped).';
         gone();
       });
       ws.on('error', gone);

@@ -17,8 +17,11 @@ export function mcpServerArgs(sessions: SessionManager, script: string): string[
   // browser). Otherwise it works in-process and attaches to the live browser when there is one.
   if (!shared) args.push('--no-daemon');
   const endpoint = (shared ? undefined : sessions.current?.endpoint) ?? (s.mode === 'attach' ? s.attach?.endpoint : undefined);
-  if (endpoint) args.push('--cdp-url', endpoint);
-  else {
+  if (endpoint) {
+    args.push('--cdp-url', endpoint);
+    // Only the daemon can share one engine browser between sessions; without it each server has its own.
+    if (shared && s.remoteBrowser === 'shared') args.push('--remote-browser', 'shared');
+  } else {
     if (s.launch.headless) args.push('--headless');
     if (s.launch.executablePath) args.push('--executable-path', s.launch.executablePath);
     if (shared && s.launch.userDataDir) args.push('--user-data-dir', s.launch.userDataDir);
@@ -28,6 +31,12 @@ export function mcpServerArgs(sessions: SessionManager, script: string): string[
   const envFile = readSecretSettings().envFile;
   if (envFile) args.push('--secrets-file', envFile);
   return args;
+}
+
+/** The attach headers (an engine's API key) for the MCP server: in its environment, never on its command line. */
+function attachHeadersEnv(): Record<string, string> {
+  const headers = readSessionSettings().attach?.headers;
+  return headers && Object.keys(headers).length ? { BROWSER_AGENT_CDP_HEADERS: JSON.stringify(headers) } : {};
 }
 
 /**
@@ -45,7 +54,7 @@ export function registerMcpServerProvider(context: vscode.ExtensionContext, sess
     onDidChangeMcpServerDefinitions: changed.event,
     provideMcpServerDefinitions: () => {
       if (!vscode.workspace.getConfiguration(SECTION).get<boolean>('mcp.publish', false)) return [];
-      const def = new vscode.McpStdioServerDefinition('Browser Agent (MCP server)', process.execPath, mcpServerArgs(sessions, script), { ELECTRON_RUN_AS_NODE: '1', [SAFETY_ENV]: JSON.stringify(readPolicySettings()) }, String(context.extension.packageJSON.version ?? '0'));
+      const def = new vscode.McpStdioServerDefinition('Browser Agent (MCP server)', process.execPath, mcpServerArgs(sessions, script), { ELECTRON_RUN_AS_NODE: '1', [SAFETY_ENV]: JSON.stringify(readPolicySettings()), ...attachHeadersEnv() }, String(context.extension.packageJSON.version ?? '0'));
       return [def];
     },
     // Secret values only travel when the server actually starts (never in the eager listing).

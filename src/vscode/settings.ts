@@ -18,6 +18,7 @@ export function readSessionSettings(): SessionSettings {
     },
     attach: endpoint ? { endpoint, headers: c.get<Record<string, string>>('connection.headers', {}) } : undefined,
     attachTab: c.get<'existing' | 'new'>('connection.attachTab', 'existing'),
+    remoteBrowser: c.get<'per-session' | 'shared'>('connection.remoteBrowser', 'per-session'),
     cdpTimeoutMs: c.get<number>('cdp.timeoutMs', 30_000),
     provider: sharedProvider(),
   };
