@@ -52,7 +52,7 @@ function run(cmd, args, { env, timeoutMs, log }) {
 }
 
 /** npm install into a fresh temp dir, then rename into place: a half-done install never looks done. */
-async function installInto(dir, args, env, timeoutMs, log) {
+export async function installInto(dir, args, env, timeoutMs, log) {
   const marker = join(dir, '.complete');
   if (existsSync(marker)) return false;
   const tmp = `${dir}.partial`;
@@ -70,7 +70,7 @@ async function installInto(dir, args, env, timeoutMs, log) {
  * One installer at a time per cache (two checkouts on one machine may run e2e at once): an exclusive lock
  * file holding the owner's pid; a lock whose owner died is taken over.
  */
-async function withInstallLock(root, log, fn) {
+export async function withInstallLock(root, log, fn) {
   const lock = join(root, '.install.lock');
   const deadline = Date.now() + 20 * 60_000;
   for (;;) {
@@ -112,12 +112,24 @@ export async function ensureHost({ log = () => {} } = {}) {
   return p;
 }
 
+/** Node 24 alone, for other hosts that need it (the browserless engine of test/fleet): shared with e2e's cache. */
+export async function ensureNode({ log = () => {} } = {}) {
+  const p = hostPaths();
+  mkdirSync(p.root, { recursive: true });
+  if (!existsSync(join(p.nodeDir, '.complete'))) await withInstallLock(p.root, log, () => installNode(p, log));
+  return p;
+}
+
+async function installNode(p, log) {
+  if (await installInto(p.nodeDir, [`node@${NODE_MAJOR}`], process.env, 5 * 60_000, null)) log(`installed Node ${NODE_MAJOR} into ${p.nodeDir}\n`);
+}
+
 /**
  * The environment without what the `npm run` that started us put there: code-server's postinstall reads the
  * Node version from npm_config_user_agent, and the outer npm's (`node/v20`, from `npm test`) reached it and
  * failed the install ("code-server currently requires node v24") though npm itself ran on Node 24.
  */
-function withoutOuterNpm(env) {
+export function withoutOuterNpm(env) {
   const out = {};
   for (const [k, v] of Object.entries(env)) {
     if (k === 'npm_config_user_agent' || k === 'npm_execpath' || k === 'npm_node_execpath' || k === 'NODE' || k.startsWith('npm_lifecycle_') || k.startsWith('npm_package_')) continue;
@@ -128,9 +140,7 @@ function withoutOuterNpm(env) {
 
 async function install(p, log) {
   const started = Date.now();
-  if (await installInto(p.nodeDir, [`node@${NODE_MAJOR}`], process.env, 5 * 60_000, null)) {
-    log(`installed Node ${NODE_MAJOR} into ${p.nodeDir}\n`);
-  }
+  await installNode(p, log);
   // code-server's native modules must be built against Node 24's headers; the machine's ~/.npmrc may point
   // nodedir at the system Node's headers, so override it explicitly.
   const env = {
@@ -148,7 +158,8 @@ async function install(p, log) {
   log(`host installed in ${((Date.now() - started) / 1000).toFixed(1)}s\n`);
 }
 
-if (import.meta.url === `file://${process.argv[1]}`) {
+// Run as a script (not bundled into a test, where import.meta is empty): install now.
+if (/[\\/]test[\\/]e2e[\\/]host[\\/]install\.mjs$/.test(process.argv[1] ?? '')) {
   ensureHost({ log: (s) => process.stdout.write(s) }).catch((e) => {
     console.error(e.message);
     process.exit(1);
