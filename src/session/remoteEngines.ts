@@ -38,8 +38,10 @@ export function redactEndpoint(endpoint: string): string {
   } catch {
     return endpoint.replace(/([?&][^=&]*(?:token|key|secret|auth|pass)[^=&]*=)[^&\s]*/gi, '$1***');
   }
+  const secrets = [...url.searchParams.keys()].filter((name) => SECRET_PARAM.test(name));
+  if (!url.password && !secrets.length) return endpoint;
   if (url.password) url.password = '***';
-  for (const name of [...url.searchParams.keys()]) if (SECRET_PARAM.test(name)) url.searchParams.set(name, '***');
+  for (const name of secrets) url.searchParams.set(name, '***');
   // URLSearchParams encodes * as %2A.
   return url.toString().replace(/%2A%2A%2A/g, '***');
 }

@@ -30,6 +30,11 @@ describe('daemon: pure parts', () => {
     assert.notEqual(headless, browserKey({ mode: 'launch', launch: { headless: true, userDataDir: '/p' } }), 'a persistent profile is its own browser');
     assert.notEqual(headless, browserKey({ mode: 'launch', launch: { headless: true, executablePath: '/x/chrome' } }));
     assert.equal(browserKey({ mode: 'attach', endpoint: 'http://h:1' }), 'attach http://h:1');
+    // An engine's token never shows in the key (status, logs); two tokens are still two browsers.
+    const a = browserKey({ mode: 'attach', endpoint: 'ws://h:3000?token=one' });
+    assert.match(a, /^attach ws:\/\/h:3000\/\?token=\*\*\* #[0-9a-f]{8}$/);
+    assert.notEqual(a, browserKey({ mode: 'attach', endpoint: 'ws://h:3000?token=two' }));
+    assert.notEqual(a, browserKey({ mode: 'attach', endpoint: 'ws://h:3000?token=one', headers: { 'x-api-key': 'k' } }));
   });
 
   it('TabScope: own tabs, tabs opened, and popups of those; nothing else', () => {
