@@ -2,7 +2,7 @@
 // process group of its own with a token and a pool, every process of it (Node, each Chromium it launches) marked
 // in its environment, so the suite can count its browsers and prove that none is left.
 import { execFileSync, spawn } from 'node:child_process';
-import { closeSync, mkdirSync, openSync, readFileSync, rmSync, symlinkSync } from 'node:fs';
+import { closeSync, mkdirSync, openSync, readFileSync, readlinkSync, renameSync, rmSync, symlinkSync } from 'node:fs';
 import { createServer, type AddressInfo } from 'node:net';
 import { dirname, join } from 'node:path';
 import { findBrowserExecutable, sleep } from '../../../src/session/launcher';
@@ -57,9 +57,20 @@ function linkChromium(nodeBin: string, installDir: string, browsersPath: string)
     env: { ...process.env, PLAYWRIGHT_BROWSERS_PATH: browsersPath },
     encoding: 'utf8',
   });
+  const chromium = findBrowserExecutable(process.env.BA_E2E_CHROMIUM);
   mkdirSync(dirname(expected), { recursive: true });
-  rmSync(expected, { force: true });
-  symlinkSync(findBrowserExecutable(process.env.BA_E2E_CHROMIUM), expected);
+  let current: string | undefined;
+  try {
+    current = readlinkSync(expected);
+  } catch {
+    /* not there yet */
+  }
+  if (current === chromium) return;
+  // Another checkout may start its engine at the same moment: a new link renamed into place, never a gap.
+  const tmp = `${expected}.${process.pid}`;
+  rmSync(tmp, { force: true });
+  symlinkSync(chromium, tmp);
+  renameSync(tmp, expected);
 }
 
 export async function startBrowserless(opts: BrowserlessOptions): Promise<BrowserlessServer> {
