@@ -10,10 +10,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { inCI } from '../e2e/host/verdict.mjs';
 import { MARK_VAR, markedProcesses } from '../e2e/host/processes.mjs';
-import { daemonEnv, runDaemonCli, spawnMcp, until, type McpProc } from '../helpers/daemon';
+import { connectionsTo, daemonEnv, runDaemonCli, spawnMcp, until, type McpProc } from '../helpers/daemon';
 import { startServer, type TestServer } from '../helpers/servers';
 import { startBrowserless, type BrowserlessServer } from './engine/browserless';
-import { connectionsTo } from './engine/connections';
 
 const TOKEN = 'fleet-secret-7f3a';
 const POOL = 4;

@@ -76,18 +76,26 @@ export async function until(cond: () => boolean | Promise<boolean>, timeoutMs: n
   throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}`);
 }
 
-/** TCP ports a process listens on, from /proc (what `ss -ltnp` shows). */
-export function listeningTcpPorts(pid: number): number[] {
+/** TCP sockets the processes hold, from /proc (what `ss -tnp` shows): state (0A listening, 01 established) and ports. */
+function tcpSocketsOf(pids: number[]): { state: string; localPort: number; remotePort: number }[] {
   const inodes = new Set<string>();
-  for (const fd of readdirSync(`/proc/${pid}/fd`)) {
+  for (const pid of pids) {
+    let fds: string[] = [];
     try {
-      const m = /^socket:\[(\d+)\]$/.exec(readlinkSync(`/proc/${pid}/fd/${fd}`));
-      if (m) inodes.add(m[1]);
+      fds = readdirSync(`/proc/${pid}/fd`);
     } catch {
-      /* closed meanwhile */
+      continue; // exited
+    }
+    for (const fd of fds) {
+      try {
+        const m = /^socket:\[(\d+)\]$/.exec(readlinkSync(`/proc/${pid}/fd/${fd}`));
+        if (m) inodes.add(m[1]);
+      } catch {
+        /* closed meanwhile */
+      }
     }
   }
-  const ports: number[] = [];
+  const sockets: { state: string; localPort: number; remotePort: number }[] = [];
   for (const file of ['/proc/net/tcp', '/proc/net/tcp6']) {
     let text = '';
     try {
@@ -97,8 +105,18 @@ export function listeningTcpPorts(pid: number): number[] {
     }
     for (const line of text.split('\n').slice(1)) {
       const f = line.trim().split(/\s+/);
-      if (f.length > 9 && f[3] === '0A' && inodes.has(f[9])) ports.push(parseInt(f[1].split(':')[1], 16));
+      if (f.length > 9 && inodes.has(f[9])) sockets.push({ state: f[3], localPort: parseInt(f[1].split(':')[1], 16), remotePort: parseInt(f[2].split(':')[1], 16) });
     }
   }
-  return ports;
+  return sockets;
+}
+
+/** TCP ports a process listens on. */
+export function listeningTcpPorts(pid: number): number[] {
+  return tcpSocketsOf([pid]).filter((s) => s.state === '0A').map((s) => s.localPort);
+}
+
+/** Established TCP connections from these processes to `port` on this machine. */
+export function connectionsTo(port: number, pids: number[]): number {
+  return tcpSocketsOf(pids).filter((s) => s.state === '01' && s.remotePort === port).length;
 }
