@@ -129,7 +129,8 @@ export async function goHistory(s: Scope, delta: -1 | 1, capMs = COMMIT_CAP_MS):
     throw e;
   }
   if (!(await commit.wait(capMs))) throw notCommitted(s, `Going ${delta < 0 ? 'back' : 'forward'} to ${fenceUrl(target.url)}`, capMs);
-  return { text: `Went ${delta < 0 ? 'back' : 'forward'} to ${fenceUrl(target.url)}` };
+  // The result names the page it landed on (URL and title, fenced once); the entry's URL would say it twice.
+  return { text: `Went ${delta < 0 ? 'back' : 'forward'}` };
 }
 
 export async function reload(s: Scope, ignoreCache = false, capMs = COMMIT_CAP_MS): Promise<ActionOutcome> {
@@ -143,5 +144,5 @@ export async function reload(s: Scope, ignoreCache = false, capMs = COMMIT_CAP_M
     throw e;
   }
   if (!(await commit.wait(capMs))) throw notCommitted(s, `Reloading ${fenceUrl(url)}`, capMs);
-  return { text: `Reloaded ${fenceUrl(url)}${ignoreCache ? ' (bypassing the cache)' : ''}` };
+  return { text: `Reloaded the page${ignoreCache ? ' (bypassing the cache)' : ''}` };
 }

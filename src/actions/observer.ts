@@ -27,12 +27,22 @@ export interface DownloadInfo {
   blocked?: string;
 }
 
+/** Console errors kept between two calls (a page can log in a loop); the rest are counted. */
+const MAX_KEPT_ERRORS = 20;
+
+/** A console error or uncaught exception, with the script that raised it when the browser said. */
+export interface ConsoleError {
+  text: string;
+  url?: string;
+}
+
 /**
  * What happened in one tab between tool calls that a model must hear about: console errors,
  * an intercepted file chooser (a modal state like a dialog).
  */
 export class TabObserver extends EventEmitter {
-  private errors: string[] = [];
+  private errors: ConsoleError[] = [];
+  private errorCount = 0;
   fileChooser?: FileChooserState;
 
   constructor(readonly tab: Tab) {
@@ -47,10 +57,13 @@ export class TabObserver extends EventEmitter {
   }
 
   private async watch(session: CdpSession) {
-    session.on('Runtime.exceptionThrown', (p) => this.pushError(p.exceptionDetails.exception?.description?.split('\n')[0] ?? p.exceptionDetails.text));
+    session.on('Runtime.exceptionThrown', (p) => {
+      const d = p.exceptionDetails;
+      this.pushError(d.exception?.description?.split('\n')[0] ?? d.text, d.url || d.stackTrace?.callFrames[0]?.url);
+    });
     session.on('Runtime.consoleAPICalled', (p) => {
       if (p.type !== 'error' && p.type !== 'assert') return;
-      this.pushError(p.args.map((a) => (a.value !== undefined ? String(a.value) : a.description ?? a.type)).join(' '));
+      this.pushError(p.args.map((a) => (a.value !== undefined ? String(a.value) : a.description ?? a.type)).join(' '), p.stackTrace?.callFrames[0]?.url);
     });
     session.on('Page.fileChooserOpened', (p) => {
       this.fileChooser = { session, backendNodeId: p.backendNodeId, mode: p.mode };
@@ -59,13 +72,16 @@ export class TabObserver extends EventEmitter {
     await session.send('Page.setInterceptFileChooserDialog', { enabled: true });
   }
 
-  private pushError(text: string) {
-    if (this.errors.length < 20) this.errors.push(text.length > 300 ? `${text.slice(0, 297)}…` : text);
+  private pushError(text: string, url?: string) {
+    this.errorCount++;
+    if (this.errors.length < MAX_KEPT_ERRORS) this.errors.push({ text: text.length > 300 ? `${text.slice(0, 297)}…` : text, url: url || undefined });
   }
 
-  /** Console errors since the last call. */
-  takeErrors(): string[] {
-    return this.errors.splice(0);
+  /** Console errors since the last call: the first MAX_KEPT_ERRORS, and how many there were. */
+  takeErrors(): { errors: ConsoleError[]; total: number } {
+    const taken = { errors: this.errors.splice(0), total: this.errorCount };
+    this.errorCount = 0;
+    return taken;
   }
 }
 

@@ -1,10 +1,11 @@
-import { clip, fenceInline, fenceTitle, fenceUrl } from '../base/untrusted';
+import { clip, fenceInline, joinParts } from '../base/untrusted';
 import { snapshotDelta } from '../snapshot';
+import { shortUrl } from '../snapshot/links';
 import type { ToolResult } from '../contract/types';
 import type { ActionOutcome, Scope } from './scopeTypes';
 import type { SettleReport } from './settle';
 import { crashedError } from './hung';
-import { failedRequestLines } from './failedRequests';
+import { errorLines } from './errorLines';
 
 /** New tabs named one by one in a result; more are counted. */
 const MAX_TAB_LINES = 5;
@@ -22,16 +23,14 @@ export function modalLines(scope: Scope): string[] {
 }
 
 /**
- * A short result: what was done, URL/title if they changed, new tabs, dialogs, downloads, console
- * errors since the last call, and what changed on the page.
+ * A short result: what was done, then what the model did not know yet, each said once — the new URL (unless the
+ * action's line names it) and title, new tabs, downloads, dialogs, failed requests and console errors, what
+ * changed on the page. Our lines first; everything the page wrote (URL, title, messages, element lines) in one
+ * fence at the end.
  */
-/** Whether the snapshot delta already names the new URL (fenced, with its own nonce). */
-function deltaShowsUrl(delta: string | undefined, url: string): boolean {
-  return !!delta && delta.split('\n').some((l) => l.startsWith('URL: ') && l.replace(/<\/?page-content id=[0-9a-f]+>/g, '').endsWith(`→ ${url}`));
-}
-
 export async function composeResult(scope: Scope, before: { url: string; title: string; tabId: string }, outcome: ActionOutcome, settle?: SettleReport): Promise<ToolResult> {
-  const lines = [outcome.text.endsWith('.') ? outcome.text : `${outcome.text}.`, ...(outcome.details ?? [])];
+  const said = [outcome.text.endsWith('.') ? outcome.text : `${outcome.text}.`, ...(outcome.details ?? [])];
+  const page: string[] = [];
   const { browser } = scope;
   // A popup opened by the action becomes the active tab.
   let tab = scope.tab;
@@ -46,36 +45,36 @@ export async function composeResult(scope: Scope, before: { url: string; title: 
   const active = opened.filter((t) => t.targetId === tab.targetId);
   const keep = new Set([...active, ...opened.filter((t) => !active.includes(t)).slice(0, MAX_TAB_LINES - active.length)]);
   const named = opened.filter((t) => keep.has(t));
-  if (named.length < opened.length) lines.push(`${opened.length} new tabs opened (${named.length} named here; browser_tabs lists them all).`);
+  if (named.length < opened.length) said.push(`${opened.length} new tabs opened (${named.length} named here; browser_tabs lists them all).`);
   for (const t of named) {
-    lines.push(`New tab opened: ${t.title ? fenceTitle(t.title) : '(loading)'} ${fenceUrl(t.url)}${t.targetId === tab.targetId ? ' — now the active tab' : ''} (id ${t.targetId.slice(0, 8)}).`);
+    const id = t.targetId.slice(0, 8);
+    said.push(`New tab ${id} opened${t.targetId === tab.targetId ? ': now the active tab' : ''}.`);
+    page.push(`New tab ${id}: ${t.title ? clip(t.title, 120) : '(loading)'} ${shortUrl(t.url, before.url)}`);
   }
   // The model acts on the active tab from now on: say how to get back to the page it was working on.
   if (tab.targetId !== scope.tab.targetId && named.some((t) => t.targetId === tab.targetId)) {
-    lines.push(`The page you acted on stays open in its own tab: browser_tabs with action "select" and id "${scope.tab.targetId.slice(0, 8)}" goes back to it.`);
+    said.push(`The page you acted on stays open in its own tab: browser_tabs with action "select" and id "${scope.tab.targetId.slice(0, 8)}" goes back to it.`);
   }
+  const meta = { target: outcome.target, urlBefore: before.url, urlAfter: tab.url, titleAfter: tab.title };
   // Its renderer died during the action or the wait after it (out of memory, killed): nothing more can be read.
-  if (tab.crashed) return { content: [{ type: 'text', text: [...lines, crashedError(tab).toText()].join('\n') }], isError: true, meta: { target: outcome.target, urlBefore: before.url, urlAfter: tab.url, titleAfter: tab.title } };
+  if (tab.crashed) return { content: [{ type: 'text', text: [joinParts({ said, page }), crashedError(tab).toText()].join('\n') }], isError: true, meta };
   await tab.refreshInfo();
-  // The snapshot delta (when the snapshot layer is present) already names URL/title changes.
-  const delta = tab.dialog ? undefined : await snapshotDelta(tab).catch(() => undefined);
-  if (tab.url !== before.url && !deltaShowsUrl(delta, tab.url)) lines.push(`URL: ${fenceUrl(tab.url)}`);
-  if ((tab.title !== before.title || tab.url !== before.url) && !delta?.includes(`→ ${JSON.stringify(tab.title)}`)) lines.push(`Title: ${tab.title ? fenceTitle(tab.title) : '(none)'}`);
-  if (settle?.stillLoading) lines.push(`The page is still loading after ${Math.round(settle.waitedMs / 1000)} s; use browser_wait if you need it complete.`);
-  if (settle && settle.pendingRequests > 0) lines.push(`${settle.pendingRequests} request(s) started by this action are still running (slow server or long-poll).`);
+  const delta = tab.dialog ? undefined : await snapshotDelta(tab, { ref: outcome.target?.ref, text: outcome.text }).catch(() => undefined);
+  // The URL once (not when the action's own line names it, as "Navigated to …" does), shortened like a link.
+  if (tab.url !== before.url && !outcome.text.includes(tab.url)) page.push(`URL: ${shortUrl(tab.url, before.url)}`);
+  // A page without a title shows its URL as one.
+  if (tab.title !== before.title && tab.title !== tab.url) page.push(`Title: ${tab.title ? clip(tab.title, 120) : '(none)'}`);
+  if (settle?.stillLoading) said.push(`The page is still loading after ${Math.round(settle.waitedMs / 1000)} s; use browser_wait if you need it complete.`);
+  if (settle && settle.pendingRequests > 0) said.push(`${settle.pendingRequests} request(s) started by this action are still running (slow server or long-poll).`);
   for (const d of scope.browserObs.takeDownloads()) {
-    if (d.blocked) lines.push(`BLOCKED_BY_POLICY: ${d.blocked} The download was stopped and its file deleted.`);
-    else if (d.state === 'completed') lines.push(`Downloaded ${fenceInline(d.filename)} (${d.bytes} bytes) to ${fenceInline(d.path)}`);
-    else if (d.state === 'canceled') lines.push(`Download of ${fenceInline(d.filename)} was cancelled.`);
-    else lines.push(`Downloading ${fenceInline(d.filename)} to ${fenceInline(d.path)} (still in progress).`);
+    if (d.blocked) said.push(`BLOCKED_BY_POLICY: ${d.blocked} The download was stopped and its file deleted.`);
+    else if (d.state === 'completed') said.push(`Downloaded ${fenceInline(d.filename)} (${d.bytes} bytes) to ${fenceInline(d.path)}`);
+    else if (d.state === 'canceled') said.push(`Download of ${fenceInline(d.filename)} was cancelled.`);
+    else said.push(`Downloading ${fenceInline(d.filename)} to ${fenceInline(d.path)} (still in progress).`);
   }
-  lines.push(...modalLines({ ...scope, tab }));
-  const errors = scope.tabObs.takeErrors();
-  if (errors.length) lines.push(`Console errors (${errors.length}, page text):`, ...errors.slice(0, 5).map((e) => `  ${fenceInline(e)}`));
-  lines.push(...failedRequestLines(tab === scope.tab ? [tab] : [scope.tab, tab]));
-  if (delta) lines.push(delta);
-  return {
-    content: [{ type: 'text', text: lines.join('\n') }],
-    meta: { target: outcome.target, urlBefore: before.url, urlAfter: tab.url, titleAfter: tab.title },
-  };
+  said.push(...modalLines({ ...scope, tab }));
+  const errors = errorLines({ tabs: tab === scope.tab ? [tab] : [scope.tab, tab], console: scope.tabObs.takeErrors(), othersCaused: delta ? !delta.newDocument : tab.url === before.url });
+  said.push(...errors.said, ...(delta?.said ?? []));
+  page.push(...errors.page, ...(delta?.page ?? []));
+  return { content: [{ type: 'text', text: joinParts({ said, page }) }], meta };
 }

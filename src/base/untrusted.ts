@@ -1,10 +1,11 @@
-import { randomBytes } from 'node:crypto';
+import { randomInt } from 'node:crypto';
 
 /**
  * Page content is data, not instructions. Every page-derived string (snapshot, find, extract,
  * evaluate results, titles, dialog and console messages) goes inside a fence whose markers carry
  * a fresh nonce the page cannot guess (`<page-content id=nonce>` … `</page-content id=nonce>`),
  * and any text imitating a marker is rewritten (`<` becomes `‹`), so a page cannot end the fence.
+ * A result puts all its page-derived lines in one fence (fenceLines): each fence costs a model ~23 tokens.
  */
 
 /** Rewrites anything that looks like a fence marker (any spelling the model could take for one). */
@@ -12,12 +13,35 @@ export function defuseMarkers(text: string): string {
   return text.replace(/<(\s*\/?\s*page-content)/gi, '‹$1');
 }
 
-const nonce = () => randomBytes(6).toString('hex');
+/**
+ * 15 random decimal digits (≈50 bits: not guessable within a session). Digits cost a model fewer tokens than
+ * hex (o200k reads them three at a time) and still match the `[0-9a-f]` of every fence reader.
+ */
+export function nonce(): string {
+  return String(randomInt(0, 1e9)).padStart(9, '0') + String(randomInt(0, 1e6)).padStart(6, '0');
+}
 
 export function wrapUntrusted(content: string, source?: string): string {
   const id = nonce();
   const from = source ? ` source="${defuseMarkers(source).replace(/["\r\n<>]/g, '')}"` : '';
   return `<page-content id=${id}${from}>\n${defuseMarkers(content)}\n</page-content id=${id}>`;
+}
+
+/** One fence around a result's page-derived lines (each labelled by its caller); '' when there are none. */
+export function fenceLines(lines: string[]): string {
+  if (!lines.length) return '';
+  const id = nonce();
+  return `<page-content id=${id}>\n${defuseMarkers(lines.join('\n'))}\n</page-content id=${id}>`;
+}
+
+/** A result as our lines, then its page-derived lines in one fence. */
+export interface ResultParts {
+  said: string[];
+  page: string[];
+}
+
+export function joinParts(p: ResultParts): string {
+  return [...p.said, fenceLines(p.page)].filter(Boolean).join('\n');
 }
 
 /** The same fence on one line, for short strings inside a sentence (a title, a dialog message). */

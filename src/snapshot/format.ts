@@ -1,10 +1,10 @@
 // Turns extracted items into the text a model reads: one line per element, the page text whole,
 // landmark sections and frames marked, all page-derived text inside one clearly delimited untrusted block.
-import { defuseMarkers } from '../base/untrusted';
-import { randomBytes } from 'node:crypto';
+import { fenceLines } from '../base/untrusted';
 import type { ElementItem, PageItem } from './protocol';
 import { refString, type FrameResult } from './frames';
 import { linkTargets } from './links';
+import type { LineParts } from './lineChange';
 
 export interface Line {
   kind: 'element' | 'text' | 'frame' | 'section';
@@ -17,17 +17,28 @@ export interface Line {
   full?: string;
   /** The frame's document the element's ref belongs to. */
   doc?: string;
+  /** An element line's parts, for saying what changed (lineChange.ts). */
+  parts?: LineParts;
 }
 
-/** `[12] button "Submit" disabled`, `[3] button (search icon)`, `[4] textbox name=q`, `[5] button value=Search`, `[7] link "News" →/news`. */
-export function elementLine(ref: string, it: ElementItem, target?: string): string {
+/** `[12] button "Submit"`, `[3] button (search icon)`, `[4] textbox name=q`, `[5] button value=Search`, `[7] link "News" →/news`. */
+export function elementHead(ref: string, it: ElementItem, target?: string): string {
   let s = `[${ref}] ${it.role}`;
   if (it.name) s += ` ${JSON.stringify(it.name)}`;
   if (it.hint) s += /^(name|value)=/.test(it.hint) ? ` ${it.hint}` : ` (${it.hint})`;
   if (target) s += ` →${target}`;
-  if (it.st) s += ` ${it.st}`;
-  if (it.cov) s += ` covered-by ${it.cov}`;
   return s;
+}
+
+/** The state words after the head: `disabled`, `value="ada"`, `covered-by [3]`. */
+export function elementStates(it: ElementItem): string {
+  return [it.st, it.cov ? `covered-by ${it.cov}` : ''].filter(Boolean).join(' ');
+}
+
+/** `[12] button "Submit" disabled`: the head and its states. */
+export function elementLine(ref: string, it: ElementItem, target?: string): string {
+  const st = elementStates(it);
+  return elementHead(ref, it, target) + (st ? ` ${st}` : '');
 }
 
 function isElement(it: PageItem): it is ElementItem {
@@ -44,7 +55,10 @@ export function flatten(r: FrameResult, out: Line[] = []): Line[] {
       const ref = refString(r.frame.prefix, it.id);
       // A coverer named by ref number in a frame needs the frame prefix too.
       const fixed = it.cov && r.frame.prefix && /^\[\d+\]$/.test(it.cov) ? { ...it, cov: `[${refString(r.frame.prefix, Number(it.cov.slice(1, -1)))}]` } : it;
-      out.push({ kind: 'element', text: elementLine(ref, fixed, targets.get(it)), ref, prefix: r.frame.prefix, role: it.role, name: it.name || it.hint || '', full: it.full, doc: r.doc });
+      const head = elementHead(ref, fixed, targets.get(it));
+      const states = elementStates(fixed);
+      const parts = { head, states, label: it.name ? JSON.stringify(it.name) : it.hint ? head.slice(head.indexOf(' ') + 1) : it.role };
+      out.push({ kind: 'element', text: states ? `${head} ${states}` : head, ref, prefix: r.frame.prefix, role: it.role, name: it.name || it.hint || '', full: it.full, doc: r.doc, parts });
     } else if ('t' in it) {
       out.push({ kind: 'text', text: it.t });
     } else if ('sec' in it) {
@@ -90,7 +104,5 @@ function tidySections(lines: Line[], from: number) {
 
 /** A fence the page cannot forge: a fresh nonce per snapshot, and any look-alike in page text defused. */
 export function untrusted(body: string): string {
-  const nonce = randomBytes(3).toString('hex');
-  const safe = defuseMarkers(body);
-  return `<page-content id=${nonce}>\n${safe}\n</page-content id=${nonce}>`;
+  return fenceLines([body]);
 }

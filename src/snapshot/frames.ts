@@ -7,6 +7,7 @@ import type { Tab } from '../session/tab';
 import { BrowserAgentError, errorMessage } from '../base/errors';
 import extractorSource from './page/extractor.ts?inpage';
 import type { PageItem, RunOptions, RunResult } from './protocol';
+import type { LineParts } from './lineChange';
 
 /** Unique per process: worlds are shared by name between CDP clients (src/session/worlds.ts). */
 const WORLD = worldName();
@@ -45,7 +46,8 @@ export interface LastSnapshot {
   doc?: string;
   /** The document of each frame read, by ref prefix (a frame that loads another page numbers its refs afresh). */
   frameDocs?: Map<number, string>;
-  lines: Map<string, string>;
+  /** Its element lines by ref. */
+  lines: Map<string, { ref?: string; text: string; parts?: LineParts }>;
   /** Its text lines and how often each occurs, for the text an action made appear. */
   texts?: Map<string, number>;
 }

@@ -155,3 +155,23 @@ export function linkTargets(links: Array<{ name: string; href: string }>, pageUr
   }
   return out;
 }
+
+/**
+ * A page's own address in a result, as short as a link target: relative to the page it came from
+ * (`/search?q=widget`), another origin without scheme and `www.`; past MAX_TARGET characters its path is
+ * cut after the first segments and its query after MAX_QUERY. browser_tabs shows it whole.
+ */
+export function shortUrl(url: string, from?: string): string {
+  let page: URL | undefined;
+  try {
+    page = from ? new URL(from) : undefined;
+  } catch {
+    page = undefined;
+  }
+  const p = parse(url, page);
+  if (!p) return capTarget(url);
+  const whole = (p.base || '/') + p.query + p.hash;
+  if (whole.length <= MAX_TARGET) return whole;
+  const query = p.query.length > MAX_QUERY ? `${p.query.slice(0, MAX_QUERY - 1)}…` : p.query;
+  return capTarget(shorten(p.base) + query);
+}

@@ -1,6 +1,6 @@
 // The public snapshot layers: summary, elements (with scope and budget), details, find, delta.
 import type { Tab } from '../session/tab';
-import { clip, fenceUrl } from '../base/untrusted';
+import { clip, fenceUrl, type ResultParts } from '../base/untrusted';
 import { BrowserAgentError } from '../base/errors';
 import { extractFrame, evalInFrame, mainFrame, tabState, type FrameRef, type FrameResult, type TabState } from './frames';
 import { inDocument, markShown, OTHER_DOCUMENT, otherDocumentError, shownRef, type ShownRef } from './shown';
@@ -8,6 +8,7 @@ import { flatten, untrusted, type Line } from './format';
 import { DEFAULT_FOLD_TEXT_AFTER, DEFAULT_MAX_TOKENS, WRAP_CHARS, continuationNote, estimateTokens, foldNote, foldPoint, offsetNote, takePage, wrapLine, type BudgetLine } from './budget';
 import type { DetailsResult, SummaryResult } from './protocol';
 import { addedText, shownBriefly, textCounts } from './textDelta';
+import { changeLine } from './lineChange';
 
 /** A title is one line the token budget cannot cut; a page can set a megabyte one. */
 const cutTitle = (title: string) => clip(title, 300);
@@ -30,7 +31,8 @@ export interface SnapshotOptions {
 /** A heading line of the page text (`## Reviews`): kept when the text around it is folded, as an outline. */
 const HEADING = /^#{1,6} /;
 
-const LEGEND = 'Lines [ref] role "name" state →link target; [nav] etc. open sections; other lines: page text.';
+/** Longest page URL a snapshot shows (a page can make its own megabytes long); browser_tabs has no cap. */
+const MAX_URL = 2000;
 
 export async function takeSnapshot(tab: Tab, opts: SnapshotOptions = {}): Promise<string> {
   tab.assertNoDialog();
@@ -53,12 +55,13 @@ export async function takeSnapshot(tab: Tab, opts: SnapshotOptions = {}): Promis
     throw new BrowserAgentError('INVALID_INPUT', `offset=${opts.offset} is past the end: the page has ${wrapped.length} lines now.`, 'Take browser_snapshot without offset; the page may have changed.');
   }
   const maxTokens = opts.maxTokens ?? DEFAULT_MAX_TOKENS;
-  const header = [`URL: ${fenceUrl(result.url)}`];
+  // The reading guide (`[ref] role "name" state`, `→target`, `[nav]`) is in the tool's description, once per session.
   const scope = opts.ref ? ` inside [${opts.ref}]` : opts.viewportOnly ? ' in the viewport' : '';
   const count = lines.filter((l) => l.kind === 'element').length;
-  header.push(`${count} interactive elements${scope}. ${LEGEND}`);
+  const header = [`${count} interactive elements${scope}.`];
+  const url = `URL: ${clip(result.url, MAX_URL)}`;
   const title = `Title: ${cutTitle(result.title)}`;
-  const reserve = estimateTokens(header.join('\n') + title) + 80;
+  const reserve = estimateTokens(header.join('\n') + url + title) + 80;
   const budgetLines: BudgetLine[] = wrapped.map((l) => ({ text: l.text, element: l.kind === 'element', foldable: l.kind === 'text' && !HEADING.test(l.text) }));
   // Only a first look at the whole page folds: reading on, a subtree and the viewport show all their text.
   const folds = !opts.fullText && !opts.offset && !opts.ref && !opts.viewportOnly;
@@ -71,7 +74,7 @@ export async function takeSnapshot(tab: Tab, opts: SnapshotOptions = {}): Promis
   const folded = foldNote(page, opts.maxTokens ? `, maxTokens=${opts.maxTokens}` : '');
   const note = continuationNote(page, maxTokens, again);
   const briefly = opts.ref || opts.viewportOnly ? undefined : await shownBriefly(tab, lines);
-  const top = page.from ? '' : title + (briefly ? `\n${briefly}` : '') + (page.body ? '\n' : '');
+  const top = page.from ? '' : `${url}\n${title}` + (briefly ? `\n${briefly}` : '') + (page.body ? '\n' : '');
   const out = [...header, untrusted(top + page.body)];
   if (folded) out.push(folded);
   if (note) out.push(note);
@@ -135,7 +138,7 @@ export async function elementsFor(tab: Tab, opts: { viewportOnly?: boolean; ref?
   const lines = flatten(result);
   remember(st, lines);
   if (!opts.ref && !opts.viewportOnly) {
-    st.last = { url: result.url, title: result.title, doc: result.doc, frameDocs: frameDocs(result), lines: new Map(lines.filter((l) => l.ref).map((l) => [l.ref!, l.text])), texts: textCounts(lines) };
+    st.last = { url: result.url, title: result.title, doc: result.doc, frameDocs: frameDocs(result), lines: new Map(lines.filter((l) => l.ref).map((l) => [l.ref!, l])), texts: textCounts(lines) };
   }
   return { result, lines };
 }
@@ -230,58 +233,67 @@ export async function elementDetails(tab: Tab, refs: string[]): Promise<string> 
 
 const MAX_DELTA_LINES = 25;
 
-/** What changed since the last full snapshot: URL/title, elements added, removed, changed. Becomes the new baseline. */
-export async function snapshotDelta(tab: Tab): Promise<string> {
+export interface Delta extends ResultParts {
+  /** The main document is another one: its refs are the snapshot's to show. */
+  newDocument: boolean;
+}
+
+/**
+ * What changed since the last look, said once: elements added (whole line), changed (`~ [4] "Username"
+ * value="ada"`: only what changed; a focus move alone is none) and removed (`- [9] button "Send"`), text that
+ * appeared. `said` is the action's own line: a value it already quotes for its target is not repeated. The URL
+ * and title are the caller's to name. Becomes the new baseline.
+ */
+export async function snapshotDelta(tab: Tab, said?: { ref?: string; text: string }): Promise<Delta> {
   tab.assertNoDialog();
   const st = tabState(tab);
   let before = st.last;
-  const { result, lines } = await elementsFor(tab);
+  const { lines } = await elementsFor(tab);
   const now = st.last!;
   const count = lines.filter((l) => l.kind === 'element').length;
-  if (!before) return `Page: ${fenceUrl(result.url)} (${count} interactive elements; browser_snapshot shows them).`;
-  const out: string[] = [];
+  if (!before) return { said: [`${count} interactive elements; browser_snapshot shows them.`], page: [], newDocument: true };
   const page: string[] = [];
-  if (before.url !== now.url) out.push(`URL: ${fenceUrl(before.url)} → ${fenceUrl(now.url)}`);
-  if (before.title !== now.title) page.push(`Title: ${JSON.stringify(cutTitle(before.title))} → ${JSON.stringify(cutTitle(now.title))}`);
   // Another document numbers its refs afresh, so no line of it is listed: the model sees its refs in a snapshot,
   // and a ref it kept from before meets STALE_REF instead of whatever holds that number here.
   if (before.doc !== now.doc) {
     const briefly = await shownBriefly(tab, lines);
-    if (briefly) page.push(briefly);
-    out.push(`New page: ${count} interactive elements; browser_snapshot shows them with their refs (refs from the previous page name nothing here).`);
-    if (page.length) out.push(untrusted(page.join('\n')));
-    return out.join('\n');
+    return { said: [count ? `New page: ${count} interactive elements; browser_snapshot shows their refs.` : 'New page: no interactive elements.'], page: briefly ? [briefly] : [], newDocument: true };
   }
   // Likewise a frame that loaded another document while the page stayed.
+  const saidLines: string[] = [];
   const reloaded = new Set([...(now.frameDocs ?? [])].filter(([p, doc]) => p !== 0 && before!.frameDocs?.has(p) && before!.frameDocs.get(p) !== doc).map(([p]) => p));
   const prefixOf = (ref: string) => (ref.startsWith('f') ? Number(ref.slice(1, ref.indexOf(':'))) : 0);
-  for (const p of reloaded) page.push(`[frame f${p} loaded another page: ${lines.filter((l) => l.kind === 'element' && l.prefix === p).length} interactive elements; browser_snapshot shows them with their refs]`);
-  const sameDoc = (m: Map<string, string>) => new Map([...m].filter(([ref]) => !reloaded.has(prefixOf(ref))));
+  for (const p of reloaded) saidLines.push(`Frame f${p} loaded another page: ${lines.filter((l) => l.kind === 'element' && l.prefix === p).length} interactive elements; browser_snapshot shows their refs.`);
+  const sameDoc = <T>(m: Map<string, T>) => new Map([...m].filter(([ref]) => !reloaded.has(prefixOf(ref))));
   before = { ...before, lines: sameDoc(before.lines) };
   const nowLines = sameDoc(now.lines);
   const added: string[] = [];
   const changed: string[] = [];
   const removed: string[] = [];
+  // Lines that differ only by focus, or by what the action's own line already says: a change, but not one to repeat.
+  let unsaid = 0;
   for (const [ref, line] of nowLines) {
     const old = before.lines.get(ref);
-    if (old === undefined) added.push(`+ ${line}`);
-    else if (old !== line) changed.push(`~ ${line} (was: ${old.replace(/^\[[^\]]+\]\s*/, '')})`);
+    if (old === undefined) added.push(`+ ${line.text}`);
+    else if (old.text !== line.text) {
+      unsaid++;
+      const change = old.parts && line.parts ? changeLine(ref, old.parts, line.parts, ref === said?.ref ? said.text : undefined) : `~ ${line.text}`;
+      if (change) (changed.push(change), unsaid--);
+    }
   }
-  for (const [ref, line] of before.lines) if (!nowLines.has(ref)) removed.push(`- ${line}`);
+  for (const [, line] of before.lines) if (!nowLines.has(line.ref!)) removed.push(`- ${line.parts?.head ?? line.text}`);
   // Text that appeared on the same page (an error message, a toast); a new route's text is the snapshot's.
   const navigated = before.url !== now.url && removed.length > 0 && added.length > 0 && !changed.length;
   const text = navigated || !before.texts ? [] : addedText(before.texts, now.texts ?? new Map());
   const briefly = await shownBriefly(tab, lines);
   if (briefly) text.push(briefly);
-  if (!added.length && !changed.length && !removed.length && !out.length && !page.length && !text.length) return 'No change on the page since the last snapshot.';
   const list = [...changed, ...added, ...removed];
+  if (!list.length && !text.length && !saidLines.length) return { said: unsaid ? [] : ['No change on the page.'], page: [], newDocument: false };
   const shown = list.slice(0, MAX_DELTA_LINES);
   // The refs of the changed and added lines printed are now shown to the model (removed ones are gone).
   const printed = new Set(shown.filter((l) => !l.startsWith('- ')).map((l) => /^[~+] \[([^\]]+)\]/.exec(l)?.[1]));
   markShown(tab, lines.filter((l) => l.ref && printed.has(l.ref)));
   page.push(...text, ...shown);
-  if (list.length > shown.length) page.push(`… ${list.length - shown.length} more changes (browser_snapshot for the full page)`);
-  out.push(`${navigated ? 'New page' : 'Changes'}: ${added.length} added, ${removed.length} removed, ${changed.length} changed; ${count} elements now.`);
-  out.push(untrusted(page.join('\n')));
-  return out.join('\n');
+  if (list.length > shown.length) saidLines.push(`${list.length - shown.length} more changes: browser_snapshot shows the whole page.`);
+  return { said: saidLines, page, newDocument: false };
 }
