@@ -1,5 +1,6 @@
 import { BrowserAgentError, isAgentError } from '../base/errors';
 import { fenceUrl } from '../base/untrusted';
+import { shortUrl } from '../snapshot/links';
 import { blockedNavigation, leaveBlocked } from './blockedRequests';
 import type { ActionOutcome, Scope } from './scopeTypes';
 
@@ -144,5 +145,5 @@ export async function reload(s: Scope, ignoreCache = false, capMs = COMMIT_CAP_M
     throw e;
   }
   if (!(await commit.wait(capMs))) throw notCommitted(s, `Reloading ${fenceUrl(url)}`, capMs);
-  return { text: `Reloaded the page${ignoreCache ? ' (bypassing the cache)' : ''}` };
+  return { text: `Reloaded the page${ignoreCache ? ' (bypassing the cache)' : ''}`, page: [`URL: ${shortUrl(url, url)}`] };
 }

@@ -1,5 +1,5 @@
-import { clip, fenceInline, joinParts } from '../base/untrusted';
-import { snapshotDelta } from '../snapshot';
+import { clip, fenceInline, fenceTitle, fenceUrl, joinParts } from '../base/untrusted';
+import { NO_CHANGE, snapshotDelta } from '../snapshot';
 import { shortUrl } from '../snapshot/links';
 import type { ToolResult } from '../contract/types';
 import type { ActionOutcome, Scope } from './scopeTypes';
@@ -30,7 +30,7 @@ export function modalLines(scope: Scope): string[] {
  */
 export async function composeResult(scope: Scope, before: { url: string; title: string; tabId: string }, outcome: ActionOutcome, settle?: SettleReport): Promise<ToolResult> {
   const said = [outcome.text.endsWith('.') ? outcome.text : `${outcome.text}.`, ...(outcome.details ?? [])];
-  const page: string[] = [];
+  const page = [...(outcome.page ?? [])];
   const { browser } = scope;
   // A popup opened by the action becomes the active tab.
   let tab = scope.tab;
@@ -46,10 +46,9 @@ export async function composeResult(scope: Scope, before: { url: string; title: 
   const keep = new Set([...active, ...opened.filter((t) => !active.includes(t)).slice(0, MAX_TAB_LINES - active.length)]);
   const named = opened.filter((t) => keep.has(t));
   if (named.length < opened.length) said.push(`${opened.length} new tabs opened (${named.length} named here; browser_tabs lists them all).`);
+  // Rare lines (new tabs, downloads, dialogs, safety notices) keep their page text fenced in place.
   for (const t of named) {
-    const id = t.targetId.slice(0, 8);
-    said.push(`New tab ${id} opened${t.targetId === tab.targetId ? ': now the active tab' : ''}.`);
-    page.push(`New tab ${id}: ${t.title ? clip(t.title, 120) : '(loading)'} ${shortUrl(t.url, before.url)}`);
+    said.push(`New tab opened: ${t.title ? fenceTitle(t.title) : '(loading)'} ${fenceUrl(t.url)}${t.targetId === tab.targetId ? ' — now the active tab' : ''} (id ${t.targetId.slice(0, 8)}).`);
   }
   // The model acts on the active tab from now on: say how to get back to the page it was working on.
   if (tab.targetId !== scope.tab.targetId && named.some((t) => t.targetId === tab.targetId)) {
@@ -61,7 +60,7 @@ export async function composeResult(scope: Scope, before: { url: string; title: 
   await tab.refreshInfo();
   const delta = tab.dialog ? undefined : await snapshotDelta(tab, { ref: outcome.target?.ref, text: outcome.text }).catch(() => undefined);
   // The URL once (not when the action's own line names it, as "Navigated to …" does), shortened like a link.
-  if (tab.url !== before.url && !outcome.text.includes(tab.url)) page.push(`URL: ${shortUrl(tab.url, before.url)}`);
+  if (tab.url !== before.url && !outcome.text.includes(tab.url) && !outcome.page?.some((l) => l.startsWith('URL: '))) page.push(`URL: ${shortUrl(tab.url, before.url)}`);
   // A page without a title shows its URL as one.
   if (tab.title !== before.title && tab.title !== tab.url) page.push(`Title: ${tab.title ? clip(tab.title, 120) : '(none)'}`);
   if (settle?.stillLoading) said.push(`The page is still loading after ${Math.round(settle.waitedMs / 1000)} s; use browser_wait if you need it complete.`);
@@ -74,7 +73,9 @@ export async function composeResult(scope: Scope, before: { url: string; title: 
   }
   said.push(...modalLines({ ...scope, tab }));
   const errors = errorLines({ tabs: tab === scope.tab ? [tab] : [scope.tab, tab], console: scope.tabObs.takeErrors(), othersCaused: delta ? !delta.newDocument : tab.url === before.url });
-  said.push(...errors.said, ...(delta?.said ?? []));
+  // "No change" would contradict a URL or title line: the elements stayed, the page moved.
+  const deltaSaid = (delta?.said ?? []).filter((l) => !(l === NO_CHANGE && page.length));
+  said.push(...errors.said, ...deltaSaid);
   page.push(...errors.page, ...(delta?.page ?? []));
   return { content: [{ type: 'text', text: joinParts({ said, page }) }], meta };
 }

@@ -28,6 +28,8 @@ export interface ActionOutcome {
   target?: TargetFingerprint;
   /** Extra lines (e.g. per-field results of a form fill). */
   details?: string[];
+  /** Page-derived lines for the result's one fence (`URL: /a`): never page text in `text` or `details`. */
+  page?: string[];
   /**
    * A look at the page once it settled (whether the form the action submitted was refused): its line joins the
    * details. Run after the action, not in it: input the page is slow to answer must not count as a hang.

@@ -1,16 +1,16 @@
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { CallToolRequestSchema, ListToolsRequestSchema, type CallToolResult, type Tool } from '@modelcontextprotocol/sdk/types.js';
-import { z } from 'zod';
 import { currentPageUrl, isAllowed, narrowingFor } from '../skills/gate';
 import { runTool, type RunHooks } from '../runtime/runner';
 import type { ToolContext, ToolDefinition, ToolResult } from '../contract/types';
+import { inputSchemaOf } from '../contract/inputSchema';
 
 export const SERVER_NAME = 'browser-agent';
 export const SERVER_VERSION = '0.1.0';
 
-/** The tool as MCP lists it: JSON Schema from zod, annotations from the tool's risk. */
+/** The tool as MCP lists it: JSON Schema from zod (inputSchema.ts), annotations from the tool's risk. */
 export function mcpToolEntry(t: ToolDefinition): Tool {
-  const { $schema: _drop, ...schema } = z.toJSONSchema(t.schema, { io: 'input', unrepresentable: 'any' }) as Record<string, unknown>;
+  const schema = inputSchemaOf(t);
   return {
     name: t.name,
     title: t.title,

@@ -233,6 +233,8 @@ export async function elementDetails(tab: Tab, refs: string[]): Promise<string> 
 
 const MAX_DELTA_LINES = 25;
 
+export const NO_CHANGE = 'No change on the page.';
+
 export interface Delta extends ResultParts {
   /** The main document is another one: its refs are the snapshot's to show. */
   newDocument: boolean;
@@ -288,7 +290,7 @@ export async function snapshotDelta(tab: Tab, said?: { ref?: string; text: strin
   const briefly = await shownBriefly(tab, lines);
   if (briefly) text.push(briefly);
   const list = [...changed, ...added, ...removed];
-  if (!list.length && !text.length && !saidLines.length) return { said: unsaid ? [] : ['No change on the page.'], page: [], newDocument: false };
+  if (!list.length && !text.length && !saidLines.length) return { said: unsaid ? [] : [NO_CHANGE], page: [], newDocument: false };
   const shown = list.slice(0, MAX_DELTA_LINES);
   // The refs of the changed and added lines printed are now shown to the model (removed ones are gone).
   const printed = new Set(shown.filter((l) => !l.startsWith('- ')).map((l) => /^[~+] \[([^\]]+)\]/.exec(l)?.[1]));

@@ -4,7 +4,7 @@ import { defineTool, text } from '../contract/types';
 export const browserClose = defineTool({
   name: 'browser_close',
   title: 'Close browser',
-  description: 'End the browser session: closes a browser we launched; a browser we attached to is left running (we only detach). The next tool call starts a new session.',
+  description: 'Close the browser and end the session: closes a browser we launched; a browser we attached to is left running (we only detach). The next tool call starts a new session.',
   schema: z.object({}),
   risk: 'session',
   destructive: true,

@@ -7,7 +7,7 @@ import { defineTool } from '../contract/types';
 export const browserNavigateBack = defineTool({
   name: 'browser_navigate_back',
   title: 'Go back',
-  description: 'Go back to the previous page in this tab\'s history, like the Back button.',
+  description: 'Navigate back to the previous page in this tab\'s history, like the Back button.',
   schema: z.object({}),
   risk: 'navigate',
   preview: (_i, ctx) => previewOf(ctx, 'Going back'),

@@ -7,7 +7,7 @@ import { defineTool } from '../contract/types';
 export const browserNavigateForward = defineTool({
   name: 'browser_navigate_forward',
   title: 'Go forward',
-  description: 'Go forward in this tab\'s history, like the Forward button.',
+  description: 'Navigate forward in this tab\'s history, like the Forward button.',
   schema: z.object({}),
   risk: 'navigate',
   preview: (_i, ctx) => previewOf(ctx, 'Going forward'),

@@ -13,7 +13,7 @@ export const browserResize = defineTool({
   name: 'browser_resize',
   title: 'Resize viewport',
   description:
-    "Set the active tab's viewport to width × height CSS pixels, e.g. to check a page at a phone's size (mobile: true also makes the page see a touch screen and a mobile viewport), or reset it to the window's own size. It stays for the tab across navigations.",
+    "Resize the viewport: set the active tab's viewport to width × height CSS pixels, e.g. to check a page at a phone's size (mobile: true also makes the page see a touch screen and a mobile viewport), or reset it to the window's own size. It stays for the tab across navigations.",
   schema: z.object({
     width: z.number().int().min(200).max(4000).optional().describe('CSS pixels, e.g. 390 for a phone.'),
     height: z.number().int().min(200).max(4000).optional().describe('CSS pixels, e.g. 844 for a phone.'),

@@ -10,7 +10,7 @@ export const browserScreenshot = defineTool({
   name: 'browser_screenshot',
   title: 'Screenshot',
   description:
-    'A PNG of the viewport (default), the full page, or one element (ref). Scaled so no side exceeds 1568 px; the text part says the scale, so x/y for browser_click are image pixels divided by the scale. Prefer browser_snapshot for acting; use this to see layout or visuals.',
+    'Take a screenshot: a PNG of the viewport (default), the full page, or one element (ref). Scaled so no side exceeds 1568 px; the text part says the scale, so x/y for browser_click are image pixels divided by the scale. Prefer browser_snapshot for acting; use this to see layout or visuals.',
   schema: z.object({
     fullPage: z.boolean().optional(),
     ref: refField.optional().describe('Capture only this element.'),

@@ -1,6 +1,6 @@
-import { z } from 'zod';
 import { UNTRUSTED_NOTE } from '../base/untrusted';
 import type { RiskCategory, ToolDefinition } from '../contract/types';
+import { inputSchemaOf } from '../contract/inputSchema';
 
 /** One `contributes.languageModelTools` entry, generated from the registry (npm run gen:manifest). */
 export interface LanguageModelToolContribution {
@@ -37,12 +37,6 @@ const TOOL_ICONS: Record<string, string> = {
 
 /** The tool set name users reference as `#browser`. */
 export const TOOL_SET_NAME = 'browser';
-
-/** JSON Schema of a tool's zod input, as Copilot validates it (no $schema key: VS Code wants a plain object schema). */
-export function inputSchemaOf(tool: ToolDefinition): object {
-  const { $schema: _drop, ...schema } = z.toJSONSchema(tool.schema, { io: 'input', unrepresentable: 'any' }) as Record<string, unknown>;
-  return schema;
-}
 
 function firstSentence(text: string): string {
   const m = /^(.+?[.!?])(\s|$)/s.exec(text.trim());

@@ -3,7 +3,7 @@ import type { SessionManager } from '../session/manager';
 import type { RunHooks } from '../runtime/runner';
 import type { ToolDefinition, ToolResult } from '../contract/types';
 import type { SafetyApi } from './safety';
-import { inputSchemaOf } from './manifest';
+import { inputSchemaOf } from '../contract/inputSchema';
 import { argumentHints, resultText } from './runToolText';
 import { createToolContext } from './toolContext';
 

@@ -271,7 +271,7 @@ describe('agent loop against scripted models through the real SDKs', function ()
     const { outcome, events } = run(provider, { limits: { maxSnapshotChars: 160, maxOutputChars: 100, keepImages: 2 } });
     assert.equal((await outcome).status, 'success');
     const last = server.requests.at(-1)!;
-    const full = (last.allText.match(/URL: <page-content id=\w+>http:\/\/127\.0\.0\.1:\d+\/<\/page-content id=\w+>\n\d+ interactive elements/g) ?? []).length;
+    const full = (last.allText.match(/\d+ interactive elements\.\n<page-content id=\d+>\nURL: http:\/\/127\.0\.0\.1:\d+\/\n/g) ?? []).length;
     assert.equal(full, 1, 'one full snapshot');
     assert.equal((last.allText.match(/\[Snapshot from step \d+ omitted/g) ?? []).length, 3, 'the initial and two later snapshots became placeholders');
     assert.match(last.allText, /more characters trimmed/);

@@ -12,7 +12,7 @@ export async function snapshotEachPage(tab: Tab, baseUrl: string, pages: string[
     try {
       await openPage(tab, baseUrl + p);
       const snap = await takeSnapshot(tab);
-      if (!new RegExp(`^URL: <page-content id=\\w+>${baseUrl.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}`).test(snap)) throw new Error(`snapshot does not start with its URL: ${snap.slice(0, 80)}`);
+      if (!new RegExp(`^\\d+ interactive elements\\.\\n<page-content id=\\d+>\\nURL: ${baseUrl.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}`).test(snap)) throw new Error(`snapshot does not start with its URL: ${snap.slice(0, 80)}`);
       if (!/^\d+ interactive elements/m.test(snap)) throw new Error('snapshot has no element count');
       const summary = await takeSnapshot(tab, { layer: 'summary' });
       if (!summary.includes(baseUrl + p)) throw new Error('summary does not name the page');
