@@ -75,6 +75,12 @@ describe('mcp: the stdio server through a real MCP client', function () {
     assert.equal(byName.browser_snapshot.annotations?.destructiveHint, false);
     assert.equal(byName.browser_click.inputSchema.type, 'object');
     assert.ok((byName.browser_click.inputSchema.properties as any).ref);
+    // For the strictest clients (OpenAI strict mode, clients that search tool descriptions to load them).
+    for (const t of tools) {
+      if (!Object.keys(t.inputSchema.properties ?? {}).length) assert.equal(t.inputSchema.additionalProperties, false, `${t.name} takes no arguments and says so`);
+      assert.doesNotMatch(JSON.stringify(t.inputSchema), /9007199254740991/, `${t.name}: no bound that only says "any safe integer"`);
+    }
+    assert.match(byName.browser_navigate.description!, /\bnavigate\b/i);
   });
 
   it('records every call in the JSONL audit log given by --audit-dir, with its decision', async () => {
