@@ -1,6 +1,6 @@
 // The public snapshot layers: summary, elements (with scope and budget), details, find, delta.
 import type { Tab } from '../session/tab';
-import { clip, fenceUrl, type ResultParts } from '../base/untrusted';
+import { clip, type ResultParts } from '../base/untrusted';
 import { BrowserAgentError } from '../base/errors';
 import { extractFrame, evalInFrame, mainFrame, tabState, type FrameRef, type FrameResult, type TabState } from './frames';
 import { inDocument, markShown, OTHER_DOCUMENT, otherDocumentError, shownRef, type ShownRef } from './shown';
@@ -171,11 +171,10 @@ async function summaryLayer(tab: Tab): Promise<string> {
   const { value: s } = await evalInFrame<SummaryResult>(tab, frame, 'globalThis.__baSnap.summary()');
   const c = s.counts;
   const lines = [
-    `URL: ${fenceUrl(s.url)}`,
     `Viewport ${s.viewport[0]}x${s.viewport[1]}, scrolled to ${s.scroll[0]},${s.scroll[1]} of ${s.size[0]}x${s.size[1]}`,
     `Counts: ${c.links} links, ${c.buttons} buttons, ${c.inputs} inputs, ${c.selects} selects, ${c.forms} forms, ${c.images} images, ${c.iframes} iframes`,
   ];
-  const inside = [`Title: ${cutTitle(s.title)}`];
+  const inside = [`URL: ${clip(s.url, MAX_URL)}`, `Title: ${cutTitle(s.title)}`];
   if (s.focused) inside.push(`Focused: ${s.focused}`);
   if (s.dialog) inside.push(`Open dialog: ${s.dialog}`);
   if (s.text) inside.push(`Text: ${s.text}${s.text.length >= 400 ? '…' : ''}`);

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { extract } from '../actions/extract';
 import { openScope } from '../actions/scope';
 import { previewOf } from './common';
-import { fenceUrl, wrapUntrusted } from '../base/untrusted';
+import { clip, fenceLines } from '../base/untrusted';
 import { defineTool } from '../contract/types';
 
 export const browserExtract = defineTool({
@@ -21,7 +21,8 @@ export const browserExtract = defineTool({
   handler: async (i, ctx) => {
     const s = await openScope(ctx);
     const body = await extract(s, i.what ?? 'markdown', i.maxChars ?? 40_000);
-    const text = `Content of ${fenceUrl(s.tab.url)} (${i.what ?? 'markdown'}):\n${wrapUntrusted(body)}`;
+    // The page's URL with its content, in one fence.
+    const text = `The page's content (${i.what ?? 'markdown'}):\n${fenceLines([`URL: ${clip(s.tab.url, 2000)}`, '', body])}`;
     return { content: [{ type: 'text', text }] };
   },
 });

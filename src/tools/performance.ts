@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { formatPerformance, readPerformance } from '../actions/performance';
-import { fenceUrl, wrapUntrusted } from '../base/untrusted';
+import { clip, fenceLines } from '../base/untrusted';
 import { previewOf } from './common';
 import { defineTool, text } from '../contract/types';
 
@@ -18,6 +18,6 @@ export const browserPerformance = defineTool({
     const tab = await ctx.tab();
     const report = await readPerformance(tab);
     // Element texts and file names come from the page.
-    return text(`Performance of ${fenceUrl(report.url)}:\n${wrapUntrusted(formatPerformance(report))}`);
+    return text(`Performance of the page:\n${fenceLines([`URL: ${clip(report.url, 2000)}`, formatPerformance(report)])}`);
   },
 });

@@ -1,4 +1,4 @@
-import { fenceTitle, fenceUrl } from '../base/untrusted';
+import { clip, fenceLines } from '../base/untrusted';
 import { z } from 'zod';
 import { openScope } from '../actions/scope';
 import { checkUrl } from '../actions/navigate';
@@ -9,8 +9,17 @@ import type { BrowserSession, TabInfo } from '../session/browserSession';
 import { previewOf } from './common';
 import { defineTool, text, type ToolContext } from '../contract/types';
 
-function list(tabs: TabInfo[]): string {
-  return tabs.map((t, i) => `${i}. ${t.active ? '(active) ' : ''}${t.title ? fenceTitle(t.title) : '(no title)'} ${fenceUrl(t.url)} [id ${t.id.slice(0, 8)}]`).join('\n');
+/** A page can make its URL megabytes long (pushState); the list is where the whole URL is, up to this. */
+const MAX_URL = 2000;
+
+/** `0. (active) Title http://… [id 1A2B3C4D]`: a tab as its page names it (title and URL are page text). */
+function tabLine(t: { title: string; url: string; id: string; active?: boolean }, i?: number): string {
+  return `${i === undefined ? '' : `${i}. `}${t.active ? '(active) ' : ''}${t.title ? clip(t.title, 120) : '(no title)'} ${clip(t.url, MAX_URL)} [id ${t.id.slice(0, 8)}]`;
+}
+
+/** The tabs, in one fence: the page-derived text of a result is fenced once. */
+function list(tabs: TabInfo[], first: string[] = []): string {
+  return fenceLines([...first, ...tabs.map((t, i) => tabLine(t, i))]);
 }
 
 /** The tabs this front door may see (attached MCP processes each see only their own). */
@@ -57,13 +66,13 @@ export const browserTabs = defineTool({
       await tab.refreshInfo();
       // This result names the tab: the next action must not report it again as one it opened.
       s.browserObs.dropOpenedTab(tab);
-      return text(`Opened a new tab${url !== 'about:blank' ? ` with ${fenceUrl(tab.url)}` : ''}; it is now active.\n${list(visibleTabs(browser, ctx))}`);
+      return text(`Opened a new tab; it is now active:\n${list(visibleTabs(browser, ctx))}`);
     }
     if (i.index === undefined && !i.id) {
       if (i.action === 'close') {
         const active = await browser.activeTab();
         await browser.closeTab(active.targetId);
-        return text(`Closed the active tab.\n${list(visibleTabs(browser, ctx))}`);
+        return text(`Closed the active tab; the tabs now:\n${list(visibleTabs(browser, ctx))}`);
       }
       throw new BrowserAgentError('INVALID_INPUT', 'Give index or id of the tab.', 'List tabs with action "list".');
     }
@@ -71,9 +80,9 @@ export const browserTabs = defineTool({
     if (i.action === 'select') {
       const tab = await browser.selectTab(t.id);
       await tab.refreshInfo();
-      return text(`Selected tab ${fenceTitle(tab.title)} ${fenceUrl(tab.url)}.\n${list(visibleTabs(browser, ctx))}`);
+      return text(`Selected tab ${t.id.slice(0, 8)}; it is now active:\n${list(visibleTabs(browser, ctx))}`);
     }
     await browser.closeTab(t.id);
-    return text(`Closed tab ${fenceTitle(t.title)} ${fenceUrl(t.url)}.\n${list(visibleTabs(browser, ctx))}`);
+    return text(`Closed tab ${t.id.slice(0, 8)}; the tabs now:\n${list(visibleTabs(browser, ctx), [`Closed: ${tabLine(t)}`])}`);
   },
 });

@@ -168,7 +168,7 @@ describe('actions: waits that settle, modal states, downloads, popups', function
     assert.doesNotMatch(again.text, /Console error/);
     assert.match(again.text, /New tab opened: .*\/target<\/page-content id=\w+> — now the active tab/);
     const tabs = await h.ok('browser_tabs', { action: 'list' });
-    assert.match(tabs, /\(active\) <page-content id=(\w+)>Target<\/page-content id=\1>/);
+    assert.match(tabs, /^\d+\. \(active\) Target http:.*\/target \[id /m);
     await h.ok('browser_tabs', { action: 'close' });
   });
 });

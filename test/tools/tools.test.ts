@@ -170,7 +170,7 @@ describe('tools: every tool through runTool, and bad input', function () {
   it('extracts the main content as Markdown, the links, and the tables', async () => {
     await h.ok('browser_navigate', { url: `${srv.origin}/article` });
     const md = await h.ok('browser_extract', {});
-    assert.match(md, /^Content of <page-content id=(\w+)>http:\/\/127\.0\.0\.1:\d+\/article<\/page-content id=\1> \(markdown\):\n<page-content id=\w+>\n/);
+    assert.match(md, /^The page's content \(markdown\):\n<page-content id=\d+>\nURL: http:\/\/127\.0\.0\.1:\d+\/article\n\n/);
     assert.match(md, /The heading/);
     assert.match(md, /\*\*bold\*\*/);
     assert.match(md, /\[link\]\(http:\/\/127\.0\.0\.1:\d+\/more\)/);
@@ -215,11 +215,12 @@ describe('tools: every tool through runTool, and bad input', function () {
 
   it('opens, lists, selects and closes tabs; a bad index is a clear error', async () => {
     await h.ok('browser_navigate', { url: srv.url });
-    assert.match(await h.ok('browser_tabs', { action: 'new', url: `${srv.origin}/two` }), /Opened a new tab with .*\/two/);
+    assert.match(await h.ok('browser_tabs', { action: 'new', url: `${srv.origin}/two` }), /^Opened a new tab; it is now active:\n[\s\S]*^1\. \(active\) Two http:\/\/127\.0\.0\.1:\d+\/two \[id /m);
+    // The tabs' titles and URLs (page text) in one fence, each URL whole.
     const list = await h.ok('browser_tabs', { action: 'list' });
-    assert.match(list, /1\. \(active\) <page-content id=\w+>Two</);
-    assert.match(await h.ok('browser_tabs', { action: 'select', index: 0 }), /Selected tab <page-content id=\w+>Home</);
-    assert.match(await h.ok('browser_tabs', { action: 'close', index: 1 }), /Closed tab <page-content id=\w+>Two</);
+    assert.match(list, /^<page-content id=(\d+)>\n0\. Home http:\/\/127\.0\.0\.1:\d+\/ \[id \w+\]\n1\. \(active\) Two http:\/\/127\.0\.0\.1:\d+\/two \[id \w+\]\n<\/page-content id=\1>$/);
+    assert.match(await h.ok('browser_tabs', { action: 'select', index: 0 }), /^Selected tab \w+; it is now active:\n[\s\S]*^0\. \(active\) Home /m);
+    assert.match(await h.ok('browser_tabs', { action: 'close', index: 1 }), /^Closed: Two http:.*\/two \[id /m);
     const bad = await h.call('browser_tabs', { action: 'select', index: 7 });
     assert.equal(bad.code, 'TAB_CLOSED');
     assert.match(textOf(bad), /Open tabs:\n0\./);
