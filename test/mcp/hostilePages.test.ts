@@ -211,7 +211,7 @@ describe('mcp: hostile pages through the real MCP server', function () {
     await ok('browser_click', { ref: refOf(snap2, /textbox "Name"/) });
     // Closing the tab does not ask the page: the model chose to close it, and the tab goes at once.
     const close = await ok('browser_tabs', { action: 'close' });
-    assert.match(close, /^Closed the active tab\./);
+    assert.match(close, /^Closed the active tab;/);
     for (let i = 0; i < 50 && (await tabLines()).length > 1; i++) await sleep(100);
     const tabs = await tabLines();
     assert.equal(tabs.length, 1, tabs.join('\n'));
