@@ -45,7 +45,10 @@ export class AgentContext {
 
   push(m: AgentMessage): void {
     if (m.role === 'user') for (const p of m.content) if (p.type === 'tool_result') this.trim(p);
-    this.messages.push(m);
+    const last = this.messages.at(-1);
+    // A follow-up's first words after the earlier turn's last results: one user turn, as every provider expects.
+    if (m.role === 'user' && last?.role === 'user') this.messages[this.messages.length - 1] = { role: 'user', content: [...last.content, ...m.content] };
+    else this.messages.push(m);
     this.compact();
   }
 

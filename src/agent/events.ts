@@ -1,5 +1,6 @@
 import type { Decision } from '../contract/decision';
 import type { TargetFingerprint } from '../contract/types';
+import type { AgentMessage } from './types';
 
 /** What happened to a run, in order, for the chat panel (and any other observer). */
 export type AgentEvent =
@@ -28,7 +29,8 @@ export type AgentEvent =
   | { type: 'tokens'; estimate: number; inputTokens?: number; outputTokens?: number }
   | { type: 'done'; outcome: AgentOutcome };
 
-export type AgentStatus = 'success' | 'failure' | 'stopped' | 'max-steps' | 'stuck' | 'error';
+/** `unverified`: the model said it succeeded, but actions it took failed and were not redone. */
+export type AgentStatus = 'success' | 'unverified' | 'failure' | 'stopped' | 'max-steps' | 'stuck' | 'error';
 
 export interface AgentOutcome {
   status: AgentStatus;
@@ -36,4 +38,8 @@ export interface AgentOutcome {
   data?: unknown;
   steps: number;
   tokens: number;
+  /** Why the outcome is not what the model claimed (status `unverified`), in words for a person. */
+  reason?: string;
+  /** The thread after this run (earlier turns and this one, compacted): what a follow-up continues. */
+  conversation?: AgentMessage[];
 }

@@ -11,7 +11,9 @@ import { SkillGuide, type Guidance } from './skillGuide';
 import { ACT, ActSchema, EXTRACT, ExtractSchema, OBSERVE, ObserveSchema, pageActionSpecs } from './act/agentSpecs';
 import type { ActionCache } from './act/cache';
 import { PageActions } from './act/pageActions';
-import type { AgentMode, ChatProvider, ToolCall, ToolResultPart, UserPart } from './types';
+import { carryOver, followUpText } from './thread';
+import type { AgentMessage, AgentMode, ChatProvider, ToolCall, UserPart } from './types';
+import { ActionLedger } from './verify';
 
 export interface AgentOptions {
   task: string;
@@ -33,6 +35,8 @@ export interface AgentOptions {
   screenshotTool?: string;
   /** Where act remembers resolved actions (per workspace); absent: act always asks the model. */
   actionCache?: ActionCache;
+  /** The thread so far (the outcome's `conversation` of the previous run): `task` is then a follow-up to it. */
+  earlier?: readonly AgentMessage[];
 }
 
 const OUTPUT_FOR_PANEL = 20_000;
@@ -82,7 +86,13 @@ export async function runAgent(o: AgentOptions): Promise<AgentOutcome> {
   const specs = [...tools.map(specOf), ...pageActionSpecs, ...agentToolSpecs];
   const ctx: ToolContext = { ...o.ctx, signal: o.signal };
   const guide = o.ctx.skills ? new SkillGuide(o.ctx.skills, o.task) : undefined;
-  const context = new AgentContext((n) => /snapshot/i.test(n), o.limits ?? DEFAULT_LIMITS);
+  const isSnapshot = (n: string) => /snapshot/i.test(n);
+  const context = new AgentContext(isSnapshot, o.limits ?? DEFAULT_LIMITS);
+  const earlier = o.earlier?.length ? carryOver(o.earlier, undefined, isSnapshot) : [];
+  for (const m of earlier) context.push(m);
+  /** A run the model never answered leaves the thread as it was (the person sends the message again). */
+  let replied = false;
+  const ledger = new ActionLedger();
 
   let step = 0;
   let callSeq = 0;
@@ -104,8 +114,9 @@ export async function runAgent(o: AgentOptions): Promise<AgentOutcome> {
   }
   const system = systemPrompt({ mode: vision ? 'hybrid' : 'dom', toolNames: [...byName.keys()], startUrl, startTitle, now: o.now ?? new Date(), maxSteps: o.maxSteps });
 
-  const done = (status: AgentStatus, summary: string, data?: unknown): AgentOutcome => {
-    const outcome: AgentOutcome = { status, summary, data, steps: step, tokens: context.tokens(system) };
+  const done = (status: AgentStatus, summary: string, data?: unknown, reason?: string): AgentOutcome => {
+    const conversation = replied ? context.messages : [...(o.earlier ?? [])];
+    const outcome: AgentOutcome = { status, summary, data, steps: step, tokens: context.tokens(system), ...(reason ? { reason } : {}), conversation };
     emit({ type: 'done', outcome });
     return outcome;
   };
@@ -146,6 +157,7 @@ export async function runAgent(o: AgentOptions): Promise<AgentOutcome> {
     };
     const started = Date.now();
     const result = await raceAbort(runTool(tool, input, ctx, hooks), o.signal);
+    ledger.record(tool, event?.input ?? input, result, event?.decision);
     const text = textOf(result.content);
     const image = result.content.find((c): c is Extract<ContentPart, { type: 'image' }> => c.type === 'image');
     emit({
@@ -208,6 +220,23 @@ export async function runAgent(o: AgentOptions): Promise<AgentOutcome> {
     agentStep('skills', { skills: g.names }, `Skills: ${g.names.join(', ')}`);
   };
 
+  /** The page as it is now, for a success claim sent back: its title and address, and a fresh snapshot. */
+  const pageNow = async (): Promise<{ line: string; content: ContentPart[] }> => {
+    let line = 'no page (the browser is not running)';
+    try {
+      if (o.ctx.sessions.current) {
+        const tab = await raceAbort(o.ctx.tab(), o.signal);
+        line = `${tab.title ? `"${tab.title}" ` : ''}${tab.url}`;
+      }
+    } catch (e) {
+      if (e instanceof Cancelled) throw e;
+    }
+    const snap = byName.get(snapshotName);
+    if (!snap || !o.ctx.sessions.current) return { line, content: [] };
+    const r = await execute(snap, {}, step);
+    return { line, content: r.isError ? [] : visible(r.content) };
+  };
+
   /** Specs offered this turn: a skill's allowed-tools for the current site narrows them (runTool enforces it too). */
   const offeredSpecs = async () => {
     const narrowing = await narrowingFor(o.ctx.skills, await currentPageUrl(ctx)).catch(() => undefined);
@@ -219,12 +248,13 @@ export async function runAgent(o: AgentOptions): Promise<AgentOutcome> {
 
   try {
     // Observe first: the task arrives together with the page it starts from and the user's skills for it.
-    const first: UserPart[] = [{ type: 'text', text: `Task: ${o.task}` }];
+    const first: UserPart[] = [{ type: 'text', text: earlier.length ? followUpText(o.task) : `Task: ${o.task}` }];
     addGuidance(first, await guide?.atStart(startUrl).catch(() => undefined));
     context.push({ role: 'user', content: first });
     const snap = byName.get(snapshotName);
     if (snap && startUrl) {
-      const call: ToolCall = { id: 'initial_snapshot', name: snap.name, input: {} };
+      // Unique in the thread: every run of it starts with one (the APIs refuse a repeated call id).
+      const call: ToolCall = { id: earlier.length ? `initial_snapshot_${earlier.length}` : 'initial_snapshot', name: snap.name, input: {} };
       const r = await execute(snap, {}, 0);
       context.push({ role: 'assistant', text: '', toolCalls: [call] });
       context.push({ role: 'user', content: [{ type: 'tool_result', callId: call.id, name: call.name, content: visible(r.content), isError: r.isError, step: 0 }] });
@@ -244,6 +274,7 @@ export async function runAgent(o: AgentOptions): Promise<AgentOutcome> {
           emit({ type: 'text', delta: d });
         },
       });
+      replied = true;
       if (reply.usage) usage = { inputTokens: reply.usage.inputTokens, outputTokens: usage.outputTokens + reply.usage.outputTokens };
       emit({ type: 'turn', step, text: reply.text || streamed });
       context.push({ role: 'assistant', text: reply.text, toolCalls: reply.toolCalls });
@@ -272,9 +303,18 @@ export async function runAgent(o: AgentOptions): Promise<AgentOutcome> {
             answer([{ type: 'text', text: `INVALID_INPUT: finish needs {success: boolean, summary: string, data?}: ${f.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ')}` }], true);
             continue;
           }
+          // A success claim over actions that failed and were not redone: the model hears it first and may fix them.
+          const failed = f.data.success ? ledger.unresolved() : [];
+          if (failed.length && ledger.shouldWarn(failed)) {
+            agentStep(FINISH, f.data, `Not finished yet: ${ledger.reason(failed)}`, false);
+            const page = await pageNow();
+            answer([{ type: 'text', text: ledger.warning(failed, page.line) }, ...page.content], true);
+            skipRest = 'the task was not finished yet';
+            continue;
+          }
           // A finish that reports failure must not look like a success (no green check).
-          agentStep(FINISH, f.data, f.data.summary, f.data.success);
-          finished = { status: f.data.success ? 'success' : 'failure', summary: f.data.summary, data: f.data.data, steps: step, tokens: 0 };
+          agentStep(FINISH, f.data, f.data.summary, f.data.success && !failed.length);
+          finished = { status: !f.data.success ? 'failure' : failed.length ? 'unverified' : 'success', summary: f.data.summary, data: f.data.data, steps: step, tokens: 0, ...(failed.length ? { reason: ledger.reason(failed) } : {}) };
           answer([{ type: 'text', text: 'Finished.' }]);
           continue;
         }
@@ -349,7 +389,7 @@ export async function runAgent(o: AgentOptions): Promise<AgentOutcome> {
       if (!finished) addGuidance(results, await guide?.onPage(await currentPageUrl(ctx)).catch(() => undefined));
       context.push({ role: 'user', content: results });
       tokens();
-      if (finished) return done(finished.status, finished.summary, finished.data);
+      if (finished) return done(finished.status, finished.summary, finished.data, finished.reason);
     }
   } catch (e) {
     if (o.signal.aborted || e instanceof Cancelled) return done('stopped', 'Stopped by the user.');

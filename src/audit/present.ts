@@ -7,7 +7,7 @@ import { outcomeLabel } from './words';
 /** Words and icons for the history view; kept free of the vscode API so they are testable. */
 
 export function outcomeIcon(outcome: string | undefined, truncated = false, status?: string): string {
-  if (truncated) return 'warning';
+  if (truncated || status === 'unverified') return 'warning';
   switch (status === 'stopped' ? 'cancelled' : outcome) {
     case 'success':
       return 'pass';

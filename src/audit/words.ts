@@ -4,6 +4,7 @@
  */
 const LABELS: Record<string, string> = {
   success: 'Done',
+  unverified: 'Not verified',
   failure: 'Could not finish',
   stopped: 'Stopped by you',
   cancelled: 'Stopped by you',
@@ -21,7 +22,7 @@ export function outcomeLabel(status: string | undefined): string {
 }
 
 /** The chat's agent status → the audit log's outcome (the log keeps its own, coarser, set). */
-export const AUDIT_OUTCOME = { success: 'success', failure: 'failure', stopped: 'cancelled', 'max-steps': 'failure', stuck: 'failure', error: 'failure' } as const;
+export const AUDIT_OUTCOME = { success: 'success', unverified: 'failure', failure: 'failure', stopped: 'cancelled', 'max-steps': 'failure', stuck: 'failure', error: 'failure' } as const;
 
 /** Good, bad or neutral, for colour. */
 export function outcomeTone(status: string | undefined): 'ok' | 'bad' | 'neutral' {
