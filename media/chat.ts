@@ -27,9 +27,10 @@ const modelSelect = h('select', { id: 'model', 'aria-label': 'Model', title: 'Mo
 // How the model sees the page, in words a person knows (the values are the setting's: auto, dom, hybrid).
 const modeSelect = h('select', { id: 'mode', 'aria-label': 'How the model sees the page', title: 'How the model sees the page: Text reads it as text; Vision adds screenshots (models that take images); Auto picks Vision when the model can' },
   h('option', { value: 'auto' }, 'Auto'), h('option', { value: 'dom' }, 'Text'), h('option', { value: 'hybrid' }, 'Vision'));
-const newBtn = h('button', { class: 'icon', id: 'new-task', title: 'New task', 'aria-label': 'New task' }, icon('add'));
+// Labelled, not an icon: starting clean is a choice the person must see (a message otherwise continues the thread).
+const newBtn = h('button', { class: 'new-task', id: 'new-task', title: 'Start a new conversation (this one stays in the history)' }, icon('add'), 'New Task');
 const historyBtn = h('button', { class: 'icon', id: 'history-toggle', title: 'Task history', 'aria-label': 'Task history', 'aria-expanded': 'false' }, icon('history'));
-const toolbar = h('div', { class: 'toolbar', role: 'toolbar', 'aria-label': 'Chat options' }, modelSelect, modeSelect, newBtn, historyBtn);
+const toolbar = h('div', { class: 'toolbar', role: 'toolbar', 'aria-label': 'Chat options' }, newBtn, modelSelect, modeSelect, historyBtn);
 
 const frameImg = h('img', { id: 'live-frame', alt: 'Live view of the browser page' });
 const highlight = h('div', { class: 'highlight', hidden: '' });
@@ -47,7 +48,9 @@ const log = h('div', { class: 'log', id: 'log', role: 'log', 'aria-live': 'polit
 const working = h('div', { class: 'working', id: 'working', hidden: '', role: 'status' }, icon('loading codicon-modifier-spin'), h('span', {}, ' Working…'));
 const statusLine = h('div', { class: 'status', role: 'status' });
 const tokens = h('span', { class: 'tokens', title: 'Estimated tokens in the model context' });
-const input = h('textarea', { id: 'task', rows: '3', placeholder: 'Describe a task, e.g. "find the cheapest flight from Paris to Rome next Friday and stop before paying"', 'aria-label': 'Task' });
+const FIRST_PLACEHOLDER = 'Describe a task, e.g. "find the cheapest flight from Paris to Rome next Friday and stop before paying"';
+const FOLLOW_UP_PLACEHOLDER = 'Ask a follow-up (the agent remembers this conversation), or start a New Task';
+const input = h('textarea', { id: 'task', rows: '3', placeholder: FIRST_PLACEHOLDER, 'aria-label': 'Task' });
 const runBtn = h('button', { class: 'primary', id: 'run', title: 'Run (Enter)' }, icon('send'), ' Run');
 const stopBtn = h('button', { class: 'danger', id: 'stop', title: 'Stop (Escape)', hidden: '' }, icon('debug-stop'), ' Stop');
 const composer = h('div', { class: 'composer' }, input, h('div', { class: 'composer-row' }, tokens, statusLine, stopBtn, runBtn));
@@ -79,6 +82,10 @@ function setRunning(r: boolean) {
   runBtn.hidden = r;
   stopBtn.hidden = !r;
   input.disabled = r;
+  newBtn.disabled = r;
+  newBtn.title = r ? 'Stop the running task to start a new one' : 'Start a new conversation (this one stays in the history)';
+  // A thread on screen (not a recorded task): the next message continues it.
+  input.placeholder = taskId && !recorded ? FOLLOW_UP_PLACEHOLDER : FIRST_PLACEHOLDER;
   if (!r) {
     statusLine.textContent = '';
     highlight.hidden = true;
@@ -163,10 +170,13 @@ function renderEntry(e: Entry, task: string | undefined): HTMLElement {
     case 'notice': return h('div', { class: 'notice' }, e.text);
     case 'result': {
       const tone = outcomeTone(e.status);
-      const body = h('div', { class: `result-box ${tone}` },
+      const body = h('div', { class: `result-box ${tone}`, 'data-status': e.status },
         h('div', { class: 'who' }, icon(tone === 'ok' ? 'check' : tone === 'neutral' ? 'debug-stop' : 'warning'), ` ${outcomeLabel(e.status)}`));
+      // Not verified: what happened first, then the claim, as the model's words (not as the result).
+      if (e.reason) body.append(h('div', { class: 'reason' }, e.reason));
       // "Stopped by you" needs no "Stopped by the user." under it.
-      if (!(e.status === 'stopped' && /^Stopped by the user\.?$/.test(e.summary.trim()))) body.append(h('div', { class: 'text' }, e.summary));
+      if (e.reason) body.append(h('div', { class: 'text claim' }, h('span', { class: 'claim-label' }, 'The model said: '), e.summary));
+      else if (!(e.status === 'stopped' && /^Stopped by the user\.?$/.test(e.summary.trim()))) body.append(h('div', { class: 'text' }, e.summary));
       if (e.data !== undefined) body.append(h('pre', {}, JSON.stringify(e.data, null, 2)));
       return body;
     }
@@ -192,8 +202,10 @@ function showTask(rec: TaskRecord, isRunning: boolean, earlier: TaskRecord[] = [
 
 function showHistory(items: HistoryItem[]): void {
   historyList.replaceChildren(...items.map((t) => {
-    const b = h('button', { class: 'history-item', title: `${t.task}\n${t.label ?? outcomeLabel(t.status)}\n${new Date(t.startedAt).toLocaleString()}` },
-      h('span', { class: `dot ${outcomeTone(t.status)}`, 'aria-label': outcomeLabel(t.status), role: 'img' }), h('span', { class: 'h-task' }, t.task), h('span', { class: 'h-meta' }, outcomeLabel(t.status)));
+    const turns = t.turns && t.turns > 1 ? `${t.turns} messages` : undefined;
+    const b = h('button', { class: 'history-item', title: [t.task, t.label ?? outcomeLabel(t.status), turns].filter(Boolean).join('\n') },
+      h('span', { class: `dot ${outcomeTone(t.status)}`, 'aria-label': outcomeLabel(t.status), role: 'img' }), h('span', { class: 'h-task' }, t.task),
+      h('span', { class: 'h-meta' }, outcomeLabel(t.status)), t.when ? h('span', { class: 'h-when' }, t.when) : undefined);
     b.addEventListener('click', () => send({ type: 'openTask', id: t.id }));
     return h('li', {}, b);
   }));
@@ -234,8 +246,16 @@ function handle(m: ToWebviewMessage) {
       historyPanel.hidden = true;
       historyBtn.setAttribute('aria-expanded', 'false');
       recorded = !!m.recorded;
-      showTask(m.record, m.running, [], !!m.append);
-      if (recorded) log.prepend(h('div', { class: 'notice recorded' }, icon('history'), ' A recorded task. ', Object.assign(h('button', { class: 'link' }, 'Back to the chat'), { onclick: () => send({ type: 'newTask' }) })));
+      showTask(m.record, m.running, m.earlier ?? [], !!m.append);
+      if (recorded) log.prepend(h('div', { class: 'notice recorded' }, icon('history'), ' A recorded task. ', Object.assign(h('button', { class: 'link' }, 'Back to the chat'), { onclick: () => send({ type: 'backToChat' }) })));
+      else if (m.notice) log.prepend(h('div', { class: 'notice resumed' }, icon('history'), ` ${m.notice}`));
+      break;
+    case 'draft':
+      // Never over what the person typed since.
+      if (!input.value.trim()) {
+        input.value = m.text;
+        vscode.setState({ ...vscode.getState(), draft: m.text });
+      }
       break;
     case 'session':
       sessionLive = m.live;

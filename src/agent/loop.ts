@@ -157,7 +157,7 @@ export async function runAgent(o: AgentOptions): Promise<AgentOutcome> {
     };
     const started = Date.now();
     const result = await raceAbort(runTool(tool, input, ctx, hooks), o.signal);
-    ledger.record(tool, event?.input ?? input, result, event?.decision);
+    ledger.record(tool, event?.input ?? input, result, event?.decision, event?.preview?.target);
     const text = textOf(result.content);
     const image = result.content.find((c): c is Extract<ContentPart, { type: 'image' }> => c.type === 'image');
     emit({

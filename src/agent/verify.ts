@@ -1,5 +1,5 @@
 import type { Decision } from '../contract/decision';
-import type { ToolDefinition, ToolResult } from '../contract/types';
+import type { TargetFingerprint, ToolDefinition, ToolResult } from '../contract/types';
 
 /**
  * What the run's actions did, so a finish is judged by what happened and not only by what the
@@ -29,11 +29,14 @@ function verb(tool: string): string {
   return tool.replace(/^browser_/, '').replace(/_/g, ' ');
 }
 
-/** `textbox "Name"` from a STALE_REF message (`Ref 5 (textbox "Name") is no longer…`), else the target name, else the ref. */
-function elementOf(input: unknown, result: ToolResult, errorLine: string): string | undefined {
+/**
+ * `textbox "Name"`: from a STALE_REF message (`Ref 5 (textbox "Name") is no longer…`), else the element the
+ * action reached or the confirmation showed, else what the input says.
+ */
+function elementOf(input: unknown, result: ToolResult, errorLine: string, previewed?: TargetFingerprint): string | undefined {
   const named = /^Ref \S+ \(([^)]*)\)/.exec(errorLine.replace(/^[A-Z_]+: /, ''));
   if (named) return named[1];
-  const t = result.meta?.target;
+  const t = result.meta?.target ?? previewed;
   if (t?.name) return t.role ? `${t.role} ${JSON.stringify(t.name)}` : JSON.stringify(t.name);
   const i = (input ?? {}) as Record<string, unknown>;
   if (typeof i.ref === 'string') return `the element ref ${i.ref}`;
@@ -58,11 +61,11 @@ export class ActionLedger {
   private warnedAbout = new Set<ActionRecord>();
 
   /** Records a registry tool's result; read-only and passive tools are not the task's actions. */
-  record(tool: ToolDefinition, input: unknown, result: ToolResult, decision?: Decision): void {
+  record(tool: ToolDefinition, input: unknown, result: ToolResult, decision?: Decision, previewed?: TargetFingerprint): void {
     if (tool.readOnly || PASSIVE.has(tool.name)) return;
     const text = result.content.find((c) => c.type === 'text')?.text ?? '';
     const errorLine = result.isError ? (text.split('\n').find((l) => l.trim()) ?? '') : '';
-    const element = elementOf(input, result, errorLine);
+    const element = elementOf(input, result, errorLine, previewed);
     const refused = result.isError && result.code === 'BLOCKED_BY_POLICY';
     const what = `${verb(tool.name)}${element ? ` ${element}` : ''}`;
     const why = !result.isError

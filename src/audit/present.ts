@@ -56,9 +56,10 @@ export function taskLabel(t: TaskSummary): string {
   return `${outcomeOf(t)} · ${stepCount(t.steps)}: ${shortGoal(t.goal)}`;
 }
 
-/** `Chat · 22 Nov, 10:05`: the rest of the row, after the label. */
+/** `Chat · 22 Nov, 10:05` (`Chat follow-up · …` for a later turn of a thread): the rest of the row, after the label. */
 export function taskRowDescription(t: TaskSummary, tz?: string): string {
-  return [sourceOf(t), shortTime(t.startedAt, tz)].filter(Boolean).join(' · ');
+  const source = sourceOf(t);
+  return [source && t.thread ? `${source} follow-up` : source, shortTime(t.startedAt, tz)].filter(Boolean).join(' · ');
 }
 
 /** Who decided, in words: `asked you: allowed`, `you declined`, `blocked by policy`. */

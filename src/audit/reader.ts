@@ -64,6 +64,8 @@ export interface TaskSummary {
   summary?: string;
   steps: number;
   source?: string;
+  /** The chat thread a follow-up belongs to (its first task's id); absent for a thread's first task and for other tasks. */
+  thread?: string;
   truncated: boolean;
 }
 
@@ -100,7 +102,7 @@ export async function summarizeTask(dir: string): Promise<TaskSummary> {
       const lines = tail.trimEnd().split('\n');
       const end = JSON.parse(lines[lines.length - 1]) as TaskEndEvent;
       if (start.type === 'task_start' && end.type === 'task_end') {
-        return { id: start.taskId ?? id, dir, goal: start.goal, startedAt: start.ts, endedAt: end.ts, outcome: end.outcome, status: end.status, summary: end.summary, steps: end.steps, source: start.source, truncated: false };
+        return { id: start.taskId ?? id, dir, goal: start.goal, startedAt: start.ts, endedAt: end.ts, outcome: end.outcome, status: end.status, summary: end.summary, steps: end.steps, source: start.source, thread: start.thread, truncated: false };
       }
     } catch {
       /* fall through to a full read */
@@ -118,6 +120,7 @@ export async function summarizeTask(dir: string): Promise<TaskSummary> {
     summary: t.end?.summary,
     steps: t.end?.steps ?? t.steps.length,
     source: t.start?.source,
+    thread: t.start?.thread,
     truncated: t.truncated,
   };
 }

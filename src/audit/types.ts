@@ -16,6 +16,8 @@ export interface TaskMeta {
   source?: TaskSource;
   /** For replays: the task being replayed. */
   replayOf?: string;
+  /** For a chat follow-up: the thread it continues (the id of the thread's first task). */
+  thread?: string;
 }
 
 export interface TaskStartEvent extends TaskMeta {

@@ -1,7 +1,7 @@
 import * as vscode from 'vscode';
 import { legacyHistory, LEGACY_HISTORY_KEY } from './chat/chatView';
 import { registerAgent, type AgentApi } from './agent/register';
-import { importLegacyChats, listHistory, openHistory, saveTranscript } from './chat/chatHistory';
+import { importLegacyChats, listHistory, openThread, saveConversation, saveTranscript } from './chat/chatHistory';
 import { AUDIT_OUTCOME } from '../audit/words';
 import { registerAudit, type AuditApi } from './audit/register';
 import { redactingStepHook, secureTool } from '../safety/secureTool';
@@ -67,22 +67,23 @@ export function activate(context: vscode.ExtensionContext): BrowserAgentApi {
   const agent = registerAgent(context, {
     sessions: s,
     tools: () => allTools.map((t) => secureTool(t, safety.vault)),
-    hooks: ({ goal, provider }) => {
-      const task = a.recorder.startTask(goal, { provider, source: 'chat' });
+    hooks: ({ goal, provider, thread }) => {
+      const task = a.recorder.startTask(goal, { provider, source: 'chat', ...(thread ? { thread } : {}) });
       const hooks = a.hooks({ decide: safety.decider.decide, task, knownSecrets });
       return {
         taskId: task.id,
         decide: hooks.decide,
         onStep: redactingStepHook(safety.vault, hooks.onStep),
-        end: async (outcome, record) => {
+        end: async (outcome, record, conversation) => {
           await task.end(AUDIT_OUTCOME[outcome.status], outcome.summary, outcome.status);
-          // The conversation as seen, next to the log (secrets were already redacted in the events).
+          // The conversation as seen, and the model's side of the thread, next to the log (secrets were already redacted in the events).
           await saveTranscript(task.dir, safety.vault.redactDeep(record));
+          if (conversation.length) await saveConversation(task.dir, safety.vault.redactDeep(conversation));
           a.refresh();
         },
       };
     },
-    history: { list: () => listHistory(a.root), open: (id) => openHistory(a.root, id), clear: () => a.clearHistory(), onDidChange: a.onDidChange },
+    history: { list: () => listHistory(a.root), open: (id) => openThread(a.root, id), clear: () => a.clearHistory(), onDidChange: a.onDidChange },
     toolContext: () => createToolContext(s),
     resolveRef,
   });

@@ -47,7 +47,8 @@ describe('chat panel: messages, transcript, live view', function () {
     llm = await startAnthropicServer((r) => {
       if (r.index === 0) return { text: 'Looking at the page.', toolCalls: [{ name: 'browser_screenshot', input: {} }] };
       if (r.index === 1) return { toolCalls: [{ name: 'browser_click', input: { ref: /\[(\d+)\] button "Buy"/.exec(r.allText)![1] } }] };
-      return { text: 'Stopped before paying.', toolCalls: [{ name: 'finish', input: { success: true, summary: 'Found the Buy button and stopped.', data: { price: 3 } } }] };
+      // The click was declined: a model that says it succeeded anyway would be told so (test/agent/verify.test.ts).
+      return { text: 'Stopped before paying.', toolCalls: [{ name: 'finish', input: { success: false, summary: 'Found the Buy button; you declined the click, so nothing was bought.', data: { price: 3 } } }] };
     });
     const t = new TaskTranscript('t1', 'Buy the thing but stop before paying', 'anthropic');
     const posted: ToWebviewMessage[] = [];
@@ -57,10 +58,10 @@ describe('chat panel: messages, transcript, live view', function () {
       hooks: { decide: realDecider(async () => 'refuse').decide },
       onEvent: (e) => posted.push(...t.apply(e)),
     });
-    assert.equal(outcome.status, 'success');
+    assert.equal(outcome.status, 'failure');
     for (const m of posted) assert.ok(ToWebview.safeParse(m).success, `valid: ${JSON.stringify(m).slice(0, 200)}`);
     const kinds = t.record.entries.map((e) => (e.kind === 'card' ? `card:${e.card.tool}:${e.card.state}` : e.kind));
-    assert.deepEqual(kinds, ['user', 'card:browser_snapshot:ok', 'assistant', 'card:browser_screenshot:ok', 'card:browser_click:error', 'assistant', 'card:finish:ok', 'result']);
+    assert.deepEqual(kinds, ['user', 'card:browser_snapshot:ok', 'assistant', 'card:browser_screenshot:ok', 'card:browser_click:error', 'assistant', 'card:finish:error', 'result']);
     const shot = t.record.entries.find((e) => e.kind === 'card' && e.card.tool === 'browser_screenshot');
     // A real image: the data URL's type matches the bytes' signature (PNG or JPEG).
     assert.match((shot as any).card.thumbnail, /^data:image\/(png;base64,iVBORw0KGgo|jpeg;base64,\/9j)/);

@@ -211,4 +211,55 @@ describe('chat panel webview in real Chromium', function () {
     assert.deepEqual((await sent()).at(-1), { type: 'selectMode', mode: 'hybrid' });
     assert.deepEqual(await q('window.__violations'), [], 'no CSP violations during the whole session');
   });
+
+  it('a thread: New Task is a labelled button; an opened thread shows every turn; a lost task comes back; Not verified is never Done', async () => {
+    const newTask = `document.querySelector('#new-task')`;
+    assert.equal(await q(`${newTask}.textContent.trim()`), 'New Task', 'a visible, labelled button');
+    assert.ok(await q<number>(`${newTask}.getBoundingClientRect().width`) > 40);
+    const turn = (id: string, task: string, entries: object[]) => ({ id, threadId: 'a', task, startedAt: Date.now(), provider: 'x', status: 'success', entries: [{ kind: 'user', text: task }, ...entries] });
+    // A thread opened from the history: both turns, the line saying it goes on, and a follow-up placeholder.
+    await post({
+      type: 'task', running: false, notice: 'A conversation from 3 Mar, 14:02. Type a message to continue it, or start a New Task.',
+      earlier: [turn('a', 'Set the name to Ada', [{ kind: 'result', status: 'success', summary: 'Saved Ada.' }]) as any],
+      record: turn('b', 'Do it again with Grace', [{ kind: 'result', status: 'success', summary: 'Saved Grace.' }]) as any,
+    });
+    assert.deepEqual(await q(`[...document.querySelectorAll('#log section.task .msg.user .text')].map((e) => e.textContent)`), ['Set the name to Ada', 'Do it again with Grace']);
+    assert.match(await q<string>(`document.querySelector('.notice.resumed').textContent`), /A conversation from 3 Mar, 14:02/);
+    assert.match(await q<string>(`document.querySelector('#task').placeholder`), /follow-up/);
+    // A follow-up appends below; the notice goes, the turns stay.
+    await post({ type: 'task', record: turn('c', 'And Linus', []) as any, running: true, append: true });
+    assert.equal(await q(`document.querySelectorAll('#log section.task').length`), 3);
+    assert.equal(await q(`document.querySelector('.notice.resumed')`), null);
+    assert.equal(await q(`${newTask}.disabled`), true, 'no New Task while a task runs');
+    // The model was never reached (a 401): the task is back in the box…
+    await post({ type: 'entry', taskId: 'c', entry: { kind: 'result', status: 'error', summary: '401 invalid key' } });
+    await post({ type: 'running', running: false });
+    await post({ type: 'draft', text: 'And Linus' });
+    assert.equal(await q(`document.querySelector('#task').value`), 'And Linus');
+    // …but never over what the person typed since.
+    await q(`document.querySelector('#task').value = 'something new'`);
+    await post({ type: 'draft', text: 'And Linus' });
+    assert.equal(await q(`document.querySelector('#task').value`), 'something new');
+    await q(`document.querySelector('#task').value = ''`);
+    // Not verified: what failed first, the claim as the model's words, no green, no Done.
+    await post({ type: 'task', record: turn('d', 'Save and delete', []) as any, running: true, append: true });
+    await post({ type: 'entry', taskId: 'd', entry: { kind: 'result', status: 'unverified', summary: 'Typed Ada, saved it, and deleted the account.', reason: '3 actions failed and were not redone: type textbox "Name" (it was from an earlier page); click button "Save" (it was from an earlier page); click button "Delete account" (it was from an earlier page).' } });
+    await post({ type: 'running', running: false });
+    const box = `document.querySelector('#log section.task:last-of-type .result-box')`;
+    assert.equal(await q(`${box}.querySelector('.who').textContent.trim()`), 'Not verified');
+    assert.equal(await q(`${box}.classList.contains('ok')`), false);
+    assert.match(await q<string>(`${box}.querySelector('.reason').textContent`), /^3 actions failed and were not redone: type textbox "Name"/);
+    assert.equal(await q(`${box}.querySelector('.claim').textContent`), 'The model said: Typed Ada, saved it, and deleted the account.');
+    assert.doesNotMatch(await q<string>(`${box}.textContent`), /Done/);
+    await shot('4-thread-not-verified');
+    // New Task posts newTask; the panel is emptied by the init that answers it.
+    await q(`${newTask}.click()`);
+    assert.deepEqual((await sent()).at(-1), { type: 'newTask' });
+    await post({ type: 'init', models: [], mode: 'auto', history: [{ id: 'a', task: 'Set the name to Ada', status: 'unverified', startedAt: 1, when: '3 Mar, 14:09', turns: 4 }], running: false });
+    assert.ok(await q(`!!document.querySelector('#log .welcome')`));
+    assert.doesNotMatch(await q<string>(`document.querySelector('#task').placeholder`), /follow-up/);
+    assert.equal(await q(`document.querySelector('.history-item .h-when').textContent`), '3 Mar, 14:09', 'each thread with its time');
+    assert.equal(await q(`document.querySelector('.history-item .h-meta').textContent`), 'Not verified');
+    assert.match(await q<string>(`document.querySelector('.history-item').title`), /4 messages/);
+  });
 });

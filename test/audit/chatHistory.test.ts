@@ -3,7 +3,9 @@ import { existsSync, mkdtempSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { TaskRecord } from '../../src/vscode/chat/messages';
-import { CHAT_FILE, clearHistory, importLegacyChats, listHistory, openHistory, saveTranscript } from '../../src/vscode/chat/chatHistory';
+import type { AgentMessage } from '../../src/agent/types';
+import { CHAT_FILE, clearHistory, CONVERSATION_FILE, importLegacyChats, listHistory, openHistory, openThread, saveConversation, saveTranscript } from '../../src/vscode/chat/chatHistory';
+import { ChatThread } from '../../src/vscode/chat/chatThread';
 import { AuditRecorder } from '../../src/audit/recorder';
 
 describe('audit: one task history for the chat panel and Task History', () => {
@@ -49,5 +51,41 @@ describe('audit: one task history for the chat panel and Task History', () => {
     assert.equal(await clearHistory(root), 1);
     assert.deepEqual((await listHistory(root)).map((i) => i.task), ['still running'], 'a running task is kept');
     await running.end('success');
+  });
+
+  it('a thread is one row (its first words, newest outcome and time) and opens whole, with what the model knew', async () => {
+    const rec = new AuditRecorder({ root, screenshots: false });
+    const turn = async (goal: string, status: 'success' | 'failure', thread?: string, conversation?: AgentMessage[]) => {
+      const t = rec.startTask(goal, { source: 'chat', ...(thread ? { thread } : {}) });
+      await t.end(status, `${goal}: ${status}`, status);
+      await saveTranscript(t.dir, { id: t.id, threadId: thread ?? t.id, task: goal, startedAt: Date.now(), provider: 'p', status, entries: [{ kind: 'user', text: goal }, { kind: 'result', status, summary: status }] });
+      if (conversation) await saveConversation(t.dir, conversation);
+      return t;
+    };
+    const said = (text: string): AgentMessage[] => [{ role: 'user', content: [{ type: 'text', text }] }];
+    const first = await turn('Greet Ada', 'success', undefined, said('Task: Greet Ada'));
+    await new Promise((r) => setTimeout(r, 5)); // distinct start times
+    const other = await turn('Something else', 'success');
+    await new Promise((r) => setTimeout(r, 5));
+    await turn('Do it again with Grace', 'failure', first.id, said('after the second turn'));
+    await new Promise((r) => setTimeout(r, 5));
+    // A third turn the model never answered keeps no conversation: the thread goes on from the second.
+    await turn('And once more', 'failure', first.id);
+
+    const rows = await listHistory(root);
+    assert.deepEqual(rows.map((r) => [r.id, r.task, r.status, r.turns]), [[first.id, 'Greet Ada', 'failure', 3], [other.id, 'Something else', 'success', 1]], 'newest activity first, one row per thread');
+    assert.match(rows[0].when!, /^\d{1,2} \w{3}, \d\d:\d\d$/, 'with a time');
+    const thread = (await openThread(root, first.id))!;
+    assert.deepEqual(thread.turns.map((t) => t.task), ['Greet Ada', 'Do it again with Grace', 'And once more'], 'oldest first');
+    assert.deepEqual(thread.conversation, said('after the second turn'));
+    assert.equal(statSync(join(root, first.id, CONVERSATION_FILE)).mode & 0o777, 0o600, 'only the user may read what the model was sent');
+    const resumed = ChatThread.resume(thread)!;
+    assert.equal(resumed.current?.task, 'And once more');
+    assert.deepEqual(resumed.earlier.map((t) => t.task), ['Greet Ada', 'Do it again with Grace']);
+    // A task with no saved conversation (a Copilot task, a replay) opens to look at, not to continue.
+    const copilot = rec.startTask('Copilot tool calls', { source: 'copilot', implicit: true });
+    await copilot.end('ended');
+    assert.equal(ChatThread.resume((await openThread(root, copilot.id))!), undefined);
+    assert.equal(await openThread(root, 'no-such-thread'), undefined);
   });
 });

@@ -2,34 +2,92 @@ import { promises as fs } from 'node:fs';
 import { join } from 'node:path';
 import type { Card, Entry, HistoryItem, TaskRecord } from './messages';
 import { TaskRecordSchema } from './messages';
-import { decisionWords, failureReason, taskDescription } from '../../audit/present';
-import { listTasks, loadTask, LOG_FILE } from '../../audit/reader';
+import type { AgentMessage } from '../../agent/types';
+import { decisionWords, failureReason, shortTime, taskDescription } from '../../audit/present';
+import { listTasks, loadTask, LOG_FILE, type TaskSummary } from '../../audit/reader';
 import { AUDIT_FORMAT, type StepRecord } from '../../audit/types';
 import { AUDIT_OUTCOME } from '../../audit/words';
 
 /**
- * One history: the audit log's task folders. The chat panel lists them (the same list as the Task
+ * One history: the audit log's task folders. The chat panel lists them (the same store as the Task
  * History view) and keeps its visible conversation next to the log as chat.json, so a chat task
  * opens again as it was seen; tasks from Copilot, MCP or a replay open from their steps.
+ *
+ * A chat thread is several tasks (one per run: each is audited and replayed on its own): the later
+ * ones name the first in their start line (`thread`). The panel lists threads, opens them whole, and
+ * continues one from the model's side of it, kept next to its newest task as conversation.json.
  */
 export const CHAT_FILE = 'chat.json';
+export const CONVERSATION_FILE = 'conversation.json';
 
-export async function saveTranscript(dir: string, record: TaskRecord): Promise<void> {
-  // Like the audit log beside it: only the user may read a conversation (0700 folder, 0600 file).
-  await fs.mkdir(dir, { recursive: true, mode: 0o700 });
-  await fs.writeFile(join(dir, CHAT_FILE), JSON.stringify(record), { mode: 0o600 });
+/** A thread as the panel opens it: its turns, oldest first, and what the model knows of it (absent: it cannot be continued). */
+export interface ThreadRecord {
+  id: string;
+  turns: TaskRecord[];
+  conversation?: AgentMessage[];
 }
 
+async function writePrivate(dir: string, file: string, value: unknown): Promise<void> {
+  // Like the audit log beside it: only the user may read a conversation (0700 folder, 0600 file).
+  await fs.mkdir(dir, { recursive: true, mode: 0o700 });
+  await fs.writeFile(join(dir, file), JSON.stringify(value), { mode: 0o600 });
+}
+
+export async function saveTranscript(dir: string, record: TaskRecord): Promise<void> {
+  await writePrivate(dir, CHAT_FILE, record);
+}
+
+/** The model's side of the thread after this task (compacted by the agent), so a follow-up after a restart has it. */
+export async function saveConversation(dir: string, conversation: readonly AgentMessage[]): Promise<void> {
+  await writePrivate(dir, CONVERSATION_FILE, conversation);
+}
+
+const threadOf = (t: TaskSummary) => t.thread ?? t.id;
+const timeOf = (t: TaskSummary) => Date.parse(t.endedAt ?? t.startedAt ?? '') || Date.parse(t.startedAt ?? '') || 0;
+
+/** One row per thread, newest activity first: its first task's words, its newest task's outcome and time. */
 export async function listHistory(root: string, max = 200): Promise<HistoryItem[]> {
-  const tasks = (await listTasks(root)).slice(0, max);
-  return tasks.map((t) => ({
-    id: t.id,
-    task: t.goal,
-    status: t.truncated ? 'interrupted' : (t.status ?? t.outcome ?? 'running'),
-    label: taskDescription(t),
-    source: t.source,
-    startedAt: Date.parse(t.startedAt ?? '') || 0,
-  }));
+  const threads = new Map<string, TaskSummary[]>();
+  for (const t of await listTasks(root)) threads.set(threadOf(t), [...(threads.get(threadOf(t)) ?? []), t]);
+  const rows = [...threads].map(([id, tasks]) => {
+    const newest = tasks[0]; // listTasks: newest first
+    const first = tasks.find((t) => t.id === id) ?? tasks.at(-1)!;
+    return {
+      id,
+      task: first.goal,
+      status: newest.truncated ? 'interrupted' : (newest.status ?? newest.outcome ?? 'running'),
+      label: taskDescription(newest),
+      source: first.source,
+      startedAt: Date.parse(first.startedAt ?? '') || 0,
+      when: shortTime(new Date(timeOf(newest) || Date.now()).toISOString()),
+      turns: tasks.length,
+      at: timeOf(newest),
+    };
+  });
+  return rows.sort((a, b) => b.at - a.at).slice(0, max).map(({ at: _at, ...row }) => row);
+}
+
+/** The shape the agent's messages have (a file edited or cut short is not sent to a model). */
+function isConversation(v: unknown): v is AgentMessage[] {
+  return Array.isArray(v) && v.every((m) => (m?.role === 'user' && Array.isArray(m.content)) || (m?.role === 'assistant' && typeof m.text === 'string' && Array.isArray(m.toolCalls)));
+}
+
+/** A thread whole: every task of it as the panel shows it, and the newest saved conversation. */
+export async function openThread(root: string, id: string): Promise<ThreadRecord | undefined> {
+  const tasks = (await listTasks(root)).filter((t) => threadOf(t) === id).reverse();
+  const turns = (await Promise.all(tasks.map((t) => openHistory(root, t.id)))).filter((r): r is TaskRecord => !!r);
+  if (!turns.length) return undefined;
+  let conversation: AgentMessage[] | undefined;
+  for (const t of [...tasks].reverse()) {
+    try {
+      const parsed: unknown = JSON.parse(await fs.readFile(join(t.dir, CONVERSATION_FILE), 'utf8'));
+      if (isConversation(parsed)) conversation = parsed;
+      break;
+    } catch {
+      /* this task kept none (a run the model never answered): an earlier one may have */
+    }
+  }
+  return { id, turns, conversation };
 }
 
 function stepCard(s: StepRecord): Card {

@@ -8,6 +8,7 @@ import type { RunHooks } from '../../runtime/runner';
 import type { ToolContext, ToolDefinition } from '../../contract/types';
 import type { ActionCache } from '../../agent/act/cache';
 import type { AgentOutcome } from '../../agent/events';
+import type { AgentMessage } from '../../agent/types';
 import { promptForKey } from '../agent/keys';
 import { runAgent } from '../../agent/loop';
 import { createProvider, listModelChoices, MissingKeyError, resolveMode, selectedChoice } from '../agent/factory';
@@ -16,6 +17,8 @@ import { chatHtml } from './html';
 import { fixActionsForCode } from '../failureText';
 import { liveState } from '../liveState';
 import { runFixAction } from '../sessionCommands';
+import type { ThreadRecord } from './chatHistory';
+import { ChatThread, resumedNotice } from './chatThread';
 import { FromWebview, TaskRecordSchema, type FromWebviewMessage, type HistoryItem, type TaskRecord, type ToWebviewMessage } from './messages';
 import { PickedModel } from './pickedModel';
 import { locateBox, Screencast } from './screencast';
@@ -29,13 +32,13 @@ function on(emitter: NodeJS.EventEmitter, event: string, fn: (...a: any[]) => vo
 export const VIEW_ID = 'browserAgent.chat';
 /** Where the chat kept its own history before there was one store; read once to import it. */
 export const LEGACY_HISTORY_KEY = 'browserAgent.agent.history';
-/** Earlier conversations of this panel session kept above the current one. */
-const EARLIER_MAX = 10;
 
 /** The one task history (the audit log's tasks), as the panel uses it. */
 export interface ChatHistoryStore {
+  /** One row per thread. */
   list(): Promise<HistoryItem[]>;
-  open(id: string): Promise<TaskRecord | undefined>;
+  /** A thread whole, by its id (its first task's). */
+  open(id: string): Promise<ThreadRecord | undefined>;
   /** Asks the person, then deletes; resolves to how many were deleted (undefined when they said no). */
   clear(): Promise<number | undefined>;
   /** Fires when the store changed (a replay, another window's task): the list is read again. */
@@ -54,8 +57,14 @@ export interface ChatDeps {
   sessions: SessionManager;
   /** The registry's tools (read at run time, so tools registered later are included). */
   tools(): ToolDefinition[];
-  /** Safety gate and audit observer for one run; `end` closes the run's audit task and keeps its conversation. */
-  hooks(run: { goal: string; provider: string }): RunHooks & { taskId?: string; end?(outcome: AgentOutcome, record: TaskRecord): Promise<void> };
+  /**
+   * Safety gate and audit observer for one run (`thread`: the thread a follow-up continues); `end` closes the run's
+   * audit task and keeps what was seen and the model's side of the thread.
+   */
+  hooks(run: { goal: string; provider: string; thread?: string }): RunHooks & {
+    taskId?: string;
+    end?(outcome: AgentOutcome, record: TaskRecord, conversation: readonly AgentMessage[]): Promise<void>;
+  };
   /** The one task history; without it the panel keeps no history. */
   history?: ChatHistoryStore;
   /** How tools get their context; defaults to the session manager's live browser. */
@@ -70,8 +79,9 @@ export interface ChatDeps {
 export class ChatViewProvider implements vscode.WebviewViewProvider, vscode.Disposable {
   private view?: vscode.WebviewView;
   private transcript?: TaskTranscript;
-  private readonly earlier: TaskRecord[] = [];
-  /** A task opened from the history: the live view says it shows the browser now, not that task. */
+  /** The conversation in the panel: the next message continues it. */
+  private thread?: ChatThread;
+  /** A task opened from the history to look at (not the thread): the live view says it shows the browser now. */
   private viewingHistory = false;
   private controller?: AbortController;
   private running?: Promise<AgentOutcome>;
@@ -134,11 +144,14 @@ export class ChatViewProvider implements vscode.WebviewViewProvider, vscode.Disp
       case 'stop':
         return this.stop();
       case 'newTask':
+        // The thread is in the history already (each run is saved as it ends); a running one is never dropped.
         if (!this.controller) {
-          this.keepEarlier();
+          this.thread = undefined;
           this.transcript = undefined;
           this.viewingHistory = false;
         }
+        return this.sendInit();
+      case 'backToChat':
         return this.sendInit();
       case 'selectModel':
         await this.picked.pick(m.choice, saveModelChoice(m.choice));
@@ -146,14 +159,8 @@ export class ChatViewProvider implements vscode.WebviewViewProvider, vscode.Disp
       case 'selectMode':
         await saveMode(m.mode);
         return this.sendInit();
-      case 'openTask': {
-        const rec = await this.deps.history?.open(m.id);
-        if (!rec) return void vscode.window.showWarningMessage('Browser Agent: that task is no longer in the history.');
-        this.viewingHistory = true;
-        this.post({ type: 'task', record: rec, running: false, recorded: true });
-        this.postSession();
-        return;
-      }
+      case 'openTask':
+        return this.openThread(m.id);
       case 'clearHistory':
         await this.deps.history?.clear();
         return this.sendInit();
@@ -178,12 +185,25 @@ export class ChatViewProvider implements vscode.WebviewViewProvider, vscode.Disp
     return (await this.deps.history?.list().catch(() => [])) ?? [];
   }
 
-  /** The finished conversation stays in the panel above the next one. */
-  private keepEarlier(): void {
-    const t = this.transcript?.record;
-    if (!t || t.status === 'running' || this.earlier.some((e) => e.id === t.id)) return;
-    this.earlier.push(t);
-    if (this.earlier.length > EARLIER_MAX) this.earlier.shift();
+  /**
+   * A thread from the history, whole. A chat thread becomes the panel's thread (the next message continues it);
+   * a task from Copilot, MCP or a replay, or any while a task runs, is shown to look at.
+   */
+  private async openThread(id: string): Promise<void> {
+    const rec = await this.deps.history?.open(id).catch(() => undefined);
+    const last = rec?.turns.at(-1);
+    if (!rec || !last) return void vscode.window.showWarningMessage('Browser Agent: that task is no longer in the history.');
+    const resumed = this.controller ? undefined : ChatThread.resume(rec);
+    if (resumed) {
+      this.thread = resumed;
+      this.transcript = undefined;
+      this.viewingHistory = false;
+      this.post({ type: 'task', record: last, earlier: resumed.earlier, running: false, notice: resumedNotice(rec) });
+    } else {
+      this.viewingHistory = true;
+      this.post({ type: 'task', record: last, earlier: rec.turns.slice(0, -1), running: false, recorded: true });
+    }
+    this.postSession();
   }
 
   async sendInit(): Promise<void> {
@@ -220,12 +240,15 @@ export class ChatViewProvider implements vscode.WebviewViewProvider, vscode.Disp
     const controller = (this.controller = new AbortController());
     void vscode.commands.executeCommand('setContext', 'browserAgent.agentRunning', true);
     const settings = await this.picked.apply(readAgentSettings);
+    // A message continues the thread in the panel; typed under a recorded task, it starts a new one.
+    const continuing = this.viewingHistory ? undefined : this.thread;
     // One audit task per run, opened first, so a run that fails to start is in the history too.
-    const hooks = this.deps.hooks({ goal: task, provider: settings.provider });
-    this.keepEarlier();
+    const hooks = this.deps.hooks({ goal: task, provider: settings.provider, ...(continuing ? { thread: continuing.id } : {}) });
     this.viewingHistory = false;
     const transcript = (this.transcript = new TaskTranscript(hooks.taskId ?? randomUUID(), task, settings.provider));
-    this.post({ type: 'task', record: transcript.record, running: true, append: true });
+    const thread = (this.thread = continuing ?? new ChatThread(transcript.record.id));
+    thread.add(transcript.record);
+    this.post({ type: 'task', record: transcript.record, running: true, append: !!continuing });
     this.postSession();
     let outcome: AgentOutcome | undefined;
     const emit = (e: Parameters<TaskTranscript['apply']>[0]) => transcript.apply(e).forEach((m) => this.post(m));
@@ -242,7 +265,7 @@ export class ChatViewProvider implements vscode.WebviewViewProvider, vscode.Disp
       await this.deps.sessions.ensure().catch(() => undefined);
       void this.followActiveTab();
       this.running = runAgent({
-        task, provider, mode, tools: this.deps.tools(), ctx, hooks, signal: controller.signal,
+        task, earlier: thread.conversation, provider, mode, tools: this.deps.tools(), ctx, hooks, signal: controller.signal,
         maxSteps: settings.maxSteps, maxIdenticalCalls: settings.maxIdenticalCalls, actionCache: this.deps.actionCache?.(),
         onEvent: (e) => {
           emit(e);
@@ -254,6 +277,7 @@ export class ChatViewProvider implements vscode.WebviewViewProvider, vscode.Disp
         },
       });
       outcome = await this.running;
+      if (outcome.conversation) thread.conversation = outcome.conversation;
       return outcome;
     } catch (e) {
       const text = errorMessage(e);
@@ -271,7 +295,9 @@ export class ChatViewProvider implements vscode.WebviewViewProvider, vscode.Disp
       this.running = undefined;
       void vscode.commands.executeCommand('setContext', 'browserAgent.agentRunning', false);
       this.post({ type: 'running', running: false });
-      await hooks.end?.(outcome ?? { status: 'error', summary: 'The run ended unexpectedly.', steps: 0, tokens: 0 }, transcript.persistable()).catch(() => {});
+      // The model never got it (no key, a 401, an endpoint down): the task goes back into the box to send again.
+      if (!outcome || (outcome.status === 'error' && !outcome.steps)) this.post({ type: 'draft', text: task });
+      await hooks.end?.(outcome ?? { status: 'error', summary: 'The run ended unexpectedly.', steps: 0, tokens: 0 }, transcript.persistable(), thread.conversation).catch(() => {});
       this.post({ type: 'init', ...(await this.initState()) });
     }
   }
@@ -292,8 +318,8 @@ export class ChatViewProvider implements vscode.WebviewViewProvider, vscode.Disp
       selected: selectedChoice(s, models),
       mode: s.mode,
       history: await this.history(),
-      earlier: this.earlier,
-      current: this.transcript?.record,
+      earlier: this.thread?.earlier,
+      current: this.thread?.current,
       running: !!this.controller,
     };
   }

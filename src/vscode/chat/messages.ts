@@ -36,13 +36,16 @@ export const EntrySchema = z.discriminatedUnion('kind', [
   z.object({ kind: z.literal('user'), text: z.string() }),
   z.object({ kind: z.literal('assistant'), text: z.string() }),
   z.object({ kind: z.literal('card'), card: ToWebviewCard }),
-  z.object({ kind: z.literal('result'), status: z.string(), summary: z.string(), data: z.optional(z.unknown()) }),
+  /** `reason`: why the outcome is not what the model claimed (a success claim over failed actions). */
+  z.object({ kind: z.literal('result'), status: z.string(), summary: z.string(), data: z.optional(z.unknown()), reason: z.optional(z.string()) }),
   z.object({ kind: z.literal('notice'), text: z.string() }),
 ]);
 export type Entry = z.infer<typeof EntrySchema>;
 
 export const TaskRecordSchema = z.object({
   id: z.string(),
+  /** The chat thread this run is a turn of (its first task's id). */
+  threadId: z.optional(z.string()),
   task: z.string(),
   startedAt: z.number(),
   endedAt: z.optional(z.number()),
@@ -54,7 +57,11 @@ export const TaskRecordSchema = z.object({
 export type TaskRecord = z.infer<typeof TaskRecordSchema>;
 
 /** One task in the history list: the same store and words as the Task History view. */
-export const HistoryItemSchema = z.object({ id: z.string(), task: z.string(), status: z.string(), label: z.optional(z.string()), source: z.optional(z.string()), startedAt: z.number() });
+/** One thread in the history list (`id`: its first task's); `when` its newest activity, `turns` how many runs it has. */
+export const HistoryItemSchema = z.object({
+  id: z.string(), task: z.string(), status: z.string(), label: z.optional(z.string()), source: z.optional(z.string()), startedAt: z.number(),
+  when: z.optional(z.string()), turns: z.optional(z.number()),
+});
 export type HistoryItem = z.infer<typeof HistoryItemSchema>;
 
 export const ModelChoiceSchema = z.object({ provider: ProviderIdSchema, model: z.string(), label: z.string() });
@@ -67,7 +74,7 @@ export const ToWebview = z.discriminatedUnion('type', [
     selected: z.optional(ModelChoiceSchema),
     mode: ModeSettingSchema,
     history: z.array(HistoryItemSchema),
-    /** Earlier tasks of this panel session, oldest first, shown above the current one. */
+    /** The earlier turns of the current thread, oldest first, shown above the current one. */
     earlier: z.optional(z.array(TaskRecordSchema)),
     current: z.optional(TaskRecordSchema),
     running: z.boolean(),
@@ -76,8 +83,16 @@ export const ToWebview = z.discriminatedUnion('type', [
   z.object({ type: z.literal('history'), history: z.array(HistoryItemSchema) }),
   /** The browser session, so the live view never looks live when it is not. */
   z.object({ type: z.literal('session'), live: z.boolean(), label: z.string(), note: z.string(), url: z.optional(z.string()) }),
-  /** `append`: a new run, shown below the earlier conversation; `recorded`: opened from the history. */
-  z.object({ type: z.literal('task'), record: TaskRecordSchema, running: z.boolean(), append: z.optional(z.boolean()), recorded: z.optional(z.boolean()) }),
+  /**
+   * `append`: a follow-up, shown below the thread's earlier turns; `earlier`: those turns, for a thread opened from the
+   * history; `recorded`: opened from the history to look at, not to continue; `notice`: a line above it, saying which.
+   */
+  z.object({
+    type: z.literal('task'), record: TaskRecordSchema, running: z.boolean(), append: z.optional(z.boolean()), recorded: z.optional(z.boolean()),
+    earlier: z.optional(z.array(TaskRecordSchema)), notice: z.optional(z.string()),
+  }),
+  /** A task the model never got (its request failed): back into the task box, unless the person typed another. */
+  z.object({ type: z.literal('draft'), text: z.string() }),
   z.object({ type: z.literal('entry'), taskId: z.string(), entry: EntrySchema }),
   z.object({ type: z.literal('card'), taskId: z.string(), card: ToWebviewCard }),
   z.object({ type: z.literal('delta'), taskId: z.string(), text: z.string() }),
@@ -98,6 +113,8 @@ export const FromWebview = z.discriminatedUnion('type', [
   z.object({ type: z.literal('run'), task: z.string().check(z.trim(), z.minLength(1), z.maxLength(10_000)) }),
   z.object({ type: z.literal('stop') }),
   z.object({ type: z.literal('newTask') }),
+  /** From a recorded task back to the current thread. */
+  z.object({ type: z.literal('backToChat') }),
   z.object({ type: z.literal('selectModel'), choice: ModelChoiceSchema }),
   z.object({ type: z.literal('selectMode'), mode: ModeSettingSchema }),
   z.object({ type: z.literal('openTask'), id: z.string() }),

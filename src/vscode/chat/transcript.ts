@@ -97,7 +97,7 @@ export class TaskTranscript {
         this.record.status = e.outcome.status;
         this.record.endedAt = Date.now();
         this.record.tokens = e.outcome.tokens;
-        const entry: Entry = { kind: 'result', status: e.outcome.status, summary: unfence(e.outcome.summary), data: e.outcome.data };
+        const entry: Entry = { kind: 'result', status: e.outcome.status, summary: unfence(e.outcome.summary), data: e.outcome.data, ...(e.outcome.reason ? { reason: e.outcome.reason } : {}) };
         this.record.entries.push(entry);
         return [{ type: 'entry', taskId: id, entry }];
       }

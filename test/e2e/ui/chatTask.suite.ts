@@ -173,7 +173,7 @@ describe('UI: a task in the chat panel', function () {
     assert.match(await card('browser_evaluate').locator('.result').innerText(), /declined browser_evaluate/, 'the message, not only a code');
     assert.match(await result.innerText(), /Could not finish[\s\S]*refused/);
     assert.equal(await cardState('finish'), 'error', 'no green check on a finish that reports failure');
-    // The first conversation is still there, above this one.
+    // A follow-up in the same thread: the first turn is still there, above this one.
     assert.equal(await chat.locator('.msg.user', { hasText: 'greet Ada and mark the page with a script' }).count(), 2);
     // …with its own cards: the scripted model reuses call ids across tasks, and a card never moves to a later task.
     const firstTask = chat.locator('section.task').filter({ hasText: 'Ada and mark the page with a script' }).first();
@@ -203,6 +203,8 @@ describe('UI: a task in the chat panel', function () {
   });
 
   it('Stop ends a running task and the result says stopped', async () => {
+    await chat.locator('#new-task').click();
+    await chat.locator('.welcome').waitFor({ state: 'visible', timeout: 15_000 });
     await pickModel('Scripted (slow)');
     await sendTask(`Open ${url} and think about it`);
     await until('the navigate card to finish', async () => (await cardState('browser_navigate')) === 'ok');
@@ -219,19 +221,21 @@ describe('UI: a task in the chat panel', function () {
     await wb.screenshot('stopped');
   });
 
-  it('History: one list with the same words as Task History; an old task opens as recorded; Clear asks first', async () => {
+  it('History: one row per thread with its time, the same words as Task History; a thread opens whole; Clear asks first', async () => {
     await chat.locator('#history-toggle').click();
     const items = chat.locator('.history-item');
-    await until('three tasks in the history', async () => (await items.count()) >= 3);
+    await until('two threads in the history', async () => (await items.count()) >= 2);
     const metas = await chat.locator('.history-item .h-meta').allInnerTexts();
-    assert.deepEqual(metas.slice(0, 3), ['Stopped by you', 'Could not finish', 'Done'], `newest first, one vocabulary: ${metas.join(' | ')}`);
+    // The Allow and Cancel runs are one thread (its newest outcome shows), the stopped run another.
+    assert.deepEqual(metas.slice(0, 2), ['Stopped by you', 'Could not finish'], `newest first, one vocabulary: ${metas.join(' | ')}`);
+    for (const when of (await chat.locator('.history-item .h-when').allInnerTexts()).slice(0, 2)) assert.match(when, /^\d{1,2} \w{3}, \d\d:\d\d$/, 'each row says when');
     await wb.screenshot('history-open');
-    await items.nth(2).click();
-    await chat.locator('.notice.recorded').waitFor({ timeout: 15_000 });
-    assert.match(await chat.locator('#log').innerText(), /A recorded task[\s\S]*greet Ada[\s\S]*Done/);
-    const state = `${await chat.locator('#live-state').innerText()} ${await chat.locator('#live-state').getAttribute('title')}`;
-    assert.match(state, /now|No browser|Disconnected/, `the live view does not pass for the recorded task: ${state}`);
-    await wb.screenshot('history-recorded-task');
+    await items.nth(1).click();
+    await chat.locator('.notice.resumed').waitFor({ timeout: 15_000 });
+    assert.match(await chat.locator('#log').innerText(), /A conversation from[\s\S]*greet Ada[\s\S]*Done[\s\S]*again, greet Ada[\s\S]*Could not finish/);
+    // Opened to go on: the placeholder says the next message continues it.
+    assert.match((await chat.locator('#task').getAttribute('placeholder')) ?? '', /follow-up/);
+    await wb.screenshot('history-thread-opened');
     // The Task History view lists the same tasks with the same words.
     await wb.runCommand('Browser Agent: Show Task History');
     const tree = wb.page.locator('.monaco-list-row', { hasText: 'Stopped by you' }).first();
@@ -256,7 +260,7 @@ describe('UI: a task in the chat panel', function () {
     await box.waitFor({ state: 'hidden', timeout: 10_000 });
     await wb.page.waitForTimeout(500);
     assert.ok((await chat.locator('.history-item').count()) >= 3, 'nothing was deleted');
-    // Back on the current conversation (no recorded-task notice): the badge is plain Live again, not "Live now".
+    // The thread opened from the history is the current conversation (not a recorded task): the badge is plain Live.
     assert.equal(await chat.locator('.notice.recorded').count(), 0);
     await until('the plain Live badge', async () => (await chat.locator('#live-state').innerText()).trim() === 'Live');
   });
