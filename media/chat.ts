@@ -205,6 +205,7 @@ function showHistory(items: HistoryItem[]): void {
     const turns = t.turns && t.turns > 1 ? `${t.turns} messages` : undefined;
     const b = h('button', { class: 'history-item', title: [t.task, t.label ?? outcomeLabel(t.status), turns].filter(Boolean).join('\n') },
       h('span', { class: `dot ${outcomeTone(t.status)}`, 'aria-label': outcomeLabel(t.status), role: 'img' }), h('span', { class: 'h-task' }, t.task),
+      turns ? h('span', { class: 'h-turns', title: turns, 'aria-label': turns }, icon('comment-discussion'), String(t.turns)) : undefined,
       h('span', { class: 'h-meta' }, outcomeLabel(t.status)), t.when ? h('span', { class: 'h-when' }, t.when) : undefined);
     b.addEventListener('click', () => send({ type: 'openTask', id: t.id }));
     return h('li', {}, b);

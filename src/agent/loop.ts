@@ -306,7 +306,7 @@ export async function runAgent(o: AgentOptions): Promise<AgentOutcome> {
           // A success claim over actions that failed and were not redone: the model hears it first and may fix them.
           const failed = f.data.success ? ledger.unresolved() : [];
           if (failed.length && ledger.shouldWarn(failed)) {
-            agentStep(FINISH, f.data, `Not finished yet: ${ledger.reason(failed)}`, false);
+            agentStep(FINISH, f.data, `Not finished yet: ${ledger.headline(failed)}`, false);
             const page = await pageNow();
             answer([{ type: 'text', text: ledger.warning(failed, page.line) }, ...page.content], true);
             skipRest = 'the task was not finished yet';

@@ -108,9 +108,14 @@ export class ActionLedger {
     ].join('\n');
   }
 
-  /** For a person: why the result is not verified. */
-  reason(failed: ActionRecord[]): string {
+  /** `3 actions failed and were not redone`: the reason's first line. */
+  headline(failed: ActionRecord[]): string {
     const n = failed.length;
-    return `${n === 1 ? '1 action' : `${n} actions`} failed and ${n === 1 ? 'was' : 'were'} not redone: ${failed.map((a) => `${a.what} (${a.why})`).join('; ')}.`;
+    return `${n === 1 ? '1 action' : `${n} actions`} failed and ${n === 1 ? 'was' : 'were'} not redone`;
+  }
+
+  /** For a person: why the result is not verified, one line per action. */
+  reason(failed: ActionRecord[]): string {
+    return [`${this.headline(failed)}:`, ...failed.map((a) => `• ${a.what}: ${a.why}`)].join('\n');
   }
 }

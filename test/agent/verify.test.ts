@@ -96,7 +96,7 @@ describe('verified outcomes: a success claim is checked against what the actions
     // It insisted: the outcome is not verified, names the failures, and is not green.
     assert.equal(o.status, 'unverified');
     assert.equal(o.summary, 'I am sure it is saved and deleted.');
-    assert.match(o.reason!, /^3 actions failed and were not redone: type textbox "Name" \(it was from an earlier page\); click button "Save" \(it was from an earlier page\); click button "Delete account" \(it was from an earlier page\)\.$/);
+    assert.equal(o.reason, '3 actions failed and were not redone:\n• type textbox "Name": it was from an earlier page\n• click button "Save": it was from an earlier page\n• click button "Delete account": it was from an earlier page');
     const result = transcript.record.entries.at(-1)!;
     assert.equal(result.kind, 'result');
     assert.equal(result.kind === 'result' && result.status, 'unverified');
@@ -107,7 +107,7 @@ describe('verified outcomes: a success claim is checked against what the actions
     // No green check on either finish card.
     const finishes = transcript.record.entries.flatMap((e) => (e.kind === 'card' && e.card.tool === 'finish' ? [e.card] : []));
     assert.deepEqual(finishes.map((c) => c.state), ['error', 'error']);
-    assert.match(finishes[0].summary!, /^Not finished yet: 3 actions failed/);
+    assert.equal(finishes[0].summary, 'Not finished yet: 3 actions failed and were not redone');
   });
 
   it('told what failed, the model redoes the steps on the fresh page and finishes verified (OpenAI)', async () => {
@@ -136,7 +136,7 @@ describe('verified outcomes: a success claim is checked against what the actions
       mode: 'dom', maxSteps: 10, signal: new AbortController().signal, hooks: { decide: decider.decide },
     });
     assert.equal(o.status, 'unverified');
-    assert.equal(o.reason, '1 action failed and was not redone: click button "Delete account" (you declined it).');
+    assert.equal(o.reason, '1 action failed and was not redone:\n• click button "Delete account": you declined it');
     assert.match(server.requests[3].lastText, /1 of your actions failed and was not redone:\n- click button "Delete account": BLOCKED_BY_POLICY/);
     assert.equal(await pageStatus(), 'Saved: ', 'the save ran, the delete did not');
   });
@@ -154,7 +154,7 @@ describe('verified outcomes: a success claim is checked against what the actions
     assert.deepEqual(l.unresolved(), []);
     l.record(tool('browser_type'), { ref: '7' }, { content: [{ type: 'text', text: 'TARGET_NOT_FOUND: No element with ref "7"' }], isError: true, code: 'TARGET_NOT_FOUND' });
     const failed = l.unresolved();
-    assert.equal(l.reason(failed), '1 action failed and was not redone: type the element ref 7 (it was not found).');
+    assert.equal(l.reason(failed), '1 action failed and was not redone:\n• type the element ref 7: it was not found');
     assert.equal(l.shouldWarn(failed), true);
     assert.equal(l.shouldWarn(failed), false, 'told once about the same failures');
   });

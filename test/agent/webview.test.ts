@@ -243,12 +243,12 @@ describe('chat panel webview in real Chromium', function () {
     await q(`document.querySelector('#task').value = ''`);
     // Not verified: what failed first, the claim as the model's words, no green, no Done.
     await post({ type: 'task', record: turn('d', 'Save and delete', []) as any, running: true, append: true });
-    await post({ type: 'entry', taskId: 'd', entry: { kind: 'result', status: 'unverified', summary: 'Typed Ada, saved it, and deleted the account.', reason: '3 actions failed and were not redone: type textbox "Name" (it was from an earlier page); click button "Save" (it was from an earlier page); click button "Delete account" (it was from an earlier page).' } });
+    await post({ type: 'entry', taskId: 'd', entry: { kind: 'result', status: 'unverified', summary: 'Typed Ada, saved it, and deleted the account.', reason: '3 actions failed and were not redone:\n• type textbox "Name": it was from an earlier page\n• click button "Save": it was from an earlier page\n• click button "Delete account": it was from an earlier page' } });
     await post({ type: 'running', running: false });
     const box = `document.querySelector('#log section.task:last-of-type .result-box')`;
     assert.equal(await q(`${box}.querySelector('.who').textContent.trim()`), 'Not verified');
     assert.equal(await q(`${box}.classList.contains('ok')`), false);
-    assert.match(await q<string>(`${box}.querySelector('.reason').textContent`), /^3 actions failed and were not redone: type textbox "Name"/);
+    assert.match(await q<string>(`${box}.querySelector('.reason').innerText`), /^3 actions failed and were not redone:\n• type textbox "Name": it was from an earlier page\n• click button "Save"/, 'one line per action');
     assert.equal(await q(`${box}.querySelector('.claim').textContent`), 'The model said: Typed Ada, saved it, and deleted the account.');
     assert.doesNotMatch(await q<string>(`${box}.textContent`), /Done/);
     await shot('4-thread-not-verified');
