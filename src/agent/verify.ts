@@ -63,6 +63,8 @@ export class ActionLedger {
   /** Records a registry tool's result; read-only and passive tools are not the task's actions. */
   record(tool: ToolDefinition, input: unknown, result: ToolResult, decision?: Decision, previewed?: TargetFingerprint): void {
     if (tool.readOnly || PASSIVE.has(tool.name)) return;
+    // A tool the site's skill does not allow was never a step of the task: the user's own procedure ruled it out.
+    if (decision?.rating.rule === 'skill-allowed-tools') return;
     const text = result.content.find((c) => c.type === 'text')?.text ?? '';
     const errorLine = result.isError ? (text.split('\n').find((l) => l.trim()) ?? '') : '';
     const element = elementOf(input, result, errorLine, previewed);

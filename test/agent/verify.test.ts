@@ -157,5 +157,9 @@ describe('verified outcomes: a success claim is checked against what the actions
     assert.equal(l.reason(failed), '1 action failed and was not redone:\n• type the element ref 7: it was not found');
     assert.equal(l.shouldWarn(failed), true);
     assert.equal(l.shouldWarn(failed), false, 'told once about the same failures');
+    // A tool the site's skill rules out was never a step of the task.
+    const gated = new ActionLedger();
+    gated.record(tool('browser_type'), { ref: '7' }, { content: [{ type: 'text', text: 'BLOCKED_BY_POLICY: not allowed by the skill' }], isError: true, code: 'BLOCKED_BY_POLICY' }, { rating: { level: 'block', rule: 'skill-allowed-tools' }, outcome: 'blocked' });
+    assert.deepEqual(gated.unresolved(), []);
   });
 });
