@@ -203,10 +203,13 @@ function showTask(rec: TaskRecord, isRunning: boolean, earlier: TaskRecord[] = [
 function showHistory(items: HistoryItem[]): void {
   historyList.replaceChildren(...items.map((t) => {
     const turns = t.turns && t.turns > 1 ? `${t.turns} messages` : undefined;
+    // Two lines: the task gets the whole width; how it ended, how long the thread is and when, below it.
     const b = h('button', { class: 'history-item', title: [t.task, t.label ?? outcomeLabel(t.status), turns].filter(Boolean).join('\n') },
-      h('span', { class: `dot ${outcomeTone(t.status)}`, 'aria-label': outcomeLabel(t.status), role: 'img' }), h('span', { class: 'h-task' }, t.task),
-      turns ? h('span', { class: 'h-turns', title: turns, 'aria-label': turns }, icon('comment-discussion'), String(t.turns)) : undefined,
-      h('span', { class: 'h-meta' }, outcomeLabel(t.status)), t.when ? h('span', { class: 'h-when' }, t.when) : undefined);
+      h('span', { class: `dot ${outcomeTone(t.status)}`, 'aria-label': outcomeLabel(t.status), role: 'img' }),
+      h('span', { class: 'h-lines' }, h('span', { class: 'h-task' }, t.task), h('span', { class: 'h-line2' },
+        h('span', { class: 'h-meta' }, outcomeLabel(t.status)),
+        turns ? h('span', { class: 'h-turns', title: turns, 'aria-label': turns }, icon('comment-discussion'), String(t.turns)) : undefined,
+        t.when ? h('span', { class: 'h-when' }, t.when) : undefined)));
     b.addEventListener('click', () => send({ type: 'openTask', id: t.id }));
     return h('li', {}, b);
   }));

@@ -261,5 +261,15 @@ describe('chat panel webview in real Chromium', function () {
     assert.equal(await q(`document.querySelector('.history-item .h-when').textContent`), '3 Mar, 14:09', 'each thread with its time');
     assert.equal(await q(`document.querySelector('.history-item .h-meta').textContent`), 'Not verified');
     assert.match(await q<string>(`document.querySelector('.history-item').title`), /4 messages/);
+    // The task keeps the row's width at the side bar's default size; outcome, length and time go below it.
+    await post({ type: 'history', history: [
+      { id: 'a', task: 'Open http://127.0.0.1:8080/profile, set the name to Ada and save it', status: 'unverified', startedAt: 1, when: '3 Mar, 14:09', turns: 4 },
+      { id: 'b', task: 'What is the heading of this page?', status: 'success', startedAt: 0, when: '3 Mar, 13:55', turns: 1 },
+    ] });
+    await q(`document.querySelector('#history-toggle').click()`);
+        assert.ok(await q<number>(`document.querySelector('.history-item .h-task').getBoundingClientRect().width`) > 200, 'the task is not squeezed by its meta');
+    assert.equal(await q(`document.querySelector('.history-item .h-turns').textContent`), '4');
+    await shot('5-history-threads');
+    await q(`document.querySelector('#history-toggle').click()`);
   });
 });
