@@ -7,6 +7,7 @@ import { FINISH, FinishSchema, THINK, ThinkSchema, agentToolSpecs, needsVision, 
 import { AgentContext, DEFAULT_LIMITS, type ContextLimits } from './context';
 import type { AgentEvent, AgentOutcome, AgentStatus } from './events';
 import { systemPrompt } from './prompt';
+import { elementLabel, stepTarget, targetOf } from './stepTarget';
 import { SkillGuide, type Guidance } from './skillGuide';
 import { ACT, ActSchema, EXTRACT, ExtractSchema, OBSERVE, ObserveSchema, pageActionSpecs } from './act/agentSpecs';
 import type { ActionCache } from './act/cache';
@@ -40,14 +41,6 @@ export interface AgentOptions {
 }
 
 const OUTPUT_FOR_PANEL = 20_000;
-
-function targetOf(input: unknown): string | undefined {
-  if (!input || typeof input !== 'object') return undefined;
-  const i = input as Record<string, unknown>;
-  for (const k of ['ref', 'selector', 'element', 'url', 'text']) if (typeof i[k] === 'string' && i[k].trim()) return `${k === 'ref' ? 'ref ' : ''}${String(i[k]).trim().slice(0, 120)}`;
-  if (typeof i.x === 'number' && typeof i.y === 'number') return `(${i.x}, ${i.y})`;
-  return undefined;
-}
 
 function textOf(content: ContentPart[]): string {
   return content.filter((c) => c.type === 'text').map((c) => c.text).join('\n');
@@ -125,7 +118,7 @@ export async function runAgent(o: AgentOptions): Promise<AgentOutcome> {
   /** Runs one registry tool through the shared runner, emitting the panel's step events. */
   const execute = async (tool: ToolDefinition, input: unknown, stepNo: number): Promise<ToolResult> => {
     const id = `s${++callSeq}`;
-    const target = targetOf(input);
+    const target = await stepTarget(input, ctx).catch(() => targetOf(input));
     emit({ type: 'step-start', id, step: stepNo, tool: tool.name, input, target });
     let event: StepEvent | undefined;
     // Time spent deciding (a person reading a confirmation) is not the action's duration.
@@ -161,7 +154,8 @@ export async function runAgent(o: AgentOptions): Promise<AgentOutcome> {
     const text = textOf(result.content);
     const image = result.content.find((c): c is Extract<ContentPart, { type: 'image' }> => c.type === 'image');
     emit({
-      type: 'step-end', id, step: stepNo, tool: tool.name, input: event?.input ?? input, target: result.meta?.target?.name ?? target,
+      // The element the action reached, or the one the confirmation showed (a declined step reached none).
+      type: 'step-end', id, step: stepNo, tool: tool.name, input: event?.input ?? input, target: elementLabel(result.meta?.target ?? event?.preview?.target) ?? target,
       ok: !result.isError, code: result.code, summary: text.split('\n')[0].slice(0, 200), output: text.slice(0, OUTPUT_FOR_PANEL),
       image: image && { data: image.data, mimeType: image.mimeType }, durationMs: Math.max(0, Date.now() - started - decidingMs), decision: event?.decision, fingerprint: result.meta?.target,
     });

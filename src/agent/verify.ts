@@ -1,5 +1,6 @@
 import type { Decision } from '../contract/decision';
 import type { TargetFingerprint, ToolDefinition, ToolResult } from '../contract/types';
+import { elementLabel } from './stepTarget';
 
 /**
  * What the run's actions did, so a finish is judged by what happened and not only by what the
@@ -34,10 +35,10 @@ function verb(tool: string): string {
  * action reached or the confirmation showed, else what the input says.
  */
 function elementOf(input: unknown, result: ToolResult, errorLine: string, previewed?: TargetFingerprint): string | undefined {
-  const named = /^Ref \S+ \(([^)]*)\)/.exec(errorLine.replace(/^[A-Z_]+: /, ''));
-  if (named) return named[1];
-  const t = result.meta?.target ?? previewed;
-  if (t?.name) return t.role ? `${t.role} ${JSON.stringify(t.name)}` : JSON.stringify(t.name);
+  const stale = /^Ref \S+ \(([^)]*)\)/.exec(errorLine.replace(/^[A-Z_]+: /, ''));
+  if (stale) return stale[1];
+  const named = elementLabel(result.meta?.target ?? previewed);
+  if (named) return named;
   const i = (input ?? {}) as Record<string, unknown>;
   if (typeof i.ref === 'string') return `the element ref ${i.ref}`;
   for (const k of ['selector', 'element', 'url', 'key']) if (typeof i[k] === 'string') return String(i[k]).slice(0, 80);

@@ -84,6 +84,11 @@ describe('verified outcomes: a success claim is checked against what the actions
     });
     const failedCodes = events.flatMap((e) => (e.type === 'step-end' && !e.ok && e.tool.startsWith('browser_') ? [`${e.tool}:${e.code}`] : []));
     assert.deepEqual(failedCodes, ['browser_type:STALE_REF', 'browser_click:STALE_REF', 'browser_click:STALE_REF'], 'the run the issue describes');
+    // The cards name each element by role and name, running and failed, never by a bare ref.
+    const starts = events.flatMap((e) => (e.type === 'step-start' && /type|click/.test(e.tool) ? [e.target] : []));
+    const ends = events.flatMap((e) => (e.type === 'step-end' && /type|click/.test(e.tool) ? [e.target] : []));
+    assert.deepEqual(starts, ['textbox "Name"', 'button "Save"', 'button "Delete account"']);
+    assert.deepEqual(ends, starts);
     assert.equal(await pageStatus(), '', 'nothing was saved or deleted');
 
     // The model was told before it could finish, with the page as it is now.
@@ -131,12 +136,17 @@ describe('verified outcomes: a success claim is checked against what the actions
     });
     servers.push(server);
     const decider = realDecider(async () => 'refuse');
+    const events: AgentEvent[] = [];
     const o = await runAgent({
+      onEvent: (e) => events.push(e),
       task: 'Delete the account', provider: anthropicProvider({ apiKey: 'k', model: 'claude-test', baseURL: server.baseURL }), tools: realTools(), ctx: toolContext(sessions),
       mode: 'dom', maxSteps: 10, signal: new AbortController().signal, hooks: { decide: decider.decide },
     });
     assert.equal(o.status, 'unverified');
     assert.equal(o.reason, '1 action failed and was not redone:\n• click button "Delete account": you declined it');
+    // The declined card names the element the confirmation showed.
+    const declined = events.find((e): e is Extract<AgentEvent, { type: 'step-end' }> => e.type === 'step-end' && e.decision?.outcome === 'refused');
+    assert.equal(declined?.target, 'button "Delete account"');
     assert.match(server.requests[3].lastText, /1 of your actions failed and was not redone:\n- click button "Delete account": BLOCKED_BY_POLICY/);
     assert.equal(await pageStatus(), 'Saved: ', 'the save ran, the delete did not');
   });
