@@ -138,6 +138,8 @@ function renderCard(card: Card, task: string | undefined): HTMLDetailsElement {
   // nor on finish, whose text is the model's own, often quoting a tool's hint meant for it).
   // Inside the <summary>: whatever else a <details> holds is hidden while the card is collapsed.
   if (card.state === 'error' && card.hint && card.code !== 'BLOCKED_BY_POLICY' && card.tool !== 'finish') summary.append(h('div', { class: 'hint' }, icon('lightbulb'), ` ${card.hint}`));
+  // A notify-level step: the person is told here, on its card, why it was worth a look (no toast).
+  if (card.decision === 'Notified' && card.reason) summary.append(h('div', { class: 'hint noticed' }, icon('info'), ` ${card.reason}`));
   // …and, where a setting or a guide fixes it, the button that opens it.
   if (card.state === 'error' && card.fixes?.length && card.code) {
     const code = card.code;

@@ -7,7 +7,10 @@ export function vscodeModalConfirmer(): Confirmer {
   return createModalConfirmer((m, o, ...items) => vscode.window.showWarningMessage(m, o, ...items));
 }
 
-/** notify-level actions: a non-blocking information message. */
-export const windowNotifier: Notifier = (message) => {
-  void vscode.window.showInformationMessage(`Browser Agent: ${message}`);
-};
+/**
+ * notify-level actions: written to the log, never a toast (one per navigation was noise). The chat panel shows
+ * them on the step's card with the reason; the audit log records them with every step.
+ */
+export function logNotifier(log: (text: string) => void): Notifier {
+  return (message) => log(`Notice: ${message}`);
+}

@@ -12,7 +12,7 @@ import { registerSafety, type SafetyApi } from './safety';
  * `onStep` is the audit/chat observer (events arrive with secrets scrubbed).
  */
 export function registerCopilotTools(context: vscode.ExtensionContext, sessions: SessionManager, channel: vscode.LogOutputChannel, onStep?: RunHooks['onStep'], runToolOnStep = onStep): SafetyApi {
-  const safety = registerSafety(context);
+  const safety = registerSafety(context, (m) => channel.info(m));
   context.subscriptions.push(
     ...registerLanguageModelTools({ sessions, safety, tools: allTools, onStep, log: (m) => channel.warn(m) }),
     ...registerMcpServerProvider(context, sessions, context.secrets),

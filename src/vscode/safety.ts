@@ -2,7 +2,7 @@ import * as vscode from 'vscode';
 import { createDecider, type Confirmer, type Decider } from '../safety/decider';
 import { guardedRunner } from '../safety/secureTool';
 import { chainSecretSources, envFileSecretSource, SecretVault, type SecretSource } from '../safety/secrets';
-import { vscodeModalConfirmer, windowNotifier } from './confirm';
+import { logNotifier, vscodeModalConfirmer } from './confirm';
 import { readPolicySettings, readSecretSettings } from './safetySettings';
 import { SECTION } from './settings';
 
@@ -36,11 +36,11 @@ export interface SafetyApi {
 }
 
 /** The session's safety gate and secret vault, plus the secret commands. */
-export function registerSafety(context: vscode.ExtensionContext): SafetyApi {
+export function registerSafety(context: vscode.ExtensionContext, log: (text: string) => void = () => {}): SafetyApi {
   const modal = vscodeModalConfirmer();
   let confirmer: Confirmer = modal;
   const vault = new SecretVault(vscodeSecretSource(context.secrets));
-  const decider = createDecider(readPolicySettings, (req) => confirmer(req), windowNotifier, { vault });
+  const decider = createDecider(readPolicySettings, (req) => confirmer(req), logNotifier(log), { vault });
 
   const config = () => vscode.workspace.getConfiguration(`${SECTION}.secrets`);
   context.subscriptions.push(

@@ -145,6 +145,10 @@ describe('chat panel webview in real Chromium', function () {
     await post({ type: 'card', taskId: id, card: { id: 's1', tool: 'browser_click', target: 'button "Checkout"', input: { ref: '12' }, state: 'error', code: 'BLOCKED_BY_POLICY', summary: 'declined', output: 'BLOCKED_BY_POLICY: The user declined browser_click.', durationMs: 1234, decision: 'Declined by you', reason: 'looks like a payment', message: 'The user declined browser_click.', hint: 'Do not repeat it.' } });
     assert.equal(await q(`document.querySelector('[data-tool=browser_click] .result').textContent`), 'The user declined browser_click.', 'the message, not the code');
     assert.equal(await q(`document.querySelector('[data-tool=browser_click] .hint')`), null, "a refusal's hint is for the model, not shown");
+    // A notify-level step says why on its card, without expanding it (there is no toast for it).
+    await post({ type: 'card', taskId: id, card: { id: 's5', tool: 'browser_navigate', target: 'https://shop.example/login', input: { url: 'https://shop.example/login' }, state: 'ok', summary: 'Navigated', decision: 'Notified', reason: 'The destination URL mentions "login"' } });
+    assert.equal(await q(`document.querySelector('[data-tool=browser_navigate] .hint.noticed').textContent.trim()`), 'The destination URL mentions "login"');
+    await q(`document.querySelector('.card[data-tool=browser_navigate]').remove()`);
     await post({ type: 'card', taskId: id, card: { id: 's3', tool: 'browser_navigate', input: { url: 'x' }, state: 'error', code: 'NAVIGATION_FAILED', message: 'net::ERR_NAME_NOT_RESOLVED at https://nope.example', hint: 'Check the URL.' } });
     assert.equal(await q(`document.querySelector('[data-tool=browser_navigate] .hint').textContent.trim()`), 'Check the URL.', 'a fix-it hint shows without expanding the card');
     // A failed finish quotes what the model wrote, hint for the model included: no lightbulb for the person.

@@ -46,15 +46,16 @@ describe('VS Code modal confirmation', () => {
     assert.equal(q('Going back on shop.example.com'), 'Allow Browser Agent to go back on shop.example.com?');
   });
 
-  it('"Don\'t Allow" is the first button (VS Code focuses it, so Enter refuses); the site button names the site', async () => {
+  it('"Don\'t Allow" is the first button (VS Code focuses it, so Enter refuses); the narrowest grant before the site one', async () => {
     const shown: { message: string; detail?: string; modal?: boolean; items: MessageItem[] }[] = [];
-    let pick: (items: MessageItem[]) => MessageItem | undefined = (items) => items[2];
+    let pick: (items: MessageItem[]) => MessageItem | undefined = (items) => items[1];
     const confirm = createModalConfirmer(async (message, options, ...items) => (shown.push({ message, detail: options.detail, modal: options.modal, items }), pick(items)));
     assert.equal(await confirm(pay), 'allow-site');
-    assert.deepEqual(shown[0].items.map((i) => i.title), [DONT_ALLOW, ALLOW, 'Allow on shop.example.com for This Session', CANCEL]);
+    // VS Code lays these out from the right on Linux and macOS: Allow, Allow on … for This Session, Cancel, Don't Allow.
+    assert.deepEqual(shown[0].items.map((i) => i.title), [DONT_ALLOW, 'Allow on shop.example.com for This Session', ALLOW, CANCEL]);
     assert.ok(!shown[0].items[0].isCloseAffordance && shown[0].items[3].isCloseAffordance);
     assert.equal(shown[0].modal, true);
-    pick = (items) => items[1];
+    pick = (items) => items[2];
     assert.equal(await confirm(pay), 'allow');
     pick = (items) => items[0];
     assert.equal(await confirm(pay), 'refuse');

@@ -8,7 +8,7 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { startOpenAIServer, type LlmServer, type Script, type ScriptedRequest } from '../../helpers/llmServers';
 import { startServer, type TestServer } from '../../helpers/servers';
-import { teardown, until, Workbench } from './workbench';
+import { notifications, teardown, until, Workbench } from './workbench';
 
 const PROFILE = `<!doctype html><title>Profile</title><h1>Profile</h1>
 <input placeholder="Name" id=name>
@@ -46,7 +46,7 @@ describe('UI: the chat panel is a conversation (threads, verified outcomes)', fu
   let savedSettings = '';
 
   before(async () => {
-    site = await startServer({ '/profile': PROFILE });
+    site = await startServer({ '/profile': PROFILE, '/login': '<!doctype html><title>Sign in</title><h1>Sign in</h1>' });
     url = `${site.origin}/profile`;
     llm = await startOpenAIServer((r) => script({ ...r, index: r.index - from }));
     // The panel's model: an OpenAI-compatible endpoint with a base URL (no key needed), as a local model is set up.
@@ -213,5 +213,27 @@ describe('UI: the chat panel is a conversation (threads, verified outcomes)', fu
     assert.deepEqual(await chat.locator('section.task').last().locator('.card[data-tool="finish"]').evaluateAll((els) => els.map((e) => e.className)), ['card error', 'card error']);
     await chat.locator('section.task').last().locator('.result-box').scrollIntoViewIfNeeded();
     await bothThemes('not-verified');
+  });
+
+  it('a notify-level step is told on its card, with why, and makes no toast', async () => {
+    await chat.locator('#new-task').click();
+    await chat.locator('.welcome').waitFor({ state: 'visible', timeout: 15_000 });
+    const before = (await notifications(wb)).length;
+    await wb.page.keyboard.press('Escape');
+    useScript((r) => (r.index === 0
+      ? { toolCalls: [{ name: 'browser_navigate', input: { url: `${site.origin}/login` } }] }
+      : { toolCalls: [{ name: 'finish', input: { success: true, summary: 'The sign-in page is open.' } }] }));
+    await send(`Open the sign-in page at ${site.origin}/login`);
+    assert.match(await result(), /Done/);
+    // The default policy rates a URL naming "login" notify: the navigate card says so, with the reason, unexpanded.
+    const card = chat.locator('section.task').last().locator('.card[data-tool="browser_navigate"]');
+    assert.equal((await card.locator('.badge.decision').innerText()).trim(), 'Notified');
+    assert.match(await card.locator('.hint.noticed').innerText(), /The destination URL mentions "login"/);
+    await card.scrollIntoViewIfNeeded();
+    await bothThemes('notify-on-card');
+    const after = await notifications(wb);
+    assert.equal(after.length, before, `no toast for the notify step: ${after.join(' | ')}`);
+    assert.ok(!after.some((n) => /login|Notice/i.test(n)), after.join(' | '));
+    await wb.page.keyboard.press('Escape');
   });
 });

@@ -76,7 +76,8 @@ describe('UI: confirm-rated action answered in a modal dialog', () => {
     assert.equal(detail.split(`= "${mark}"`).length - 1, 1, `the script once: ${detail}`);
     assert.doesNotMatch(`${title}\n${detail}`, /always-confirm|Rule:/, 'no rule ids in the dialog');
     const buttons = (await box.locator('.monaco-button').allInnerTexts()).map((b) => b.trim());
-    assert.ok(buttons.includes(`Allow on ${site} for This Session`), `the site button names the site: ${buttons.join(' | ')}`);
+    // As laid out (left to right): the narrowest grant first, the refusals last, Don't Allow focused.
+    assert.deepEqual(buttons, ['Allow', `Allow on ${site} for This Session`, 'Cancel', "Don't Allow"], `the buttons in order: ${buttons.join(' | ')}`);
     assert.equal(await focusedInModal(wb), "Don't Allow");
     await wb.page.keyboard.press('Enter');
     await box.waitFor({ state: 'hidden', timeout: 15_000 });
