@@ -89,6 +89,8 @@ describe('verified outcomes: a success claim is checked against what the actions
     const ends = events.flatMap((e) => (e.type === 'step-end' && /type|click/.test(e.tool) ? [e.target] : []));
     assert.deepEqual(starts, ['textbox "Name"', 'button "Save"', 'button "Delete account"']);
     assert.deepEqual(ends, starts);
+    const failedCards = transcript.record.entries.flatMap((e) => (e.kind === 'card' && e.card.state === 'error' && e.card.tool !== 'finish' ? [e.card] : []));
+    assert.match(failedCards[1].message!, /^button "Save" is no longer on the page\./, 'the message names the element, not its ref');
     assert.equal(await pageStatus(), '', 'nothing was saved or deleted');
 
     // The model was told before it could finish, with the page as it is now.

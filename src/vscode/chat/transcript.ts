@@ -10,7 +10,9 @@ export function splitError(text: string | undefined, code?: string): { message?:
   const lines = text.split('\n');
   const hintLine = lines.find((l) => /^Hint:\s/.test(l));
   const first = lines.find((l) => l.trim() && l !== hintLine) ?? '';
-  const message = code && first.startsWith(`${code}: `) ? first.slice(code.length + 2) : first;
+  const coded = code && first.startsWith(`${code}: `) ? first.slice(code.length + 2) : first;
+  // `Ref 3 (button "Save") is no longer…` → `button "Save" is no longer…`: a person knows the element, not its ref.
+  const message = coded.replace(/^Ref \S+ \(([^)]+)\)/, '$1');
   return { message: message.trim() || undefined, hint: hintLine?.replace(/^Hint:\s*/, '').trim() || undefined };
 }
 
