@@ -12,7 +12,10 @@
 //   a popup's first request, before its tabs.onCreated has even reached this worker. A tab the person
 //   opens (typed, bookmark, another program) has no initiator and is never touched; a tab one of the
 //   person's own pages on such a site opens is, for its first request only, until onCreated marks it
-//   as the person's (a few milliseconds; see docs/safety.md).
+//   as the person's (a few milliseconds; see docs/safety.md). Fail closed: a tab a shared page may have
+//   opened (Chrome names a shared tab its opener, or a shared page's window-open is unclaimed) that no
+//   window-open claims, and a tab a new worker finds unplaced, are never marked the person's: the worker
+//   cannot tell them from a popup whose window-open it missed.
 // Rules survive this worker's restarts (they are Chrome's, not ours) but not the browser's; what they
 // were made from is kept in chrome.storage.session beside them.
 import type { TabRules } from '../../src/session/relayProtocol';
@@ -86,20 +89,13 @@ export class RequestRules {
   constructor() {
     this.loaded = chrome.storage.session.get('requestRules').then(async ({ requestRules }) => {
       if (requestRules) this.state = requestRules as State;
-      // A new worker: tabs the last one had not placed yet (its claims died with it) are the person's,
-      // except a tab a guarded tab opened: a popup that woke this worker (or whose onCreated the stopping
-      // worker took with it) stays undecided, under its opener's sites' rules, until it is placed. Counted
-      // the person's, the first rules this worker installed left it out, and its page loaded from a blocked
-      // origin (seen once in a full run, popupGuard "service worker stopped as the popup opens").
+      // A new worker: a tab the last one had not placed (its claim died with it, or it opened while no worker
+      // ran and its opener's window-open went with the last one) may be a shared page's popup. It stays
+      // undecided, under the shared tabs' sites' rules, until a claim places it. Counted the person's, such a
+      // popup reached a blocked origin (docs/safety.md, "wake-up race").
       if (this.active) {
-        const guarded = new Set(Object.keys(this.state.tabs).map(Number));
-        const open: number[] = [];
-        for (const t of await chrome.tabs.query({})) {
-          if (t.id === undefined || guarded.has(t.id) || this.state.persons.includes(t.id)) continue;
-          if (t.openerTabId !== undefined && guarded.has(t.openerTabId)) this.undecided.add(t.id);
-          else open.push(t.id);
-        }
-        this.state.persons = [...this.state.persons, ...open];
+        const placed = new Set([...Object.keys(this.state.tabs).map(Number), ...this.state.persons]);
+        for (const t of await chrome.tabs.query({})) if (t.id !== undefined && !placed.has(t.id)) this.undecided.add(t.id);
       }
     });
   }
@@ -148,9 +144,9 @@ export class RequestRules {
   }
 
   /** A page of a guarded tab (or one of its frames) shows `url`: popups it opens start from that site. */
-  saw(tabId: number, url: string | undefined): void {
-    const t = this.state.tabs[tabId];
-    if (t && this.addDomain(tabId, url)) void this.apply();
+  async saw(tabId: number, url: string | undefined): Promise<void> {
+    await this.loaded;
+    if (this.addDomain(tabId, url)) return this.apply();
   }
 
   private addDomain(tabId: number, url: string | undefined): boolean {
@@ -161,11 +157,12 @@ export class RequestRules {
     return true;
   }
 
-  /** A new tab: the person's, unless a shared page may have opened it (then undecided until `adopt` or `person`). */
+  /** A new tab: the person's, unless a shared page may have opened it (then undecided until `adopt`). */
   async created(tabId: number, maybePopup: boolean): Promise<void> {
     await this.loaded;
     if (!this.active) return;
-    if (maybePopup) {
+    // Found unplaced at wake-up: no window-open in this worker does not make it the person's.
+    if (maybePopup || this.undecided.has(tabId)) {
       this.undecided.add(tabId);
       return;
     }

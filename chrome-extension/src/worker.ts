@@ -56,11 +56,23 @@ function persistShared(): Promise<void> {
   return chrome.storage.session.set({ shared: [...shared.values()] });
 }
 
+type DebuggerEvent = [chrome.debugger.Debuggee, string, object | undefined];
+/** Debugger events that came before the shared tabs were restored: handled, in order, once they are. */
+let early: DebuggerEvent[] | undefined = [];
+
 /** After a wake-up: the tabs shared before, where the debugger is still attached. */
 const restored = (async () => {
-  const { shared: list } = await chrome.storage.session.get('shared');
-  const attached = new Set((await chrome.debugger.getTargets()).filter((t) => t.attached && t.tabId !== undefined).map((t) => t.tabId));
-  for (const t of (list as SharedTab[] | undefined) ?? []) if (attached.has(t.tabId)) shared.set(t.tabId, t);
+  try {
+    const { shared: list } = await chrome.storage.session.get('shared');
+    const attached = new Set((await chrome.debugger.getTargets()).filter((t) => t.attached && t.tabId !== undefined).map((t) => t.tabId));
+    for (const t of (list as SharedTab[] | undefined) ?? []) if (attached.has(t.tabId)) shared.set(t.tabId, t);
+  } finally {
+    // A popup's Page.windowOpen wakes this worker and comes before the restore: dropped (its tab not yet
+    // known as shared), the popup went unclaimed and was counted the person's (docs/safety.md, wake-up race).
+    const events = early ?? [];
+    early = undefined;
+    for (const e of events) onDebuggerEvent(...e);
+  }
   // Rules of tabs no longer shared (the debugger went while this worker was stopped) are stale.
   await requestRules.keepOnly(shared.keys()).catch(() => undefined);
   await updateBadges();
@@ -341,14 +353,19 @@ async function panelRequest(req: PanelRequest): Promise<void> {
 // ---- listeners (top level: they wake the worker) ----
 
 chrome.debugger.onEvent.addListener((source, method, params) => {
+  if (early) early.push([source, method, params]);
+  else onDebuggerEvent(source, method, params);
+});
+
+function onDebuggerEvent(source: chrome.debugger.Debuggee, method: string, params: object | undefined): void {
   if (source.tabId === undefined || !shared.has(source.tabId)) return;
   if (method === 'Page.windowOpen') noteWindowOpen(source.tabId, String((params as { url?: string } | undefined)?.url ?? ''));
   // Sites the tab's frames show: a popup one of them opens starts from there (its initiator).
   const p = params as { frame?: { url?: string }; targetInfo?: { url?: string } } | undefined;
-  if (method === 'Page.frameNavigated') requestRules.saw(source.tabId, p?.frame?.url);
-  else if (method === 'Target.attachedToTarget' || method === 'Target.targetInfoChanged') requestRules.saw(source.tabId, p?.targetInfo?.url);
+  if (method === 'Page.frameNavigated') void requestRules.saw(source.tabId, p?.frame?.url).catch(() => undefined);
+  else if (method === 'Target.attachedToTarget' || method === 'Target.targetInfoChanged') void requestRules.saw(source.tabId, p?.targetInfo?.url).catch(() => undefined);
   send({ t: 'event', tabId: source.tabId, sessionId: (source as { sessionId?: string }).sessionId, method, params: params ?? {} });
-});
+}
 
 chrome.debugger.onDetach.addListener((source) => {
   // The user pressed "Cancel" on Chrome's debugging bar, or the tab closed or crashed away.
@@ -360,7 +377,7 @@ chrome.tabs.onUpdated.addListener((tabId, change, tab) => {
   const t = shared.get(tabId);
   if (!t || (change.url === undefined && change.title === undefined)) return;
   if (change.url !== undefined && RESTRICTED.test(change.url)) return void unshare(tabId);
-  requestRules.saw(tabId, change.url);
+  void requestRules.saw(tabId, change.url).catch(() => undefined);
   shared.set(tabId, { ...t, url: tab.url ?? t.url, title: tab.title ?? t.title });
   void persistShared();
   send({ t: 'tabs', tabs: [...shared.values()] });
@@ -438,10 +455,9 @@ async function placeNewTab(tab: chrome.tabs.Tab): Promise<void> {
       await requestRules.adopt(id, opener.tabId).catch(() => undefined);
       return void share(id, opener.targetId).catch(() => undefined);
     }
-    // A window-open comes within milliseconds of its tab; the wait is for a loaded machine. The request rules
-    // need not wait that long: a tab unclaimed after half a second is the person's for them (a claim after
-    // that still shares it and puts it under its opener's rules).
-    if (left === 45) void requestRules.person(id).catch(() => undefined);
+    // A window-open comes within milliseconds of its tab; the wait is for a loaded machine. Unclaimed, the tab
+    // stays undecided, under the shared tabs' sites' rules: counted the person's after half a second (as it
+    // was), a popup whose window-open had been lost reached a blocked origin.
     if (left > 0) setTimeout(() => void attempt(left - 1), 100);
   };
   void attempt(50);
