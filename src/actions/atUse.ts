@@ -1,7 +1,7 @@
 import { BrowserAgentError } from '../base/errors';
 import type { Tab } from '../session/tab';
-import type { ActionPreview, ToolContext } from '../contract/types';
-import { guardOf, type ExecutionGuard, type AtUse } from './guard';
+import type { ActionPreview, ExecutionGuard, ToolContext } from '../contract/types';
+import { guardFor } from './guard';
 import { readFocusedTarget } from './focusFacts';
 import { factsSignature, targetAt, type Point } from './pointTarget';
 import type { Rating, RiskLevel } from '../contract/decision';
@@ -23,9 +23,8 @@ function raises(now: Rating, decided: Rating): boolean {
  * asked about what is really there, and a refusal stops the click. Costs one hit test and one read per click.
  */
 export async function confirmAtUse(ctx: ToolContext, tab: Tab, point: Point, opts: { ifUnread?: () => Promise<unknown> } = {}): Promise<void> {
-  const guard = guardOf(ctx);
-  const use = guard?.atUse;
-  if (!guard || !use) return;
+  const guard = guardFor(ctx, 'Not clicked');
+  if (!guard) return;
   // Fail closed: a click whose target cannot be read is not made (the page may stall on purpose to pass unread).
   // A page that just loaded a new document is read once more; `ifUnread` may say why instead (the element is gone: STALE_REF).
   const target = (await targetAt(tab, point).catch(() => undefined)) ?? (await targetAt(tab, point).catch(() => undefined));
@@ -33,7 +32,7 @@ export async function confirmAtUse(ctx: ToolContext, tab: Tab, point: Point, opt
     await opts.ifUnread?.();
     throw new BrowserAgentError('BLOCKED_BY_POLICY', 'Not clicked: the element under the pointer could not be read for the safety check (the page did not answer).', 'Take a new snapshot and try again; if the page is hung, reload it.');
   }
-  await recheck(guard, use, target, 'what is under the pointer changed after the check', 'Not clicked: the element under the pointer changed after the safety check');
+  await recheck(guard, target, 'what is under the pointer changed after the check', 'Not clicked: the element under the pointer changed after the safety check');
 }
 
 /**
@@ -42,13 +41,12 @@ export async function confirmAtUse(ctx: ToolContext, tab: Tab, point: Point, opt
  * bound secret). Call just before the text or key goes out.
  */
 export async function confirmFocusAtUse(ctx: ToolContext, tab: Tab): Promise<void> {
-  const guard = guardOf(ctx);
-  const use = guard?.atUse;
-  if (!guard || !use) return;
+  const guard = guardFor(ctx, 'Not typed');
+  if (!guard) return;
   const target = (await readFocusedTarget(tab).catch(() => null)) ?? (await readFocusedTarget(tab).catch(() => null));
   if (target === null) throw new BrowserAgentError('BLOCKED_BY_POLICY', 'Not typed: the focused element could not be read for the safety check (the page did not answer).', 'Take a new snapshot and try again; if the page is hung, reload it.');
   if (!target) return; // nothing has focus: the keys reach no field
-  await recheck(guard, use, target, 'the focus moved after the check', 'Not typed: the focus moved to another element after the safety check');
+  await recheck(guard, target, 'the focus moved after the check', 'Not typed: the focus moved to another element after the safety check');
 }
 
 /**
@@ -56,15 +54,15 @@ export async function confirmFocusAtUse(ctx: ToolContext, tab: Tab): Promise<voi
  * the trash as the drag started, or a drop by coordinates the preview could not name).
  */
 export async function confirmDropAtUse(ctx: ToolContext, tab: Tab, point: Point): Promise<void> {
-  const guard = guardOf(ctx);
-  const use = guard?.atUse;
-  if (!guard || !use) return;
+  const guard = guardFor(ctx, 'Not dropped');
+  if (!guard) return;
   const target = (await targetAt(tab, point).catch(() => undefined)) ?? (await targetAt(tab, point).catch(() => undefined));
   if (!target) throw new BrowserAgentError('BLOCKED_BY_POLICY', 'Not dropped: the element under the pointer could not be read for the safety check (the page did not answer).', 'Take a new snapshot and try again.');
-  await recheck(guard, use, target, 'where it drops changed after the check', 'Not dropped: what is under the pointer is not what was checked', 'dropTarget');
+  await recheck(guard, target, 'where it drops changed after the check', 'Not dropped: what is under the pointer is not what was checked', 'dropTarget');
 }
 
-async function recheck(guard: ExecutionGuard, use: AtUse, target: NonNullable<ActionPreview['target']>, note: string, refusal: string, slot: 'target' | 'dropTarget' = 'target'): Promise<void> {
+async function recheck(guard: ExecutionGuard, target: NonNullable<ActionPreview['target']>, note: string, refusal: string, slot: 'target' | 'dropTarget' = 'target'): Promise<void> {
+  const use = guard.atUse;
   if (factsSignature(target) === factsSignature(use.preview?.[slot])) return;
   const now = await use.rate(target, slot);
   if (!raises(now, use.decided)) return;

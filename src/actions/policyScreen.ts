@@ -5,7 +5,7 @@ import type { Scope } from './scopeTypes';
 /**
  * Executable downloads an action set off must be confirmed by the user: a risk decision, not an
  * origin rule (a download from a blocked origin never starts: the session's request guard stops
- * it). Only behind the safety gate: confirmDownload passes everything in bare tool runs.
+ * it). A call without a guard keeps no download (confirmDownload fails closed); NO_POLICY keeps every one.
  */
 
 /**

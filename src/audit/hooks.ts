@@ -2,7 +2,7 @@ import { promises as fs } from 'node:fs';
 import { join } from 'node:path';
 import type { Tab } from '../session/tab';
 import type { Decision, RiskLevel } from '../contract/decision';
-import type { RunHooks, StepEvent as RunStep } from '../runtime/runner';
+import type { Decided, RunHooks, StepEvent as RunStep } from '../runtime/runner';
 import type { ToolContext, ToolResult } from '../contract/types';
 import type { AuditRecorder, ImplicitScope, TaskRecorder } from './recorder';
 import { recordedTarget } from './frame';
@@ -14,7 +14,7 @@ const RESULT_MAX = 2000;
 const RANK: Record<RiskLevel, number> = { auto: 0, notify: 1, confirm: 2, block: 3 };
 
 export interface AuditHookOptions {
-  /** The safety decider to wrap; absent → every call is `auto` (as runTool does without one). */
+  /** The safety decider to wrap; absent → every call is `auto` with no guard (actions needing a check refuse). */
   decide?: RunHooks['decide'];
   /** Another observer to call after recording (the chat panel). */
   onStep?: RunHooks['onStep'];
@@ -74,10 +74,10 @@ export function createAuditHooks(recorder: AuditRecorder, opts: AuditHookOptions
   };
 
   return {
-    async decide(tool, input, preview, ctx): Promise<Decision> {
+    async decide(tool, input, preview, ctx): Promise<Decided> {
       const inner = opts.decide ? await opts.decide(tool, input, preview, ctx) : undefined;
       // A fresh object per call: deciders may return shared constants.
-      const decision: Decision = inner ? { ...inner } : { rating: { level: 'auto' }, outcome: 'auto' };
+      const decision: Decision = inner ? { ...inner.decision } : { rating: { level: 'auto' }, outcome: 'auto' };
       const task = taskFor();
       const tab = await currentTab(ctx);
       const p: Pending = { ctx, tab, task, before: { url: tab?.url ?? preview?.url, title: tab?.title ?? preview?.title } };
@@ -86,7 +86,7 @@ export function createAuditHooks(recorder: AuditRecorder, opts: AuditHookOptions
         await p.shotBefore; // the picture must show the page before the action
       }
       pending.set(decision, p);
-      return decision;
+      return { decision, guard: inner?.guard };
     },
 
     async onStep(ev: RunStep): Promise<void> {

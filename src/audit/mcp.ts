@@ -1,4 +1,5 @@
-import { createAuditHooks, type AuditHookOptions } from './hooks';
+import type { CallRecorder } from '../safety/pipeline';
+import { createAuditHooks } from './hooks';
 import { AuditRecorder } from './recorder';
 
 /** `--audit-dir <path>` or `--audit-dir=<path>` from the MCP server's arguments. */
@@ -13,10 +14,10 @@ export function auditDirFromArgs(argv: string[]): string | undefined {
 
 /**
  * The MCP server's audit: one implicit task for the whole process (an MCP client has no notion
- * of a task), closed with `ended` when the server exits. Wrap the safety decider with the hooks.
+ * of a task), closed with `ended` when the server exits. `record` is the tool pipeline's option.
  */
-export function createMcpAudit(dir: string, opts: Omit<AuditHookOptions, 'implicit' | 'task'> = {}) {
+export function createMcpAudit(dir: string): { recorder: AuditRecorder; record: CallRecorder; close(): Promise<void> } {
   const recorder = new AuditRecorder({ root: dir });
-  const hooks = createAuditHooks(recorder, { ...opts, implicit: { source: 'mcp', per: 'process' } });
-  return { recorder, hooks, close: () => recorder.dispose() };
+  const record: CallRecorder = (call) => createAuditHooks(recorder, { ...call, implicit: { source: 'mcp', per: 'process' } });
+  return { recorder, record, close: () => recorder.dispose() };
 }

@@ -3,6 +3,7 @@ import type { BrowserSession } from '../session/browserSession';
 import type { SessionManager } from '../session/manager';
 import type { Tab } from '../session/tab';
 import type { SkillLibrary } from '../skills/library';
+import type { Decision, Rating } from './decision';
 
 /**
  * What kind of thing a tool does; the safety policy (src/safety) turns this, the target element
@@ -79,7 +80,50 @@ export interface ToolContext {
   ownsTab?(tabId: string): boolean;
   /** Site skills (SKILL.md files) for browser_skills_search and the allowed-tools gate. Absent: none. */
   skills?: SkillLibrary;
+  /**
+   * The checks a handler makes while it runs (what is under the pointer, an executable download, a secret's
+   * site): set for each call by the safety gate, whose decision runTool passes on here; a copy of the context
+   * (`{ ...ctx }`) keeps it. Absent: an action that needs such a check refuses (fails closed).
+   */
+  guard?: ExecutionGuard | NoPolicy;
 }
+
+/** What the checks at the moment of use read of the safety settings (a PolicySettings, safety/settings.ts, is one). */
+export interface GuardSettings {
+  executableExtensions: string[];
+  secretOrigins: string[];
+}
+
+/**
+ * Checks a handler makes while it runs, when a risk only becomes known at execution: the element really under
+ * the pointer or holding the focus (actions/atUse.ts), a download's file name, the secret origins of the call.
+ * Origins are not checked here: the session enforces them itself with the rules the decider hands it.
+ */
+export interface ExecutionGuard {
+  settings(): GuardSettings;
+  confirm(rating: Rating, preview?: ActionPreview): Promise<Decision>;
+  /** What the decider rated, for the check at the moment of use. */
+  atUse: AtUse;
+}
+
+/** What the decider leaves for the moment of use: the preview it rated, its rating, and how to rate again. */
+export interface AtUse {
+  preview?: ActionPreview;
+  decided: Rating;
+  /** Rates the call again with `target` as its element (`slot` target), or as the element dropped onto (`dropTarget`). */
+  rate(target: NonNullable<ActionPreview['target']>, slot?: 'target' | 'dropTarget'): Promise<Rating>;
+}
+
+/** A context that runs tools with no safety policy on purpose. */
+export interface NoPolicy {
+  readonly noPolicy: true;
+}
+
+/**
+ * For the tools' own tests only (nothing in src/ uses it; test/safety/guardField.test.ts checks): their checks at
+ * the moment of use pass. Running without a policy is then written down, never the absence of a guard.
+ */
+export const NO_POLICY: NoPolicy = Object.freeze({ noPolicy: true });
 
 export interface ToolSettings {
   /** URL schemes navigation may use besides http, https and about:blank. */

@@ -8,7 +8,7 @@ import { mcpSkillFolders } from '../skills/folders';
 import { SkillLibrary } from '../skills/library';
 import { auditDirFromArgs, createMcpAudit } from '../audit/mcp';
 import { createMcpSafety } from '../safety/mcp';
-import { secureTool } from '../safety/secureTool';
+import { createToolPipeline } from '../safety/pipeline';
 import { createMcpServer, SERVER_VERSION } from './server';
 import { shutdown as closeAll } from '../runtime/shutdown';
 import { RELAY_ENDPOINT } from '../session/relayProtocol';
@@ -182,8 +182,9 @@ export async function runMcpServer(): Promise<void> {
   if (skillFolders) ctx.skills = new SkillLibrary(skillFolders, { watch: true });
   const safety = createMcpSafety(() => server, process.argv.slice(2), process.env);
   const auditDir = auditDirFromArgs(process.argv.slice(2)) ?? join(homedir(), '.browser-agent', 'audit');
-  const audit = auditDir === 'off' ? undefined : createMcpAudit(auditDir, { decide: safety.decider.decide, knownSecrets: () => safety.vault.known() });
-  server = createMcpServer(allTools.map((t) => secureTool(t, safety.vault)), ctx, audit?.hooks ?? { decide: safety.decider.decide });
+  const audit = auditDir === 'off' ? undefined : createMcpAudit(auditDir);
+  const pipeline = createToolPipeline({ decider: safety.decider, vault: safety.vault, record: audit?.record });
+  server = createMcpServer(allTools.map(pipeline.tool), ctx, pipeline.hooks());
   let closing = false;
   const shutdown = async () => {
     if (closing) return;

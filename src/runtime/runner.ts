@@ -3,7 +3,7 @@ import { BrowserAgentError, errorMessage, isAgentError } from '../base/errors';
 import { fenceTitle, fenceUrl } from '../base/untrusted';
 import type { Decision } from '../contract/decision';
 import { currentPageUrl, isAllowed, narrowingFor, refusalReason } from '../skills/gate';
-import type { ActionPreview, ToolContext, ToolDefinition, ToolResult } from '../contract/types';
+import type { ActionPreview, ExecutionGuard, ToolContext, ToolDefinition, ToolResult } from '../contract/types';
 import { takeNotice, watchContinuity } from './continuity';
 import { takeTurn } from './tabLocks';
 import { runHandler } from './interrupted';
@@ -22,12 +22,19 @@ export interface StepEvent {
   durationMs: number;
 }
 
+/** What the safety gate answers: its decision, and the guard the handler's checks at the moment of use ask. */
+export interface Decided {
+  decision: Decision;
+  /** Passed to the handler as `ctx.guard`. Absent: the handler's checks at the moment of use refuse. */
+  guard?: ExecutionGuard;
+}
+
 export interface RunHooks {
   /**
-   * The safety gate: rates the call and, for `confirm`, asks the person. Absent → everything runs
-   * (only for tests of the tools themselves).
+   * The safety gate: rates the call and, for `confirm`, asks the person. Absent → everything runs on the
+   * context's own guard: NO_POLICY in the tools' own tests; none anywhere else, so actions needing a check refuse.
    */
-  decide?(tool: ToolDefinition, input: unknown, preview: ActionPreview | undefined, ctx: ToolContext): Promise<Decision>;
+  decide?(tool: ToolDefinition, input: unknown, preview: ActionPreview | undefined, ctx: ToolContext): Promise<Decided>;
   onStep?(event: StepEvent): void | Promise<void>;
 }
 
@@ -61,6 +68,7 @@ async function runCounted(tool: ToolDefinition, rawInput: unknown, ctx: ToolCont
   watchContinuity(ctx.sessions);
   const parsed = tool.schema.safeParse(rawInput ?? {});
   let decision: Decision = { rating: { level: 'auto' }, outcome: 'auto' };
+  let guard = ctx.guard;
   let preview: ActionPreview | undefined;
   let result: ToolResult;
   // The decision may wait for a person (a confirmation): that time is not the action's duration.
@@ -90,7 +98,7 @@ async function runCounted(tool: ToolDefinition, rawInput: unknown, ctx: ToolCont
       }
       preview = tool.preview ? await tool.preview(parsed.data, ctx).catch(() => undefined) : undefined;
       const t0 = Date.now();
-      if (hooks.decide) decision = await hooks.decide(tool, parsed.data, preview, ctx);
+      if (hooks.decide) ({ decision, guard } = await hooks.decide(tool, parsed.data, preview, ctx));
       decidingMs = Date.now() - t0;
       notesUpTo = ctx.sessions?.current?.landedCheck?.mark();
       blockedUpTo = ctx.sessions?.current?.guard.mark();
@@ -101,7 +109,8 @@ async function runCounted(tool: ToolDefinition, rawInput: unknown, ctx: ToolCont
       } else if (decision.outcome === 'refused') {
         result = errorResult(new BrowserAgentError('BLOCKED_BY_POLICY', `The user declined ${tool.name}${preview ? ` (${preview.message})` : ''}.`, 'Do not repeat it; continue another way or finish and explain.'));
       } else {
-        result = await runHandler(tool, parsed.data, ctx);
+        // The guard rides in the handler's context, so every copy of it the handler makes still checks.
+        result = await runHandler(tool, parsed.data, { ...ctx, guard });
       }
     } catch (e) {
       result = errorResult(e);

@@ -1,5 +1,5 @@
 import type { RunHooks } from '../runtime/runner';
-import type { ActionPreview, ToolContext, ToolDefinition, PageFacts } from '../contract/types';
+import type { ActionPreview, ExecutionGuard, ToolContext, ToolDefinition, PageFacts } from '../contract/types';
 import { checkRequestOrigin, checkUrl, hasOriginRules, interceptPatterns, webSocketBlockPatterns } from './origins';
 import { originOf } from '../base/originGlob';
 import { requestRegexRules } from './regexRules';
@@ -8,7 +8,6 @@ import { ratePolicy } from './policy';
 import { SECRET_PLACEHOLDER, type SecretVault } from './secrets';
 import type { PolicySettings } from './settings';
 import type { Decision, Rating } from '../contract/decision';
-import { registerGuard, type ExecutionGuard } from '../actions/guard';
 import { readFocusAndText } from '../actions/focusFacts';
 import { displaySafePreview } from './confirmDisplay';
 
@@ -193,15 +192,18 @@ export function createDecider(settings: () => PolicySettings, confirmer: Confirm
 
   function decideWith(preconfirmed?: Rating): NonNullable<RunHooks['decide']> {
     return async (tool, input, preview, ctx) => {
-      const guard: ExecutionGuard = { settings, confirm: (rating, p) => settle(tool.name, tool.title, rating, p ?? preview) };
-      registerGuard(ctx, guard);
       await ctx.sessions?.setRequestPolicy?.(requestPolicy);
       const rating = await rate(tool, input, preview, ctx);
       // The element may change between this check and the click: the action rates what it really clicks (atUse.ts).
-      guard.atUse = { preview, decided: rating, rate: (target, slot = 'target') => rate(tool, input, { ...(preview ?? { message: tool.name }), [slot]: target }, ctx) };
+      const guard: ExecutionGuard = {
+        settings,
+        confirm: (r, p) => settle(tool.name, tool.title, r, p ?? preview),
+        atUse: { preview, decided: rating, rate: (target, slot = 'target') => rate(tool, input, { ...(preview ?? { message: tool.name }), [slot]: target }, ctx) },
+      };
       // Text typed into a password/card/OTP field is a secret from now on: scrubbed everywhere, the question included.
       if (options.vault && rating.rule === 'sensitive-field') rememberTyped(options.vault, input);
-      return settle(tool.name, tool.title, rating, options.vault ? options.vault.redactDeep(preview) : preview, preconfirmed);
+      const decision = await settle(tool.name, tool.title, rating, options.vault ? options.vault.redactDeep(preview) : preview, preconfirmed);
+      return { decision, guard };
     };
   }
 

@@ -73,7 +73,8 @@ export interface McpSafety {
  * it is usually created with the hooks:
  *   let server: Server | undefined;
  *   const safety = createMcpSafety(() => server, process.argv.slice(2), process.env);
- *   server = createMcpServer(allTools.map((t) => secureTool(t, safety.vault)), ctx, { decide: safety.decider.decide });
+ *   const pipeline = createToolPipeline({ decider: safety.decider, vault: safety.vault });
+ *   server = createMcpServer(allTools.map(pipeline.tool), ctx, pipeline.hooks());
  */
 export function createMcpSafety(server: ElicitingServer | (() => ElicitingServer | undefined), argv: string[] = process.argv, env: NodeJS.ProcessEnv = process.env): McpSafety {
   const args = parseSafetyArgs(argv, env);

@@ -1,16 +1,16 @@
-import { runTool, type RunHooks, type StepEvent } from '../runtime/runner';
-import type { ToolContext, ToolDefinition, ToolResult } from '../contract/types';
+import type { RunHooks, StepEvent } from '../runtime/runner';
+import type { ToolContext, ToolDefinition } from '../contract/types';
 import { BrowserAgentError } from '../base/errors';
-import { guardOf } from '../actions/guard';
+import { guardFor } from '../actions/guard';
 import { checkSecretOrigins, misplacedSecretError, secretNames, typedSecretValues } from './secretPlacement';
 import type { SecretVault } from './secrets';
 
 /**
  * At execution, the page the value would be typed on must still be one its secrets are bound to
- * (the page may have moved since the decision). Without a gate (bare runs) there is no binding.
+ * (the page may have moved since the decision). A call without a guard types no secret; NO_POLICY binds none.
  */
 async function assertBoundOrigins(toolName: string, input: unknown, ctx: ToolContext): Promise<void> {
-  const entries = guardOf(ctx)?.settings().secretOrigins ?? [];
+  const entries = guardFor(ctx, `${toolName} was refused`)?.settings().secretOrigins ?? [];
   if (!entries.length) return;
   const url = (await ctx.tab()).url;
   const { wrongOrigin } = checkSecretOrigins(secretNames(input), [url], entries);
@@ -47,13 +47,4 @@ export function secureTool<T extends ToolDefinition>(tool: T, vault: SecretVault
 export function redactingStepHook(vault: SecretVault, next?: RunHooks['onStep']): RunHooks['onStep'] {
   if (!next) return undefined;
   return (event: StepEvent) => next({ ...event, input: vault.redactDeep(event.input), preview: vault.redactDeep(event.preview), result: vault.redactResult(event.result) });
-}
-
-/**
- * The one way front doors (Copilot, chat panel, replay) run a tool: secrets resolved for the
- * handler only, the safety gate, and step events and results scrubbed of secret values.
- */
-export function guardedRunner(decide: NonNullable<RunHooks['decide']>, vault: SecretVault) {
-  return (tool: ToolDefinition, input: unknown, ctx: ToolContext, onStep?: RunHooks['onStep']): Promise<ToolResult> =>
-    runTool(secureTool(tool, vault), input, ctx, { decide, onStep: redactingStepHook(vault, onStep) });
 }

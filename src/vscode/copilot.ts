@@ -1,23 +1,26 @@
 import * as vscode from 'vscode';
 import type { SessionManager } from '../session/manager';
-import type { RunHooks } from '../runtime/runner';
+import type { CallRecorder } from '../safety/pipeline';
 import { allTools } from '../tools/registry';
 import { registerLanguageModelTools } from './lmTools';
 import { registerMcpServerProvider } from './mcpProvider';
 import { registerRunToolCommand } from './runToolCommand';
 import { registerSafety, type SafetyApi } from './safety';
 
-/**
- * Safety gate + Copilot tools + the published MCP server, in one call from activate().
- * `onStep` is the audit/chat observer (events arrive with secrets scrubbed).
- */
-export function registerCopilotTools(context: vscode.ExtensionContext, sessions: SessionManager, channel: vscode.LogOutputChannel, onStep?: RunHooks['onStep'], runToolOnStep = onStep): SafetyApi {
+/** Where Copilot's calls and Run Tool…'s calls are recorded (the audit tasks they go to). */
+export interface CopilotRecorders {
+  copilot?: CallRecorder;
+  runTool?: CallRecorder;
+}
+
+/** Safety gate + Copilot tools + the published MCP server, in one call from activate(). */
+export function registerCopilotTools(context: vscode.ExtensionContext, sessions: SessionManager, channel: vscode.LogOutputChannel, record: CopilotRecorders = {}): SafetyApi {
   const safety = registerSafety(context, (m) => channel.info(m));
   context.subscriptions.push(
-    ...registerLanguageModelTools({ sessions, safety, tools: allTools, onStep, log: (m) => channel.warn(m) }),
+    ...registerLanguageModelTools({ sessions, safety, pipeline: safety.pipeline(record.copilot), tools: allTools, log: (m) => channel.warn(m) }),
     ...registerMcpServerProvider(context, sessions, context.secrets),
     // Run Tool… is a person's call, not Copilot's: recorded apart.
-    registerRunToolCommand(sessions, safety, allTools, channel, runToolOnStep),
+    registerRunToolCommand(sessions, safety.pipeline(record.runTool), allTools, channel),
   );
   return safety;
 }

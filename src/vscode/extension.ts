@@ -4,7 +4,6 @@ import { registerAgent, type AgentApi } from './agent/register';
 import { importLegacyChats, listHistory, openThread, saveConversation, saveTranscript } from './chat/chatHistory';
 import { AUDIT_OUTCOME } from '../audit/words';
 import { registerAudit, type AuditApi } from './audit/register';
-import { redactingStepHook, secureTool } from '../safety/secureTool';
 import { SessionManager } from '../session/manager';
 import { registerSkills, type SkillsApi } from './skills/register';
 import { resolveRef } from '../snapshot';
@@ -55,25 +54,25 @@ export function activate(context: vscode.ExtensionContext): BrowserAgentApi {
   const a = (audit = registerAudit(context, channel));
   const skills = registerSkills(context, a.recorder.root, channel);
 
-  // The audit reads page URLs and titles itself, after the vault scrubbed the step: it must know the vault's
-  // secrets (placeholder values, typed passwords) to keep them out of those too.
-  const knownSecrets = () => safety.vault.known();
-  // Copilot: every call goes through the safety gate and into one implicit audit task per day and window.
-  const safety = registerCopilotTools(context, s, channel, a.hooks({ implicit: { source: 'copilot', per: 'day' }, knownSecrets }).onStep, a.hooks({ implicit: { source: 'command', per: 'day' }, knownSecrets }).onStep);
+  // Copilot: every call goes through the safety gate and into one implicit audit task per day and window;
+  // Run Tool…, a person's call, into one of its own.
+  const safety = registerCopilotTools(context, s, channel, {
+    copilot: (call) => a.hooks({ ...call, implicit: { source: 'copilot', per: 'day' } }),
+    runTool: (call) => a.hooks({ ...call, implicit: { source: 'command', per: 'day' } }),
+  });
   vault = safety.vault;
   a.setReplayDeps(replayDeps(s, safety));
 
-  // Chat panel: the same tools, gate and secrets; one audit task per run.
+  // Chat panel: the same tools, gate and secrets; one audit task, so one tool pipeline, per run (the tools are
+  // the same in every pipeline of the window: secrets resolved for the handler only).
   const agent = registerAgent(context, {
     sessions: s,
-    tools: () => allTools.map((t) => secureTool(t, safety.vault)),
+    tools: () => allTools.map(safety.pipeline().tool),
     hooks: ({ goal, provider, thread }) => {
       const task = a.recorder.startTask(goal, { provider, source: 'chat', ...(thread ? { thread } : {}) });
-      const hooks = a.hooks({ decide: safety.decider.decide, task, knownSecrets });
       return {
         taskId: task.id,
-        decide: hooks.decide,
-        onStep: redactingStepHook(safety.vault, hooks.onStep),
+        ...safety.pipeline((call) => a.hooks({ ...call, task })).hooks(),
         end: async (outcome, record, conversation) => {
           await task.end(AUDIT_OUTCOME[outcome.status], outcome.summary, outcome.status);
           // The conversation as seen, and the model's side of the thread, next to the log (secrets were already redacted in the events).

@@ -1,7 +1,6 @@
 import * as vscode from 'vscode';
-import { redactingStepHook, secureTool } from '../safety/secureTool';
+import type { ToolPipeline } from '../safety/pipeline';
 import type { SessionManager } from '../session/manager';
-import { runTool, type RunHooks } from '../runtime/runner';
 import type { ToolDefinition, ToolResult } from '../contract/types';
 import { confirmationBody, fitToBudget, PendingConfirmations, prepareCall, sizeInput } from './copilotCalls';
 import type { SafetyApi } from './safety';
@@ -9,10 +8,11 @@ import { createPeekContext, createToolContext } from './toolContext';
 
 export interface LmToolDeps {
   sessions: SessionManager;
+  /** The gate and vault prepareInvocation rates with, before the call. */
   safety: SafetyApi;
+  /** Copilot's front door: its calls run (and are recorded) through it. */
+  pipeline: ToolPipeline;
   tools: readonly ToolDefinition[];
-  /** Audit log / chat panel observer; receives events with secrets scrubbed. */
-  onStep?: RunHooks['onStep'];
   log?(message: string): void;
 }
 
@@ -25,7 +25,7 @@ function toLmResult(result: ToolResult): vscode.LanguageModelToolResult {
 /** One Copilot tool over the shared registry entry: same validation, policy, secrets and audit as MCP. */
 function lmTool(definition: ToolDefinition, deps: LmToolDeps, pending: PendingConfirmations): vscode.LanguageModelTool<unknown> {
   const { decider, vault } = deps.safety;
-  const tool = secureTool(definition, vault);
+  const tool = deps.pipeline.tool(definition);
   return {
     async prepareInvocation(options) {
       const prepared = await prepareCall(tool, options.input, decider, vault, createPeekContext(deps.sessions));
@@ -41,7 +41,7 @@ function lmTool(definition: ToolDefinition, deps: LmToolDeps, pending: PendingCo
         const budget = options.tokenizationOptions?.tokenBudget;
         const preconfirmed = pending.take(tool.name, options.input);
         const ctx = createToolContext(deps.sessions, abort.signal);
-        const result = await runTool(tool, sizeInput(tool, options.input, budget), ctx, { decide: decider.decideWith(preconfirmed), onStep: redactingStepHook(vault, deps.onStep) });
+        const result = await deps.pipeline.run(definition, sizeInput(tool, options.input, budget), ctx, { preconfirmed });
         return toLmResult(fitToBudget(result, budget));
       } finally {
         sub.dispose();

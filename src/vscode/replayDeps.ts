@@ -1,6 +1,5 @@
 import { snapshotBinder } from '../audit/binder';
 import type { ReplayDeps } from './audit/register';
-import { secureTool } from '../safety/secureTool';
 import type { SessionManager } from '../session/manager';
 import { findTool } from '../tools/registry';
 import { createToolContext } from './toolContext';
@@ -10,11 +9,8 @@ import type { SafetyApi } from './safety';
 export function replayDeps(sessions: SessionManager, safety: SafetyApi): ReplayDeps {
   return {
     toolContext: (signal) => createToolContext(sessions, signal),
-    decide: safety.decider.decide,
-    findTool: (name) => {
-      const tool = findTool(name);
-      return tool && secureTool(tool, safety.vault); // {{secret:NAME}} placeholders resolve again
-    },
+    pipeline: (record) => safety.pipeline(record),
+    findTool,
     binder: snapshotBinder(),
   };
 }

@@ -1,8 +1,7 @@
 import * as vscode from 'vscode';
 import type { SessionManager } from '../session/manager';
-import type { RunHooks } from '../runtime/runner';
+import type { ToolPipeline } from '../safety/pipeline';
 import type { ToolDefinition, ToolResult } from '../contract/types';
-import type { SafetyApi } from './safety';
 import { inputSchemaOf } from '../contract/inputSchema';
 import { argumentHints, resultText } from './runToolText';
 import { createToolContext } from './toolContext';
@@ -11,7 +10,7 @@ import { createToolContext } from './toolContext';
  * `browserAgent.runTool` (name?, input?): runs a registry tool through the same gate as Copilot,
  * without prepareInvocation, so `confirm` shows the modal. Handy for people and for the e2e suite.
  */
-export function registerRunToolCommand(sessions: SessionManager, safety: SafetyApi, tools: readonly ToolDefinition[], channel: vscode.LogOutputChannel, onStep?: RunHooks['onStep']): vscode.Disposable {
+export function registerRunToolCommand(sessions: SessionManager, pipeline: ToolPipeline, tools: readonly ToolDefinition[], channel: vscode.LogOutputChannel): vscode.Disposable {
   const results = readOnlyResults();
   const command = vscode.commands.registerCommand('browserAgent.runTool', async (name?: string, input?: unknown): Promise<ToolResult | undefined> => {
     let tool = tools.find((t) => t.name === name);
@@ -43,7 +42,7 @@ export function registerRunToolCommand(sessions: SessionManager, safety: SafetyA
       if (raw === undefined) return undefined;
       input = JSON.parse(raw);
     }
-    const result = await safety.run(tool, input, createToolContext(sessions), onStep);
+    const result = await pipeline.run(tool, input, createToolContext(sessions));
     const { headline, full, ok } = resultText(tool.name, result);
     channel.info(`${tool.name}: ${full}`);
     // A person who ran it sees what came back; calls from other extensions (with arguments) get the result only.

@@ -1,6 +1,6 @@
 import * as vscode from 'vscode';
 import { createDecider, type Confirmer, type Decider } from '../safety/decider';
-import { guardedRunner } from '../safety/secureTool';
+import { createToolPipeline, type CallRecorder, type ToolPipeline } from '../safety/pipeline';
 import { chainSecretSources, envFileSecretSource, SecretVault, type SecretSource } from '../safety/secrets';
 import { logNotifier, vscodeModalConfirmer } from './confirm';
 import { readPolicySettings, readSecretSettings } from './safetySettings';
@@ -31,8 +31,8 @@ export interface SafetyApi {
   vault: SecretVault;
   /** Replaces the modal (e.g. by an e2e suite); undefined restores the modal. */
   setConfirmer(confirmer?: Confirmer): void;
-  /** Runs a tool through the gate with secrets handled: for the chat panel and other front doors. */
-  run: ReturnType<typeof guardedRunner>;
+  /** The tool pipeline of one front door of this window (chat, Copilot, Run Tool…, replay), its calls recorded by `record`. */
+  pipeline(record?: CallRecorder): ToolPipeline;
 }
 
 /** The session's safety gate and secret vault, plus the secret commands. */
@@ -81,5 +81,5 @@ export function registerSafety(context: vscode.ExtensionContext, log: (text: str
       );
     }),
   );
-  return { decider, vault, setConfirmer: (c) => (confirmer = c ?? modal), run: guardedRunner(decider.decide, vault) };
+  return { decider, vault, setConfirmer: (c) => (confirmer = c ?? modal), pipeline: (record) => createToolPipeline({ decider, vault, record }) };
 }

@@ -8,7 +8,7 @@ import type { CdpSession } from '../../src/session/cdp';
 import type { ElementHandle } from '../../src/snapshot/types';
 import { findTool } from '../../src/tools/registry';
 import { runTool } from '../../src/runtime/runner';
-import type { ToolContext, ToolResult } from '../../src/contract/types';
+import { NO_POLICY, type ToolContext, type ToolResult } from '../../src/contract/types';
 import { TEST_LAUNCH } from '../helpers/chromium';
 
 export interface Harness {
@@ -31,6 +31,8 @@ export async function startHarness(settings: Partial<ToolContext['settings']> = 
     browser: () => sessions.ensure(),
     tab: async () => (await sessions.ensure()).activeTab(),
     settings: { allowedSchemes: [], downloadsDir, maxWaitMs: 15_000, ...settings },
+    // The tools themselves are under test here, not the policy (test/safety has that).
+    guard: NO_POLICY,
   };
   const call = async (name: string, input: unknown = {}) => {
     const tool = findTool(name);

@@ -6,7 +6,7 @@ import { ElicitRequestSchema, type ElicitRequest } from '@modelcontextprotocol/s
 import { tmpdir } from 'node:os';
 import { z } from 'zod';
 import { createMcpSafety, parseSafetyArgs, SAFETY_ENV } from '../../src/safety/mcp';
-import { guardedRunner } from '../../src/safety/secureTool';
+import { createToolPipeline } from '../../src/safety/pipeline';
 import { defineTool, text, type ToolContext } from '../../src/contract/types';
 
 const ctx: ToolContext = { sessions: undefined as never, browser: () => Promise.reject(new Error('none')), tab: () => Promise.reject(new Error('none')), settings: { allowedSchemes: [], downloadsDir: tmpdir(), maxWaitMs: 1000 } };
@@ -22,7 +22,7 @@ async function connect(argv: string[], answer?: (req: ElicitRequest) => { action
   const server = new McpServer({ name: 'browser-agent-test', version: '0' });
   const safety = createMcpSafety(server.server, argv, {});
   server.registerTool('browser_evaluate', { description: 'Runs JS.', inputSchema: { expression: z.string() } }, async (args) => {
-    const r = await guardedRunner(safety.decider.decide, safety.vault)(evaluate, args, ctx);
+    const r = await createToolPipeline({ decider: safety.decider, vault: safety.vault }).run(evaluate, args, ctx);
     return { content: r.content.filter((p) => p.type === 'text'), isError: r.isError };
   });
   const client = new Client({ name: 'test-client', version: '0' }, { capabilities: answer ? { elicitation: { form: {} } } : {} });

@@ -2,7 +2,7 @@ import { promises as fs } from 'node:fs';
 import { join } from 'node:path';
 import * as vscode from 'vscode';
 import { errorMessage } from '../../base/errors';
-import type { RunHooks } from '../../runtime/runner';
+import type { CallRecorder, ToolPipeline } from '../../safety/pipeline';
 import type { ToolContext, ToolDefinition } from '../../contract/types';
 import { exportTask } from '../../audit/export';
 import { createAuditHooks, type AuditHookOptions } from '../../audit/hooks';
@@ -17,7 +17,9 @@ import { cleanupAudit } from '../../audit/retention';
 /** What replay needs from the rest of the extension; the snapshot layer provides `binder`. */
 export interface ReplayDeps {
   toolContext(signal: AbortSignal): ToolContext;
-  decide: RunHooks['decide'];
+  /** Replay's front door: the gate of live runs (sensitive steps are asked again), its calls recorded by `record`. */
+  pipeline(record: CallRecorder): ToolPipeline;
+  /** A registry tool by name. */
   findTool(name: string): ToolDefinition | undefined;
   binder?: RefBinder;
 }
@@ -101,10 +103,14 @@ export function registerAudit(context: vscode.ExtensionContext, log?: vscode.Log
       async (progress, token) => {
         const abort = new AbortController();
         token.onCancellationRequested(() => abort.abort());
+        const pipeline = deps.pipeline((call) => createAuditHooks(recorder, { ...call, task: log }));
         return replayTask(task, {
           ctx: deps.toolContext(abort.signal),
-          hooks: createAuditHooks(recorder, { decide: deps.decide, task: log }),
-          findTool: deps.findTool,
+          hooks: pipeline.hooks(),
+          findTool: (name) => {
+            const tool = deps.findTool(name);
+            return tool && pipeline.tool(tool); // {{secret:NAME}} placeholders resolve again
+          },
           binder: deps.binder!,
           onProgress: (e) => progress.report({ message: `step ${e.step} ${e.status}${e.note ? `: ${e.note}` : ''}` }),
           secret: (s, path) =>
