@@ -14,7 +14,7 @@ const RESULT_MAX = 2000;
 const RANK: Record<RiskLevel, number> = { auto: 0, notify: 1, confirm: 2, block: 3 };
 
 export interface AuditHookOptions {
-  /** The safety decider to wrap; absent → every call is `auto` with no guard (actions needing a check refuse). */
+  /** The safety decider to wrap; absent → every call is `auto` on the context's own guard (as runTool does without one). */
   decide?: RunHooks['decide'];
   /** Another observer to call after recording (the chat panel). */
   onStep?: RunHooks['onStep'];
@@ -86,7 +86,7 @@ export function createAuditHooks(recorder: AuditRecorder, opts: AuditHookOptions
         await p.shotBefore; // the picture must show the page before the action
       }
       pending.set(decision, p);
-      return { decision, guard: inner?.guard };
+      return { decision, guard: inner ? inner.guard : ctx.guard };
     },
 
     async onStep(ev: RunStep): Promise<void> {

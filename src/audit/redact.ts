@@ -3,9 +3,9 @@ import { redactText } from '../safety/redactor';
 import { REDACTED, SECRET_PLACEHOLDER } from './types';
 
 /**
- * The one place that decides what never reaches the audit log. With the safety layer the
- * SecretVault also scrubs events before they reach us (`redactingStepHook(vault, audit.onStep)`)
- * and `knownSecrets` comes from the vault; this stays as the second, local line of defence.
+ * The one place that decides what never reaches the audit log. In every front door's tool pipeline
+ * (safety/pipeline.ts) the SecretVault also scrubs events before they reach us, and `knownSecrets`
+ * comes from the vault; this stays as the second, local line of defence.
  */
 
 /** Only `{{secret:NAME}}` placeholders (and spaces): names, not values — kept, and replayable. */

@@ -3,7 +3,7 @@ import { BrowserAgentError, errorMessage, isAgentError } from '../base/errors';
 import { fenceTitle, fenceUrl } from '../base/untrusted';
 import type { Decision } from '../contract/decision';
 import { currentPageUrl, isAllowed, narrowingFor, refusalReason } from '../skills/gate';
-import type { ActionPreview, ExecutionGuard, ToolContext, ToolDefinition, ToolResult } from '../contract/types';
+import type { ActionPreview, ToolContext, ToolDefinition, ToolResult } from '../contract/types';
 import { takeNotice, watchContinuity } from './continuity';
 import { takeTurn } from './tabLocks';
 import { runHandler } from './interrupted';
@@ -26,7 +26,7 @@ export interface StepEvent {
 export interface Decided {
   decision: Decision;
   /** Passed to the handler as `ctx.guard`. Absent: the handler's checks at the moment of use refuse. */
-  guard?: ExecutionGuard;
+  guard?: ToolContext['guard'];
 }
 
 export interface RunHooks {

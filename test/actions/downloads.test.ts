@@ -8,7 +8,7 @@ import { sleep } from '../../src/session/launcher';
 import { SessionManager } from '../../src/session/manager';
 import { findTool } from '../../src/tools/registry';
 import { runTool } from '../../src/runtime/runner';
-import type { ToolResult } from '../../src/contract/types';
+import { NO_POLICY, type ToolResult } from '../../src/contract/types';
 import { TEST_LAUNCH, startExternalChromium, type ExternalBrowser } from '../helpers/chromium';
 import { startServer, type TestServer } from '../helpers/servers';
 import { toolContext } from '../helpers/tools';
@@ -83,7 +83,7 @@ describe('actions: downloads in a browser we attached to (a person\'s Chromium)'
     after(() => (saved === undefined ? delete process.env.XDG_DOWNLOAD_DIR : (process.env.XDG_DOWNLOAD_DIR = saved)));
     const { targetId } = await person.send('Target.createTarget', { url: `${srv.origin}/page` });
     sessions = new SessionManager(() => ({ mode: 'attach', launch: TEST_LAUNCH, attach: { endpoint: ext.wsEndpoint }, attachTab: 'new' }));
-    const ctx = toolContext(sessions, { maxWaitMs: 5000 });
+    const ctx = { ...toolContext(sessions, { maxWaitMs: 5000 }), guard: NO_POLICY }; // the tools under test, not the policy
     const dir = ctx.settings.downloadsDir;
     const run = (name: string, input: unknown) => runTool(findTool(name)!, input, ctx);
     await run('browser_navigate', { url: `${srv.origin}/page` });

@@ -8,7 +8,7 @@ import { AuditRecorder, type TaskRecorder } from '../../src/audit/recorder';
 import { REDACTED } from '../../src/audit/types';
 import type { Decider } from '../../src/safety/decider';
 import { mapSecretSource, SecretVault } from '../../src/safety/secrets';
-import { redactingStepHook } from '../../src/safety/secureTool';
+import { createToolPipeline } from '../../src/safety/pipeline';
 import { SessionManager } from '../../src/session/manager';
 import type { Tab } from '../../src/session/tab';
 import { runTool } from '../../src/runtime/runner';
@@ -23,10 +23,9 @@ const ACCOUNT = 'ACCT-7788-9911-SECRET';
 
 const textOf = (r: ToolResult) => r.content.map((c) => (c.type === 'text' ? c.text : '')).join('\n');
 
-/** The chat panel's hooks exactly as src/vscode/extension.ts builds them: audit inside the vault's scrubbing. */
+/** The chat panel's hooks as src/vscode/extension.ts builds them: its tool pipeline, recording into the run's task. */
 function chatHooks(recorder: AuditRecorder, task: TaskRecorder, decider: Decider, vault: SecretVault) {
-  const audit = createAuditHooks(recorder, { decide: decider.decide, task, knownSecrets: () => vault.known() });
-  return { decide: audit.decide, onStep: redactingStepHook(vault, audit.onStep) };
+  return createToolPipeline({ decider, vault, record: (call) => createAuditHooks(recorder, { ...call, task }) }).hooks();
 }
 
 describe('audit: log of a multi-step task (real tools, policy, decider and vault)', function () {
