@@ -50,8 +50,9 @@ export function errorResult(e: unknown): ToolResult {
 }
 
 /**
- * The one path every front door (MCP, Copilot, chat agent, replay) uses to run a tool:
- * validate → preview → safety decision → handler → step event. Never throws: failures become
+ * The one path every front door (MCP, Copilot, chat agent, Run Tool…, replay) uses to run a tool,
+ * through its tool pipeline (safety/pipeline.ts): validate → skill gate → preview → safety decision
+ * → handler, with the decision's guard in its context → step event. Never throws: failures become
  * error results with a code and a hint.
  */
 export async function runTool(tool: ToolDefinition, rawInput: unknown, ctx: ToolContext, hooks: RunHooks = {}): Promise<ToolResult> {

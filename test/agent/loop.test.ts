@@ -7,6 +7,7 @@ import { openaiProvider } from '../../src/agent/providers/openai';
 import { withRetry } from '../../src/agent/providers/retry';
 import type { ChatProvider } from '../../src/agent/types';
 import { SessionManager } from '../../src/session/manager';
+import { NO_POLICY } from '../../src/contract/types';
 import { TEST_LAUNCH } from '../helpers/chromium';
 import { startAnthropicServer, startOpenAIServer, type LlmServer, type Script, type ScriptedRequest } from '../helpers/llmServers';
 import { startServer, type TestServer } from '../helpers/servers';
@@ -89,7 +90,8 @@ describe('agent loop against scripted models through the real SDKs', function ()
     const controller = new AbortController();
     const outcome = runAgent({
       task: 'Set the profile name to Ada and save it.',
-      provider, tools: realTools(), ctx: toolContext(sessions), mode: 'dom', maxSteps: 25,
+      // The loop is under test, not the policy: without a decider its tools run with NO_POLICY (with one, its guard).
+      provider, tools: realTools(), ctx: { ...toolContext(sessions), guard: NO_POLICY }, mode: 'dom', maxSteps: 25,
       signal: controller.signal, onEvent: (e) => events.push(e), ...extra,
     });
     return { outcome, events, controller };

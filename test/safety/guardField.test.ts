@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
-import { readdirSync, readFileSync } from 'node:fs';
-import { join, relative } from 'node:path';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import type { ConfirmRequest } from '../../src/safety/decider';
 import { createToolPipeline } from '../../src/safety/pipeline';
 import { mapSecretSource, SecretVault } from '../../src/safety/secrets';
@@ -13,6 +13,7 @@ import { NO_POLICY, type ToolContext, type ToolDefinition, type ToolResult } fro
 import { TEST_LAUNCH } from '../helpers/chromium';
 import { startServer, type TestServer } from '../helpers/servers';
 import { realDecider, toolContext } from '../helpers/tools';
+import { sourceFiles, SRC } from '../helpers/sources';
 
 const textOf = (r: ToolResult) => r.content.map((p) => (p.type === 'text' ? p.text : '')).join('\n');
 const page = (title: string, body: string) => `<!doctype html><meta charset=utf-8><title>${title}</title><script>function hit(c){fetch('/did?c='+encodeURIComponent(c))}</script>${body}`;
@@ -116,10 +117,10 @@ describe('the guard is a field of the call context, and fails closed (real Chrom
 
 describe('no front door runs without a policy', () => {
   it('nothing in src/ imports NO_POLICY: only the tools\' own tests run without one', () => {
-    const src = join(__dirname, '..', '..', '..', 'src');
-    const files = (dir: string): string[] => readdirSync(dir, { withFileTypes: true }).flatMap((e) => (e.isDirectory() ? files(join(dir, e.name)) : /\.tsx?$/.test(e.name) ? [join(dir, e.name)] : []));
-    const importers = files(src).filter((f) => /\bimport\b[^;]*\bNO_POLICY\b[^;]*\bfrom\b/.test(readFileSync(f, 'utf8')));
-    assert.deepEqual(importers.map((f) => relative(src, f)), []);
-    assert.match(readFileSync(join(src, 'contract', 'types.ts'), 'utf8'), /export const NO_POLICY\b/, 'declared in the tool contract');
+    const importers = sourceFiles().filter((f) => /\bimport\b[^;]*\bNO_POLICY\b[^;]*\bfrom\b/.test(f.code));
+    assert.deepEqual(importers.map((f) => f.path), []);
+    const spelled = sourceFiles().filter((f) => /\bnoPolicy\b/.test(f.code)).map((f) => f.path);
+    assert.deepEqual(spelled.sort(), ['actions/guard.ts', 'contract/types.ts'], 'nor writes one of its own');
+    assert.match(readFileSync(join(SRC, 'contract', 'types.ts'), 'utf8'), /export const NO_POLICY\b/, 'declared in the tool contract');
   });
 });

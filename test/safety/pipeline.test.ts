@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join, relative } from 'node:path';
+import { join } from 'node:path';
 import { z } from 'zod';
 import { createAuditHooks } from '../../src/audit/hooks';
 import { loadTask, LOG_FILE } from '../../src/audit/reader';
@@ -11,6 +11,7 @@ import { createToolPipeline, type CallRecorder } from '../../src/safety/pipeline
 import { mapSecretSource, SecretVault } from '../../src/safety/secrets';
 import { normalizePolicy } from '../../src/safety/settings';
 import { defineTool, text, type ToolContext } from '../../src/contract/types';
+import { sourceFiles } from '../helpers/sources';
 
 /** A context without a browser: these tools never touch one. */
 const ctx = (): ToolContext => ({ sessions: undefined as never, browser: () => Promise.reject(new Error('no browser')), tab: () => Promise.reject(new Error('no browser')), settings: { allowedSchemes: [], downloadsDir: tmpdir(), maxWaitMs: 1000 } });
@@ -109,11 +110,9 @@ describe('one tool pipeline for every front door', () => {
   });
 
   it('is assembled only in safety/pipeline.ts: no front door wires the vault, the decider or the redaction by hand', () => {
-    const src = join(__dirname, '..', '..', '..', 'src');
-    const files = (dir: string): string[] => readdirSync(dir, { withFileTypes: true }).flatMap((e) => (e.isDirectory() ? files(join(dir, e.name)) : /\.tsx?$/.test(e.name) ? [join(dir, e.name)] : []));
-    const byHand = files(src)
-      .filter((f) => /\b(secureTool|redactingStepHook)\(|\.decideWith\(|\bdecider\.decide\b/.test(readFileSync(f, 'utf8').replace(/\/\*[\s\S]*?\*\/|\/\/.*$/gm, '')))
-      .map((f) => relative(src, f).split('\\').join('/'));
+    const byHand = sourceFiles()
+      .filter((f) => /\b(secureTool|redactingStepHook)\(|\.decideWith\(|\bdecider\.decide\b/.test(f.code))
+      .map((f) => f.path);
     assert.deepEqual(byHand.sort(), ['safety/pipeline.ts', 'safety/secureTool.ts']);
   });
 });
