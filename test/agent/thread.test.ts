@@ -5,6 +5,7 @@ import { openaiProvider } from '../../src/agent/providers/openai';
 import { carryOver } from '../../src/agent/thread';
 import type { AgentMessage, ChatProvider } from '../../src/agent/types';
 import { SessionManager } from '../../src/session/manager';
+import { NO_POLICY } from '../../src/contract/types';
 import { TEST_LAUNCH } from '../helpers/chromium';
 import { startAnthropicServer, startOpenAIServer, type LlmServer, type Script, type ScriptedRequest } from '../helpers/llmServers';
 import { startServer, type TestServer } from '../helpers/servers';
@@ -84,7 +85,8 @@ describe('agent threads: a follow-up continues the conversation (real SDKs, scri
 
   const pageStatus = async () => (await (await sessions.ensure()).activeTab()).evaluate<string>(`document.getElementById('out').textContent`);
   const run = (provider: ChatProvider, task: string, extra: Partial<AgentOptions> = {}) =>
-    runAgent({ task, provider, tools: realTools(), ctx: toolContext(sessions), mode: 'dom', maxSteps: 20, signal: new AbortController().signal, ...extra });
+    // The thread is under test, not the policy: its tools run with NO_POLICY.
+    runAgent({ task, provider, tools: realTools(), ctx: { ...toolContext(sessions), guard: NO_POLICY }, mode: 'dom', maxSteps: 20, signal: new AbortController().signal, ...extra });
 
   for (const [name, start, make] of [
     ['Anthropic', startAnthropicServer, (s: LlmServer) => anthropicProvider({ apiKey: 'k', model: 'claude-test', baseURL: s.baseURL })],

@@ -5,7 +5,7 @@ import { anthropicProvider } from '../../src/agent/providers/anthropic';
 import { openaiProvider } from '../../src/agent/providers/openai';
 import { ActionLedger } from '../../src/agent/verify';
 import { outcomeLabel, outcomeTone } from '../../src/audit/words';
-import type { ToolDefinition, ToolResult } from '../../src/contract/types';
+import { NO_POLICY, type ToolDefinition, type ToolResult } from '../../src/contract/types';
 import { SessionManager } from '../../src/session/manager';
 import { TaskTranscript } from '../../src/vscode/chat/transcript';
 import { TEST_LAUNCH } from '../helpers/chromium';
@@ -79,7 +79,7 @@ describe('verified outcomes: a success claim is checked against what the actions
     const transcript = new TaskTranscript('t1', 'Set the name to Ada, save, delete the account', 'anthropic');
     const events: AgentEvent[] = [];
     const o = await runAgent({
-      task: transcript.record.task, provider: anthropicProvider({ apiKey: 'k', model: 'claude-test', baseURL: server.baseURL }), tools: realTools(), ctx: toolContext(sessions),
+      task: transcript.record.task, provider: anthropicProvider({ apiKey: 'k', model: 'claude-test', baseURL: server.baseURL }), tools: realTools(), ctx: { ...toolContext(sessions), guard: NO_POLICY },
       mode: 'dom', maxSteps: 20, signal: new AbortController().signal, onEvent: (e) => (events.push(e), transcript.apply(e)),
     });
     const failedCodes = events.flatMap((e) => (e.type === 'step-end' && !e.ok && e.tool.startsWith('browser_') ? [`${e.tool}:${e.code}`] : []));
@@ -122,7 +122,7 @@ describe('verified outcomes: a success claim is checked against what the actions
     servers.push(server);
     const o = await runAgent({
       task: 'Set the name to Ada, save, delete the account', provider: openaiProvider({ apiKey: 'k', model: 'gpt-test', baseURL: server.baseURL, vision: false }),
-      tools: realTools(), ctx: toolContext(sessions), mode: 'dom', maxSteps: 20, signal: new AbortController().signal,
+      tools: realTools(), ctx: { ...toolContext(sessions), guard: NO_POLICY }, mode: 'dom', maxSteps: 20, signal: new AbortController().signal,
     });
     assert.match(server.requests[5].lastText, /your last 3 actions failed/);
     assert.equal(o.status, 'success', `${o.summary} ${o.reason}`);
