@@ -1,7 +1,7 @@
 // The chat webview. Talks to the extension only through validated messages (src/vscode/chat/messages.ts);
 // every piece of model or page text is set as textContent, never as HTML.
 import './zodConfig';
-import { FromWebview, ToWebview, type Card, type Entry, type FromWebviewMessage, type HistoryItem, type ModelChoice, type TaskRecord, type ToWebviewMessage } from '../src/vscode/chat/messages';
+import { FromWebview, ToWebview, type Card, type Entry, type FromWebviewMessage, type HistoryItem, type ModelChoice, type ProviderStatus, type TaskRecord, type ToWebviewMessage } from '../src/vscode/chat/messages';
 import { outcomeLabel, outcomeTone } from '../src/audit/words';
 import { unfence } from '../src/base/unfence';
 
@@ -30,7 +30,13 @@ const modeSelect = h('select', { id: 'mode', 'aria-label': 'How the model sees t
 // Labelled, not an icon: starting clean is a choice the person must see (a message otherwise continues the thread).
 const newBtn = h('button', { class: 'new-task', id: 'new-task', title: 'Start a new conversation (this one stays in the history)' }, icon('add'), 'New Task');
 const historyBtn = h('button', { class: 'icon', id: 'history-toggle', title: 'Task history', 'aria-label': 'Task history', 'aria-expanded': 'false' }, icon('history'));
-const toolbar = h('div', { class: 'toolbar', role: 'toolbar', 'aria-label': 'Chat options' }, newBtn, modelSelect, modeSelect, historyBtn);
+const setupBtn = h('button', { class: 'icon', id: 'setup-toggle', title: 'Set up a model (providers, keys, endpoints)', 'aria-label': 'Set up a model', 'aria-expanded': 'false' }, icon('plug'));
+const toolbar = h('div', { class: 'toolbar', role: 'toolbar', 'aria-label': 'Chat options' }, newBtn, modelSelect, modeSelect, setupBtn, historyBtn);
+
+// Model setup: each provider with its status and the buttons that give it what it is missing.
+const setupList = h('div', { class: 'setup-list' });
+const setupPanel = h('section', { class: 'setup', id: 'setup', hidden: '', 'aria-label': 'Model setup' },
+  h('h2', {}, 'Model'), h('p', { class: 'setup-intro' }, 'Choose where the agent\'s model comes from. Keys are kept in VS Code\'s secret storage.'), setupList);
 
 const frameImg = h('img', { id: 'live-frame', alt: 'Live view of the browser page' });
 const highlight = h('div', { class: 'highlight', hidden: '' });
@@ -53,9 +59,13 @@ const FOLLOW_UP_PLACEHOLDER = 'Ask a follow-up (the agent remembers this convers
 const input = h('textarea', { id: 'task', rows: '3', placeholder: FIRST_PLACEHOLDER, 'aria-label': 'Task' });
 const runBtn = h('button', { class: 'primary', id: 'run', title: 'Run (Enter)' }, icon('send'), ' Run');
 const stopBtn = h('button', { class: 'danger', id: 'stop', title: 'Stop (Escape)', hidden: '' }, icon('debug-stop'), ' Stop');
-const composer = h('div', { class: 'composer' }, input, h('div', { class: 'composer-row' }, tokens, statusLine, stopBtn, runBtn));
+// Why Run is disabled (no model can answer), with the way to fix it.
+const runReasonText = h('span', { class: 'reason-text' });
+const runReason = h('div', { class: 'run-reason', id: 'run-reason', hidden: '', role: 'status' }, icon('warning'), runReasonText,
+  Object.assign(h('button', { class: 'link', id: 'run-reason-setup' }, 'Set up a model'), { onclick: () => showSetup(true) }));
+const composer = h('div', { class: 'composer' }, runReason, input, h('div', { class: 'composer-row' }, tokens, statusLine, stopBtn, runBtn));
 
-app.append(toolbar, historyPanel, live, log, composer);
+app.append(toolbar, setupPanel, historyPanel, live, log, composer);
 
 // ---- state --------------------------------------------------------------------------------
 let models: ModelChoice[] = [];
@@ -76,9 +86,17 @@ popOut.addEventListener('click', (e) => {
 });
 let sessionLive = false;
 let recorded = false;
+/** Whether the chosen model can answer (unknown until the extension has checked: Run stays enabled). */
+let usable: { ok: boolean; reason?: string } = { ok: true };
+/** Each task's text by id, for a model error's Retry. */
+const taskTexts = new Map<string, string>();
 
 function setRunning(r: boolean) {
   running = r;
+  runBtn.disabled = !usable.ok;
+  runBtn.title = usable.ok ? 'Run (Enter)' : `No model can answer: ${usable.reason ?? 'set one up'}`;
+  runReason.hidden = usable.ok || r;
+  runReasonText.textContent = ` ${usable.reason ?? 'No model can answer.'} `;
   runBtn.hidden = r;
   stopBtn.hidden = !r;
   input.disabled = r;
@@ -180,12 +198,27 @@ function renderEntry(e: Entry, task: string | undefined): HTMLElement {
       if (e.reason) body.append(h('div', { class: 'text claim' }, h('span', { class: 'claim-label' }, 'The model said: '), e.summary));
       else if (!(e.status === 'stopped' && /^Stopped by the user\.?$/.test(e.summary.trim()))) body.append(h('div', { class: 'text' }, e.summary));
       if (e.data !== undefined) body.append(h('pre', {}, JSON.stringify(e.data, null, 2)));
+      // A model error: the buttons that fix it, right where it is read.
+      if (e.fixes?.length) {
+        body.append(h('div', { class: 'fixes' }, ...e.fixes.map((label) => Object.assign(h('button', { class: label === e.fixes![0] ? 'fix primary' : 'fix' }, label), {
+          onclick: () => {
+            const text = task ? taskTexts.get(task) : undefined;
+            // Retry sends the task again: it leaves the box it was put back into.
+            if (label === 'Retry' && text && input.value.trim() === text.trim()) {
+              input.value = '';
+              vscode.setState({ ...vscode.getState(), draft: '' });
+            }
+            send({ type: 'modelFix', label, ...(label === 'Retry' && text ? { task: text } : {}) });
+          },
+        }))));
+      }
       return body;
     }
   }
 }
 
 function taskBlock(rec: TaskRecord): HTMLElement {
+  taskTexts.set(rec.id, rec.task);
   return h('section', { class: 'task', 'data-task': rec.id }, ...rec.entries.map((e) => renderEntry(e, rec.id)));
 }
 
@@ -200,6 +233,64 @@ function showTask(rec: TaskRecord, isRunning: boolean, earlier: TaskRecord[] = [
   if (rec.tokens) tokens.textContent = `~${rec.tokens.toLocaleString()} tokens`;
   setRunning(isRunning);
   scrollDown();
+}
+
+/** The picker, grouped by provider, each group saying its status ("Anthropic — No API key saved"). */
+function fillPicker(list: ModelChoice[], selected: ModelChoice | undefined, providers?: ProviderStatus[]): void {
+  models = list;
+  const groups = new Map<string, HTMLOptGroupElement>();
+  const opts = list.map((c, i) => {
+    const st = providers?.find((p) => p.provider === c.provider);
+    const title = st?.title ?? c.label.split(' · ')[0];
+    let g = groups.get(c.provider);
+    if (!g) groups.set(c.provider, (g = h('optgroup', { label: st ? `${title} — ${st.ready ? 'ready' : 'needs setup'}` : title })));
+    // Compact: the model's own name in the picker; the vendor, endpoint and status in its tooltip.
+    g.append(h('option', { value: String(i), title: [c.label, st?.detail].filter(Boolean).join('\n') }, c.label.split(' · ').pop() ?? c.label));
+    return g;
+  });
+  modelSelect.replaceChildren(...new Set(opts));
+  const sel = selected ? list.findIndex((c) => c.provider === selected.provider && c.model === selected.model) : -1;
+  if (sel >= 0) modelSelect.value = String(sel);
+  else {
+    // None chosen yet (or the chosen one is not available): say so rather than show a model that is not in use.
+    modelSelect.prepend(h('option', { value: '', disabled: '' }, 'Choose a model'));
+    modelSelect.value = '';
+  }
+  const st = providers?.find((p) => p.provider === list[sel]?.provider);
+  modelSelect.title = `Model: ${list[sel]?.label ?? 'none'}${st ? `\n${st.detail}` : ''}`;
+}
+
+function setupButton(label: string, m: FromWebviewMessage, primary = false): HTMLButtonElement {
+  return Object.assign(h('button', { class: primary ? 'primary' : '' }, label), { onclick: () => send(m) });
+}
+
+/** One row per provider: a dot (ready or not), its name, what it has or lacks, and what to do about it. */
+function renderSetup(providers: ProviderStatus[], current?: string): void {
+  setupList.replaceChildren(...providers.map((p) => {
+    const inUse = p.provider === current;
+    const actions: HTMLButtonElement[] = [];
+    if (!inUse || !p.ready) actions.push(setupButton(inUse ? 'Set Up' : 'Use', { type: 'setup', action: 'use', provider: p.provider }, !inUse && p.ready));
+    if (p.provider === 'openai') actions.push(setupButton('Base URL…', { type: 'setup', action: 'setBaseURL', provider: p.provider }));
+    if (p.provider !== 'vscode-lm') actions.push(setupButton(p.keySaved ? 'Change Key…' : 'Set API Key…', { type: 'setup', action: 'setKey', provider: p.provider }));
+    if (p.ready) actions.push(setupButton('Model…', { type: 'setup', action: 'chooseModel', provider: p.provider }));
+    const local = (p.local ?? []).map((l) => h('div', { class: 'setup-local' }, icon('vm-running'), ` ${l.name} answers at ${l.baseURL} (${l.models.length} model${l.models.length === 1 ? '' : 's'}) `,
+      setupButton(`Use ${l.name}`, { type: 'useLocal', baseURL: l.baseURL }, !p.ready)));
+    return h('div', { class: `setup-row ${p.ready ? 'ready' : 'missing'}`, 'data-provider': p.provider },
+      h('div', { class: 'setup-head' }, h('span', { class: `dot ${p.ready ? 'ok' : 'bad'}`, role: 'img', 'aria-label': p.ready ? 'ready' : 'needs setup' }),
+        h('span', { class: 'setup-title' }, p.title), inUse ? h('span', { class: 'badge allowed' }, 'in use') : undefined),
+      h('div', { class: 'setup-detail', title: p.detail }, p.detail),
+      ...local,
+      h('div', { class: 'setup-actions' }, ...actions));
+  }));
+}
+
+function showSetup(show: boolean): void {
+  setupPanel.hidden = !show;
+  setupBtn.setAttribute('aria-expanded', String(show));
+  if (show) {
+    historyPanel.hidden = true;
+    historyBtn.setAttribute('aria-expanded', 'false');
+  }
 }
 
 function showHistory(items: HistoryItem[]): void {
@@ -223,18 +314,19 @@ function handle(m: ToWebviewMessage) {
     case 'history':
       showHistory(m.history);
       return;
+    case 'models':
+      fillPicker(m.models, m.selected, m.providers);
+      renderSetup(m.providers, m.selected?.provider);
+      usable = m.usable;
+      setRunning(running);
+      return;
     case 'init': {
       models = m.models;
-      // Compact: the model's own name in the picker; the vendor and full label in its tooltip.
-      modelSelect.replaceChildren(...models.map((c, i) => h('option', { value: String(i), title: c.label }, c.label.split(' · ').pop() ?? c.label)));
-      const sel = m.selected ? models.findIndex((c) => c.provider === m.selected!.provider && c.model === m.selected!.model) : -1;
-      if (sel >= 0) modelSelect.value = String(sel);
-      else {
-        // None chosen yet (or the chosen one is not available): say so rather than show a model that is not in use.
-        modelSelect.prepend(h('option', { value: '', disabled: '' }, 'Choose a model'));
-        modelSelect.value = '';
-      }
-      modelSelect.title = `Model: ${models[sel]?.label ?? 'none'}`;
+      fillPicker(m.models, m.selected, m.providers);
+      if (m.providers) renderSetup(m.providers, m.selected?.provider);
+      if (m.usable) usable = m.usable;
+      // Nothing can answer and nothing is on screen: the setup is what the person needs first.
+      if (m.usable && !m.usable.ok && !m.current && !m.running) showSetup(true);
       modeSelect.value = m.mode;
       showHistory(m.history);
       if (m.current && (m.current.id !== taskId || recorded)) {
@@ -249,6 +341,7 @@ function handle(m: ToWebviewMessage) {
       break;
     }
     case 'task':
+      showSetup(false);
       historyPanel.hidden = true;
       historyBtn.setAttribute('aria-expanded', 'false');
       recorded = !!m.recorded;
@@ -337,6 +430,8 @@ function handle(m: ToWebviewMessage) {
 // ---- input --------------------------------------------------------------------------------
 function run() {
   const task = input.value.trim();
+  // No model can answer: the task stays in the box and the setup says what is missing.
+  if (!usable.ok) return showSetup(true);
   if (!task || running) return;
   send({ type: 'run', task });
   input.value = '';
@@ -348,7 +443,9 @@ newBtn.addEventListener('click', () => {
   send({ type: 'newTask' });
   input.focus();
 });
+setupBtn.addEventListener('click', () => showSetup(setupPanel.hidden));
 historyBtn.addEventListener('click', () => {
+  if (historyPanel.hidden) showSetup(false);
   historyPanel.hidden = !historyPanel.hidden;
   historyBtn.setAttribute('aria-expanded', String(!historyPanel.hidden));
 });

@@ -85,6 +85,7 @@ export function activate(context: vscode.ExtensionContext): BrowserAgentApi {
     history: { list: () => listHistory(a.root), open: (id) => openThread(a.root, id), clear: () => a.clearHistory(), onDidChange: a.onDidChange },
     toolContext: () => createToolContext(s),
     resolveRef,
+    log: (line) => logger.warn(line),
   });
   // The chat's earlier, separate history goes into the one store once; the old records stay where they were.
   const legacy = legacyHistory(context.globalState.get(LEGACY_HISTORY_KEY));

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { chatHtml } from '../../src/vscode/chat/html';
-import type { ToWebviewMessage } from '../../src/vscode/chat/messages';
+import { FromWebview, type ToWebviewMessage } from '../../src/vscode/chat/messages';
 import { BrowserSession } from '../../src/session/browserSession';
 import type { Tab } from '../../src/session/tab';
 import { TEST_LAUNCH } from '../helpers/chromium';
@@ -275,5 +275,65 @@ describe('chat panel webview in real Chromium', function () {
     assert.equal(await q(`document.querySelector('.history-item .h-turns').textContent`), '4');
     await shot('5-history-threads');
     await q(`document.querySelector('#history-toggle').click()`);
+  });
+
+  it('a model in one minute: providers with their status, Run disabled with the reason, a model error with its buttons', async () => {
+    const providers = [
+      { provider: 'vscode-lm', title: 'VS Code LM', ready: false, detail: 'No models: sign in to GitHub Copilot, or install an extension that provides language models', keySaved: false },
+      { provider: 'anthropic', title: 'Anthropic', ready: false, detail: 'No API key saved', endpoint: 'https://api.anthropic.com', model: 'claude-x', keySaved: false },
+      { provider: 'openai', title: 'OpenAI-compatible', ready: false, detail: 'http://127.0.0.1:9/v1 does not answer (ECONNREFUSED)', endpoint: 'http://127.0.0.1:9/v1', model: 'm1', keySaved: false,
+        local: [{ name: 'Ollama', baseURL: 'http://127.0.0.1:11434/v1', models: ['qwen3:8b'] }] },
+    ] as const;
+    const models = [{ provider: 'anthropic', model: 'claude-x', label: 'Anthropic · claude-x' }, { provider: 'openai', model: 'm1', label: 'OpenAI-compatible · m1' }] as const;
+    await post({ type: 'init', models: [...models], selected: models[1], mode: 'auto', history: [], running: false, providers: providers as any, usable: { ok: false, reason: `OpenAI-compatible: ${providers[2].detail}` } });
+    // The empty panel with no usable model opens the setup: each provider, its status, its buttons.
+    assert.equal(await q(`document.querySelector('#setup').hidden`), false, 'the setup shows itself');
+    assert.deepEqual(await q(`[...document.querySelectorAll('.setup-row .setup-title')].map((e) => e.textContent)`), ['VS Code LM', 'Anthropic', 'OpenAI-compatible']);
+    assert.match(await q<string>(`document.querySelector('.setup-row[data-provider="openai"] .setup-detail').textContent`), /does not answer \(ECONNREFUSED\)/);
+    assert.match(await q<string>(`document.querySelector('.setup-row[data-provider="openai"] .setup-local').textContent`), /Ollama answers at http:\/\/127\.0\.0\.1:11434\/v1 \(1 model\)/);
+    // The picker groups by provider and says which need setup.
+    assert.deepEqual(await q(`[...document.querySelectorAll('#model optgroup')].map((g) => g.label)`), ['Anthropic — needs setup', 'OpenAI-compatible — needs setup']);
+    // Run is disabled, with the reason in words; Enter keeps the task in the box.
+    assert.equal(await q(`document.querySelector('#run').disabled`), true);
+    assert.equal(await q(`document.querySelector('#run-reason').hidden`), false);
+    assert.match(await q<string>(`document.querySelector('#run-reason').textContent`), /OpenAI-compatible: http:\/\/127\.0\.0\.1:9\/v1 does not answer/);
+    const before = (await sent()).length;
+    await q(`document.querySelector('#task').focus()`);
+    await (await tab.session()).send('Input.insertText', { text: 'Read the heading' });
+    await key('Enter', 'Enter', '\r');
+    assert.equal((await sent()).length, before, 'nothing sent without a model');
+    assert.equal(await q(`document.querySelector('#task').value`), 'Read the heading', 'the task stays');
+    await shot('6-setup-no-model');
+    // Buttons ask the extension for what is missing; Use Ollama names only the server the setup found.
+    await q(`[...document.querySelectorAll('.setup-row[data-provider="anthropic"] button')].find((b) => b.textContent === 'Set API Key…').click()`);
+    assert.deepEqual((await sent()).at(-1), { type: 'setup', action: 'setKey', provider: 'anthropic' });
+    await q(`[...document.querySelectorAll('.setup-local button')][0].click()`);
+    assert.deepEqual((await sent()).at(-1), { type: 'useLocal', baseURL: 'http://127.0.0.1:11434/v1' });
+    assert.equal(FromWebview.safeParse({ type: 'useLocal', baseURL: 'https://attacker.example/v1' }).success, false, 'a webview cannot point the model elsewhere');
+    // Once set up: Run enabled, no reason, the provider marked in use.
+    await post({ type: 'models', models: [...models], selected: models[1], providers: providers.map((p) => (p.provider === 'openai' ? { ...p, ready: true, detail: 'http://127.0.0.1:11434/v1 answers · 1 model' } : p)) as any, usable: { ok: true } });
+    assert.equal(await q(`document.querySelector('#run').disabled`), false);
+    assert.equal(await q(`document.querySelector('#run-reason').hidden`), true);
+    assert.match(await q<string>(`document.querySelector('.setup-row[data-provider="openai"] .setup-head').textContent`), /in use/);
+    assert.equal(await q(`document.querySelector('#task').value`), 'Read the heading', 'still there');
+    // A model error: the endpoint named, its buttons; Retry sends the task again and takes it out of the box.
+    await key('Enter', 'Enter', '\r');
+    assert.deepEqual((await sent()).at(-1), { type: 'run', task: 'Read the heading' });
+    const rec = { id: 'e1', task: 'Read the heading', startedAt: Date.now(), provider: 'x', status: 'running', entries: [{ kind: 'user', text: 'Read the heading' }] };
+    await post({ type: 'task', record: rec as any, running: true });
+    assert.equal(await q(`document.querySelector('#setup').hidden`), true, 'the setup steps aside for the task');
+    await post({ type: 'entry', taskId: 'e1', entry: { kind: 'result', status: 'error', summary: 'the endpoint http://127.0.0.1:11434/v1 refused the API key (401): Incorrect API key', fixes: ['Set API Key', 'Retry', 'Show Log'] } });
+    await post({ type: 'running', running: false });
+    await post({ type: 'draft', text: 'Read the heading' });
+    const box = `document.querySelector('#log section.task:last-of-type .result-box')`;
+    assert.match(await q<string>(`${box}.textContent`), /refused the API key \(401\)/);
+    assert.deepEqual(await q(`[...${box}.querySelectorAll('.fixes button')].map((b) => b.textContent)`), ['Set API Key', 'Retry', 'Show Log']);
+    assert.equal(await q(`document.querySelector('#task').value`), 'Read the heading', 'the task is back in the box');
+    await shot('7-model-error-buttons');
+    await q(`[...${box}.querySelectorAll('.fixes button')][0].click()`);
+    assert.deepEqual((await sent()).at(-1), { type: 'modelFix', label: 'Set API Key' });
+    await q(`[...${box}.querySelectorAll('.fixes button')][1].click()`);
+    assert.deepEqual((await sent()).at(-1), { type: 'modelFix', label: 'Retry', task: 'Read the heading' });
+    assert.equal(await q(`document.querySelector('#task').value`), '', 'sent again, so out of the box');
   });
 });

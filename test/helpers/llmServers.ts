@@ -111,10 +111,25 @@ const openai: Encoder = (res, reply, body, n) => {
   sse(res, ev, '[DONE]');
 };
 
-async function start(path: string, encode: Encoder, script: Script, errorBody: (status: number) => unknown): Promise<LlmServer> {
+/** What a real endpoint also does: list its models (GET …/models) and refuse requests without its key (401). */
+export interface EndpointOptions {
+  models?: string[];
+  apiKey?: string;
+}
+
+async function start(path: string, encode: Encoder, script: Script, errorBody: (status: number) => unknown, opts: EndpointOptions = {}): Promise<LlmServer> {
   const requests: ScriptedRequest[] = [];
   const state = { aborted: 0 };
   const server = createServer(async (req, res) => {
+    const auth = req.headers.authorization ?? (req.headers['x-api-key'] ? `Bearer ${req.headers['x-api-key']}` : undefined);
+    if (opts.apiKey && auth !== `Bearer ${opts.apiKey}`) {
+      res.writeHead(401, { 'content-type': 'application/json' }).end(JSON.stringify(errorBody(401)));
+      return;
+    }
+    if (req.method === 'GET' && req.url?.endsWith('/models') && opts.models) {
+      res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ object: 'list', data: opts.models.map((id) => ({ id, object: 'model', owned_by: 'scripted' })) }));
+      return;
+    }
     if (req.method !== 'POST' || !req.url?.endsWith(path)) {
       res.writeHead(404).end();
       return;
@@ -176,8 +191,8 @@ export async function startAnthropicServer(script: Script): Promise<LlmServer> {
 }
 
 /** A scripted model speaking OpenAI Chat Completions (POST /v1/chat/completions, JSON or SSE). */
-export async function startOpenAIServer(script: Script): Promise<LlmServer> {
-  const s = (await start('/chat/completions', openai, script, (status) => ({ error: { message: `scripted ${status}`, type: status === 429 ? 'rate_limit_exceeded' : 'server_error', code: null } }))) as LlmServer & { port: number };
+export async function startOpenAIServer(script: Script, opts: EndpointOptions = {}): Promise<LlmServer> {
+  const s = (await start('/chat/completions', openai, script, (status) => ({ error: { message: `scripted ${status}`, type: status === 429 ? 'rate_limit_exceeded' : 'server_error', code: null } }), opts)) as LlmServer & { port: number };
   s.baseURL = `http://127.0.0.1:${s.port}/v1`;
   return s;
 }

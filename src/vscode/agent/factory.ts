@@ -11,13 +11,7 @@ import { vscodeLmProvider } from './vscodeLm';
 export const SECRET_KEYS = { anthropic: 'browserAgent.anthropicApiKey', openai: 'browserAgent.openaiApiKey' } as const;
 
 /** Everything the model picker can offer: VS Code's models plus the two configured endpoints. */
-export async function listModelChoices(s: AgentSettings, withVsCodeModels = true): Promise<ModelChoice[]> {
-  let lm: vscode.LanguageModelChat[] = [];
-  try {
-    if (withVsCodeModels) lm = await vscode.lm.selectChatModels();
-  } catch {
-    /* no LM API access (e.g. not consented yet) */
-  }
+export async function listModelChoices(s: AgentSettings, lm: readonly vscode.LanguageModelChat[]): Promise<ModelChoice[]> {
   return [
     ...lm.map((m) => ({ provider: 'vscode-lm' as const, model: m.id, label: `${m.vendor} · ${m.name}` })),
     { provider: 'anthropic', model: s.anthropicModel, label: `Anthropic · ${s.anthropicModel}` },

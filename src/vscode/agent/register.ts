@@ -1,6 +1,7 @@
 import * as vscode from 'vscode';
 import { registerActionCache } from './actRegister';
 import { promptForKey } from './keys';
+import { setUpModel } from './modelSetup';
 import { ChatViewProvider, VIEW_ID, type ChatDeps } from '../chat/chatView';
 
 export interface AgentApi {
@@ -21,6 +22,11 @@ export function registerAgent(context: vscode.ExtensionContext, deps: ChatDeps):
       if (!text) return undefined;
       await vscode.commands.executeCommand(`${VIEW_ID}.focus`);
       return chat.runTask(text);
+    }),
+    vscode.commands.registerCommand('browserAgent.setUpModel', async () => {
+      const ready = await setUpModel(context.secrets);
+      await chat.sendInit();
+      return ready;
     }),
     vscode.commands.registerCommand('browserAgent.setAnthropicKey', () => promptForKey(context.secrets, 'anthropic')),
     vscode.commands.registerCommand('browserAgent.setOpenAIKey', () => promptForKey(context.secrets, 'openai')),

@@ -12,7 +12,12 @@ import type { AgentMessage } from '../../agent/types';
 import { promptForKey } from '../agent/keys';
 import { runAgent } from '../../agent/loop';
 import { createProvider, listModelChoices, MissingKeyError, resolveMode, selectedChoice } from '../agent/factory';
-import { readAgentSettings, saveMode, saveModelChoice } from '../agent/settings';
+import { readAgentSettings, saveMode, saveModelChoice, type AgentSettings } from '../agent/settings';
+import { chooseModel, setBaseURL, useProvider } from '../agent/modelSetup';
+import { endpointOf, providerStatuses } from '../agent/modelStatus';
+import { describeModelError, type ModelFix, type ModelProblem } from '../../agent/providers/modelError';
+import { LOCAL_SERVERS } from '../../agent/providers/probe';
+import type { ChatProvider } from '../../agent/types';
 import { chatHtml } from './html';
 import { fixActionsForCode } from '../failureText';
 import { liveState } from '../liveState';
@@ -73,6 +78,27 @@ export interface ChatDeps {
   resolveRef?(tab: Tab, ref: string): Promise<ElementHandle | undefined>;
   /** Where act remembers resolved actions (this workspace's action cache). */
   actionCache?(): ActionCache | undefined;
+  /** The Browser Agent log (Show Log): a model error's full text goes there. */
+  log?(line: string): void;
+}
+
+/** A provider that keeps the last error its requests threw and counts the tries, so the panel can describe it. */
+function watched(p: ChatProvider, onAnswer: () => void): ChatProvider & { lastError?: unknown } {
+  const w: ChatProvider & { lastError?: unknown } = {
+    id: p.id, label: p.label, capabilities: p.capabilities,
+    async send(req) {
+      try {
+        const r = await p.send(req);
+        w.lastError = undefined;
+        onAnswer();
+        return r;
+      } catch (e) {
+        w.lastError = e;
+        throw e;
+      }
+    },
+  };
+  return w;
 }
 
 /** The chat panel: a webview view in the activity bar that runs our agent loop and shows it live. */
@@ -112,7 +138,13 @@ export class ChatViewProvider implements vscode.WebviewViewProvider, vscode.Disp
         if (st.state === 'connected') void this.followActiveTab();
         else void this.screencast.stop();
       }),
-      vscode.workspace.onDidChangeConfiguration((e) => e.affectsConfiguration('browserAgent.agent') && this.picked.settingsChanged()),
+      vscode.workspace.onDidChangeConfiguration((e) => {
+        if (!e.affectsConfiguration('browserAgent.agent')) return;
+        this.picked.settingsChanged();
+        void this.refreshModels();
+      }),
+      // A key saved from the palette or the walkthrough: the setup and Run say so at once.
+      this.context.secrets.onDidChange(() => void this.refreshModels()),
       // One history: what Task History shows, the chat's list shows too, without reopening the panel.
       ...(this.deps.history?.onDidChange ? [this.deps.history.onDidChange(() => void this.history().then((history) => this.post({ type: 'history', history })))] : []),
       view.onDidDispose(() => {
@@ -153,9 +185,14 @@ export class ChatViewProvider implements vscode.WebviewViewProvider, vscode.Disp
         return this.sendInit();
       case 'backToChat':
         return this.sendInit();
-      case 'selectModel':
+      case 'selectModel': {
         await this.picked.pick(m.choice, saveModelChoice(m.choice));
+        // A provider that is not set up yet asks for what it is missing (a key, a base URL) right away.
+        const lm = m.choice.provider === 'vscode-lm' ? await vscode.lm.selectChatModels().then((x) => x, () => []) : [];
+        const status = (await providerStatuses(this.picked.applyNow(readAgentSettings()), this.context.secrets, lm).catch(() => [])).find((p) => p.provider === m.choice.provider);
+        if (status && !status.ready) await useProvider(m.choice.provider, this.context.secrets);
         return this.sendInit();
+      }
       case 'selectMode':
         await saveMode(m.mode);
         return this.sendInit();
@@ -177,6 +214,54 @@ export class ChatViewProvider implements vscode.WebviewViewProvider, vscode.Disp
       }
       case 'setKey':
         if (await promptForKey(this.context.secrets, m.provider)) await this.sendInit();
+        return;
+      case 'setup':
+        await this.setup(m.action, m.provider);
+        return;
+      case 'useLocal':
+        // Only a server the setup itself lists: the webview cannot point the model at an address of its choosing.
+        if (LOCAL_SERVERS.some((l) => l.baseURL === m.baseURL)) {
+          await vscode.workspace.getConfiguration('browserAgent.agent').update('openai.baseURL', m.baseURL, vscode.ConfigurationTarget.Global);
+          await useProvider('openai', this.context.secrets);
+        }
+        return this.sendInit();
+      case 'modelFix':
+        return this.modelFix(m.label, m.task);
+    }
+  }
+
+  private async setup(action: 'use' | 'setKey' | 'setBaseURL' | 'chooseModel', provider: AgentSettings['provider']): Promise<void> {
+    const secrets = this.context.secrets;
+    if (action === 'use') await useProvider(provider, secrets);
+    else if (action === 'setKey' && provider !== 'vscode-lm') await promptForKey(secrets, provider);
+    else if (action === 'setBaseURL') await setBaseURL();
+    else if (action === 'chooseModel') await chooseModel(provider, secrets);
+    this.picked.settingsChanged();
+    await this.sendInit();
+  }
+
+  /** A model error's button. Retry sends the task again (it is also back in the task box). */
+  private async modelFix(label: ModelFix, task?: string): Promise<void> {
+    const provider = this.picked.applyNow(readAgentSettings()).provider;
+    switch (label) {
+      case 'Retry':
+        if (task) void this.runTask(task);
+        return;
+      case 'Set API Key':
+        if (provider !== 'vscode-lm') await promptForKey(this.context.secrets, provider);
+        return this.sendInit();
+      case 'Choose Model':
+        await chooseModel(provider, this.context.secrets);
+        return this.sendInit();
+      case 'Set Base URL':
+        if (provider === 'openai') await setBaseURL();
+        else await vscode.commands.executeCommand('workbench.action.openSettings', `browserAgent.agent.${provider}.baseURL`);
+        return this.sendInit();
+      case 'Open Settings':
+        await vscode.commands.executeCommand('workbench.action.openSettings', 'browserAgent.agent');
+        return;
+      case 'Show Log':
+        await vscode.commands.executeCommand('browserAgent.showLog');
         return;
     }
   }
@@ -252,8 +337,13 @@ export class ChatViewProvider implements vscode.WebviewViewProvider, vscode.Disp
     this.postSession();
     let outcome: AgentOutcome | undefined;
     const emit = (e: Parameters<TaskTranscript['apply']>[0]) => transcript.apply(e).forEach((m) => this.post(m));
+    let tries = 1;
+    let provider: ReturnType<typeof watched> | undefined;
     try {
-      const provider = await createProvider(settings, this.context.secrets, (text) => this.post({ type: 'status', text }));
+      provider = watched(await createProvider(settings, this.context.secrets, (text) => {
+        tries++;
+        this.post({ type: 'status', text });
+      }), () => (tries = 1));
       transcript.record.provider = provider.label;
       const mode = resolveMode(settings.mode, provider);
       const ctx = this.deps.toolContext?.() ?? {
@@ -268,6 +358,7 @@ export class ChatViewProvider implements vscode.WebviewViewProvider, vscode.Disp
         task, earlier: thread.conversation, provider, mode, tools: this.deps.tools(), ctx, hooks, signal: controller.signal,
         maxSteps: settings.maxSteps, maxIdenticalCalls: settings.maxIdenticalCalls, actionCache: this.deps.actionCache?.(),
         onEvent: (e) => {
+          if (e.type === 'done' && e.outcome.status === 'error' && provider?.lastError !== undefined) return; // shown with its fixes below
           emit(e);
           if (e.type === 'step-start') void this.highlight(e.input, e.tool);
           if (e.type === 'step-end') {
@@ -278,17 +369,15 @@ export class ChatViewProvider implements vscode.WebviewViewProvider, vscode.Disp
       });
       outcome = await this.running;
       if (outcome.conversation) thread.conversation = outcome.conversation;
+      // A model error ends the run inside the loop: its result names the endpoint and offers the fix.
+      if (outcome.status === 'error' && provider.lastError !== undefined) this.showProblem(transcript, this.problem(provider.lastError, settings, tries, provider.label), outcome);
       return outcome;
     } catch (e) {
-      const text = errorMessage(e);
-      outcome = { status: 'error', summary: text, steps: 0, tokens: 0 };
-      emit({ type: 'done', outcome });
-      if (e instanceof MissingKeyError) {
-        const which = settings.provider === 'anthropic' ? 'anthropic' : 'openai';
-        void vscode.window.showErrorMessage(text, ...(settings.provider === 'vscode-lm' ? [] : ['Set API Key'])).then((b) => {
-          if (b) void promptForKey(this.context.secrets, which);
-        });
-      }
+      const problem: ModelProblem = e instanceof MissingKeyError
+        ? { message: e.message, fixes: settings.provider === 'vscode-lm' ? ['Choose Model', 'Retry'] : ['Set API Key', 'Retry'] }
+        : this.problem(e, settings, tries, provider?.label);
+      outcome = { status: 'error', summary: problem.message, steps: 0, tokens: 0 };
+      this.showProblem(transcript, problem, outcome);
       return undefined;
     } finally {
       this.controller = undefined;
@@ -302,6 +391,20 @@ export class ChatViewProvider implements vscode.WebviewViewProvider, vscode.Disp
     }
   }
 
+  private problem(e: unknown, settings: AgentSettings, tries: number, label?: string): ModelProblem {
+    const problem = describeModelError(e, endpointOf(settings, label), tries);
+    this.deps.log?.(`Model error: ${problem.message}${e instanceof Error && e.message !== problem.message ? ` (${e.message})` : ''}`);
+    return problem;
+  }
+
+  /** A model error as the run's result: what happened, where, and the buttons that fix it (no toast). */
+  private showProblem(transcript: TaskTranscript, problem: ModelProblem, outcome: AgentOutcome): void {
+    transcript.apply({ type: 'done', outcome: { ...outcome, summary: problem.message } }).forEach((m) => {
+      if (m.type === 'entry' && m.entry.kind === 'result') m.entry.fixes = problem.fixes;
+      this.post(m);
+    });
+  }
+
   private async highlight(input: unknown, tool: string): Promise<void> {
     const tab = this.screencast.target;
     if (!tab) return;
@@ -309,13 +412,26 @@ export class ChatViewProvider implements vscode.WebviewViewProvider, vscode.Disp
     if (box) this.post({ type: 'highlight', box, label: tool });
   }
 
+  /** The picker, the setup and Run's state again, without touching the conversation. */
+  private async refreshModels(): Promise<void> {
+    if (!this.view) return;
+    const st = await this.initState();
+    if (st.providers && st.usable) this.post({ type: 'models', models: st.models, selected: st.selected, providers: st.providers, usable: st.usable });
+  }
+
   private async initState(withVsCodeModels = true) {
     const s = this.picked.applyNow(readAgentSettings());
-    const models = await listModelChoices(s, withVsCodeModels);
+    const lm = withVsCodeModels ? await vscode.lm.selectChatModels().then((m) => m, () => []) : [];
+    const models = await listModelChoices(s, lm);
     if (withVsCodeModels) this.listedModels = true;
+    // Each provider's status (keys, endpoints answering, local servers): only in the full init, it asks the network.
+    const providers = withVsCodeModels ? await providerStatuses(s, this.context.secrets, lm).catch(() => undefined) : undefined;
+    const chosen = providers?.find((p) => p.provider === s.provider);
     return {
       models,
       selected: selectedChoice(s, models),
+      ...(providers ? { providers } : {}),
+      ...(chosen ? { usable: chosen.ready ? { ok: true } : { ok: false, reason: `${chosen.title}: ${chosen.detail}` } } : {}),
       mode: s.mode,
       history: await this.history(),
       earlier: this.thread?.earlier,

@@ -1,4 +1,5 @@
 import * as z from 'zod/mini';
+import { MODEL_FIXES } from '../../agent/providers/modelError';
 
 /**
  * The contract between the chat webview and the extension, both directions, validated with zod
@@ -37,7 +38,11 @@ export const EntrySchema = z.discriminatedUnion('kind', [
   z.object({ kind: z.literal('assistant'), text: z.string() }),
   z.object({ kind: z.literal('card'), card: ToWebviewCard }),
   /** `reason`: why the outcome is not what the model claimed (a success claim over failed actions). */
-  z.object({ kind: z.literal('result'), status: z.string(), summary: z.string(), data: z.optional(z.unknown()), reason: z.optional(z.string()) }),
+  /** `fixes`: for a model error, the buttons that fix it (Set API Key, Retry…), acted on by the panel. */
+  z.object({
+    kind: z.literal('result'), status: z.string(), summary: z.string(), data: z.optional(z.unknown()), reason: z.optional(z.string()),
+    fixes: z.optional(z.array(z.enum(MODEL_FIXES))),
+  }),
   z.object({ kind: z.literal('notice'), text: z.string() }),
 ]);
 export type Entry = z.infer<typeof EntrySchema>;
@@ -64,6 +69,22 @@ export const HistoryItemSchema = z.object({
 });
 export type HistoryItem = z.infer<typeof HistoryItemSchema>;
 
+/** A provider as the panel's setup shows it: what it needs, what it has, whether a run can start with it. */
+export const ProviderStatusSchema = z.object({
+  provider: ProviderIdSchema,
+  title: z.string(),
+  ready: z.boolean(),
+  detail: z.string(),
+  endpoint: z.optional(z.string()),
+  model: z.optional(z.string()),
+  keySaved: z.optional(z.boolean()),
+  /** Models the endpoint lists (GET /models). */
+  models: z.optional(z.array(z.string())),
+  /** Ollama or LM Studio answering on this machine. */
+  local: z.optional(z.array(z.object({ name: z.string(), baseURL: z.string(), models: z.array(z.string()) }))),
+});
+export type ProviderStatus = z.infer<typeof ProviderStatusSchema>;
+
 export const ModelChoiceSchema = z.object({ provider: ProviderIdSchema, model: z.string(), label: z.string() });
 export type ModelChoice = z.infer<typeof ModelChoiceSchema>;
 
@@ -78,6 +99,15 @@ export const ToWebview = z.discriminatedUnion('type', [
     earlier: z.optional(z.array(TaskRecordSchema)),
     current: z.optional(TaskRecordSchema),
     running: z.boolean(),
+    /** Each provider's status, for the setup section (absent in the quick first init). */
+    providers: z.optional(z.array(ProviderStatusSchema)),
+    /** Whether the chosen model can answer; Run is disabled with `reason` when not. */
+    usable: z.optional(z.object({ ok: z.boolean(), reason: z.optional(z.string()) })),
+  }),
+  /** The models and providers again (a key saved, a setting changed), leaving the conversation as it is. */
+  z.object({
+    type: z.literal('models'), models: z.array(ModelChoiceSchema), selected: z.optional(ModelChoiceSchema), providers: z.array(ProviderStatusSchema),
+    usable: z.object({ ok: z.boolean(), reason: z.optional(z.string()) }),
   }),
   /** The history list again, when the store changed (a replay, another window's task, Clear). */
   z.object({ type: z.literal('history'), history: z.array(HistoryItemSchema) }),
@@ -122,6 +152,12 @@ export const FromWebview = z.discriminatedUnion('type', [
   z.object({ type: z.literal('openLiveView') }),
   z.object({ type: z.literal('revealTask'), id: z.string() }),
   z.object({ type: z.literal('setKey'), provider: z.enum(['anthropic', 'openai']) }),
+  /** Model setup in the panel: each asks only for what is missing (a key, a base URL, a model from the endpoint). */
+  z.object({ type: z.literal('setup'), action: z.enum(['use', 'setKey', 'setBaseURL', 'chooseModel']), provider: ProviderIdSchema }),
+  /** Use a local server the setup found (Ollama, LM Studio): its URL as the OpenAI-compatible base URL. */
+  z.object({ type: z.literal('useLocal'), baseURL: z.string().check(z.regex(/^http:\/\/127\.0\.0\.1:\d+\/v1$/)) }),
+  /** A model error's button; `task`: the task to send again on Retry. */
+  z.object({ type: z.literal('modelFix'), label: z.enum(MODEL_FIXES), task: z.optional(z.string().check(z.maxLength(10_000))) }),
   /** A fix-it button on a card: the extension looks the action up by the card's error code. */
   z.object({ type: z.literal('fix'), code: z.string().check(z.maxLength(40)), label: z.enum(['Open Settings', 'How to Attach', 'Show Log']) }),
 ]);
