@@ -77,8 +77,9 @@ const cardEls = new Map<string, HTMLDetailsElement>();
 const cardKey = (task: string | undefined, id: string) => `${task ?? ''}\u0000${id}`;
 const saved = vscode.getState() ?? {};
 input.value = saved.draft ?? '';
-// The live view starts collapsed (the conversation needs the room) and remembers the person's choice.
-live.open = saved.liveOpen ?? false;
+// The live view starts open (the person watches what the agent does) and remembers the person's own choice: a view
+// they closed stays closed, also when a task starts.
+live.open = saved.liveOpen ?? true;
 live.addEventListener('toggle', () => vscode.setState({ ...vscode.getState(), liveOpen: live.open }));
 popOut.addEventListener('click', (e) => {
   e.preventDefault();
@@ -404,6 +405,7 @@ function handle(m: ToWebviewMessage) {
     case 'running':
       setRunning(m.running);
       break;
+
     case 'frame':
       if (!sessionLive) break; // a late frame from a browser that is gone
       liveEmpty.hidden = true;

@@ -87,15 +87,20 @@ function sitesOf(steps: StepRecord[]): string[] {
   return out;
 }
 
+/**
+ * A skill's name and folder, as VS Code's skill validation wants them: 1–64 lowercase ASCII letters, digits and
+ * single hyphens, not at either end (`Résumé für Zoë!` → `resume-fur-zoe`).
+ */
 export function slugOf(text: string): string {
-  return (
-    text
-      .toLowerCase()
-      .normalize('NFKD')
-      .replace(/[^\p{L}\p{N}]+/gu, '-')
-      .replace(/^-+|-+$/g, '')
-      .slice(0, 48) || 'skill'
-  );
+  const slug = text
+    .normalize('NFKD')
+    .replace(/\p{M}+/gu, '')
+    .toLowerCase()
+    .replace(/[^a-z0-9]+/g, '-')
+    .replace(/^-+/, '')
+    .slice(0, 48)
+    .replace(/-+$/, '');
+  return slug || 'skill';
 }
 
 /**
@@ -115,8 +120,10 @@ export function draftSkill(task: LoadedTask): { slug: string; text: string } {
   if (!lines.length) throw new Error('the task has no successful steps that change the page, so there is nothing to write down');
   const confirmed = done.filter((s) => s.decision === 'allowed').map((s) => `${stepInWords(s) ?? s.tool} asked for confirmation${s.reason ? ` (${s.reason})` : ''}.`);
   const tools = [...new Set(['browser_snapshot', ...done.map((s) => s.tool)])];
+  const slug = slugOf(goal);
   const front: Record<string, unknown> = {
-    name: goal.length > 100 ? `${goal.slice(0, 100)}…` : goal,
+    // The name is the folder's (VS Code's rule); the goal in words is the description's start.
+    name: slug,
     description: `${goal}${task.end?.summary ? ` — ${task.end.summary.replace(/\s+/g, ' ').slice(0, 300)}` : ''}`,
     sites: sitesOf(task.steps),
   };
@@ -133,5 +140,5 @@ export function draftSkill(task: LoadedTask): { slug: string; text: string } {
     ...lines.map((l, n) => `${n + 1}. ${l}.`),
     '',
   ].join('\n');
-  return { slug: slugOf(goal), text };
+  return { slug, text };
 }

@@ -86,6 +86,7 @@ export function activate(context: vscode.ExtensionContext): BrowserAgentApi {
     toolContext: () => createToolContext(s),
     resolveRef,
     log: (line) => logger.warn(line),
+    liveView,
   });
   // The chat's earlier, separate history goes into the one store once; the old records stay where they were.
   const legacy = legacyHistory(context.globalState.get(LEGACY_HISTORY_KEY));

@@ -13,11 +13,21 @@ export class LiveViewPanel implements vscode.Disposable {
   private readonly screencast = new Screencast((m) => void this.panel?.webview.postMessage(m));
   private readonly onStatus = (s: SessionStatus) => this.update(s);
 
+  /** Fires when the person closes the tab (not when the window goes): a task then stops opening it by itself. */
+  private readonly closed = new vscode.EventEmitter<void>();
+  readonly onDidClose = this.closed.event;
+  private disposing = false;
+
   constructor(private readonly sessions: SessionManager) {}
 
-  show(): void {
-    if (this.panel) return this.panel.reveal();
-    const panel = (this.panel = vscode.window.createWebviewPanel('browserAgent.liveView', 'Browser: Live View', vscode.ViewColumn.Beside, { enableScripts: true, retainContextWhenHidden: false }));
+  get isOpen(): boolean {
+    return !!this.panel;
+  }
+
+  /** `preserveFocus`: opened for the person to watch (a task began), not asked for: the focus stays in the chat. */
+  show(preserveFocus = false): void {
+    if (this.panel) return this.panel.reveal(undefined, preserveFocus);
+    const panel = (this.panel = vscode.window.createWebviewPanel('browserAgent.liveView', 'Browser: Live View', { viewColumn: vscode.ViewColumn.Beside, preserveFocus }, { enableScripts: true, retainContextWhenHidden: false }));
     panel.iconPath = new vscode.ThemeIcon('eye');
     panel.webview.html = html(panel.webview.cspSource);
     this.sessions.on('status', this.onStatus);
@@ -25,6 +35,7 @@ export class LiveViewPanel implements vscode.Disposable {
     panel.onDidDispose(() => {
       this.sessions.off('status', this.onStatus);
       this.panel = undefined;
+      if (!this.disposing) this.closed.fire();
       void this.screencast.stop();
     });
     this.update(this.sessions.status);
@@ -42,7 +53,9 @@ export class LiveViewPanel implements vscode.Disposable {
   }
 
   dispose(): void {
+    this.disposing = true;
     this.panel?.dispose();
+    this.closed.dispose();
   }
 }
 

@@ -108,7 +108,7 @@ describe('chat panel webview in real Chromium', function () {
     assert.equal(await q(`document.querySelector('.history-item .h-task').textContent`), 'Find a flight');
     assert.equal(await q(`document.querySelector('.history-item .h-meta').textContent`), 'Done', 'the same words as Task History');
     assert.equal(await q(`document.querySelector('.history').hidden`), true, 'history starts collapsed');
-    assert.equal(await q(`document.querySelector('#live').open`), false, 'the live view starts collapsed: the conversation gets the room');
+    assert.equal(await q(`document.querySelector('#live').open`), true, 'the live view starts open: the person watches what the agent does');
     assert.equal(await q(`getComputedStyle(document.querySelector('.codicon-add'), '::before').fontFamily`), 'codicon', 'codicon font from the extension');
     assert.deepEqual(await q('window.__violations'), []);
   });
@@ -131,7 +131,7 @@ describe('chat panel webview in real Chromium', function () {
     const jpeg = await (await other.session()).send('Page.captureScreenshot', { format: 'jpeg', quality: 40 });
     await browser.closeTab(other.targetId);
     await browser.selectTab(tab.targetId);
-    await q(`document.querySelector('#live summary').click()`);
+    assert.equal(await q(`document.querySelector('#live').open`), true, 'open without a click');
     await post({ type: 'session', live: true, label: 'Live · launched', note: '', url: 'https://shop.example/' });
     await post({ type: 'frame', data: jpeg!.data, width: 420, height: 900 });
     await post({ type: 'card', taskId: id, card: { id: 's1', tool: 'browser_click', target: 'button "Checkout"', input: { ref: '12' }, state: 'running' } });

@@ -184,8 +184,8 @@ async function start(path: string, encode: Encoder, script: Script, errorBody: (
 }
 
 /** A scripted model speaking the Anthropic Messages API (POST /v1/messages, JSON or SSE). */
-export async function startAnthropicServer(script: Script): Promise<LlmServer> {
-  const s = (await start('/v1/messages', anthropic, script, (status) => ({ type: 'error', error: { type: status === 429 ? 'rate_limit_error' : 'api_error', message: `scripted ${status}` } }))) as LlmServer & { port: number };
+export async function startAnthropicServer(script: Script, opts: EndpointOptions = {}): Promise<LlmServer> {
+  const s = (await start('/v1/messages', anthropic, script, (status) => ({ type: 'error', error: { type: status === 429 ? 'rate_limit_error' : status === 401 ? 'authentication_error' : 'api_error', message: `scripted ${status}` } }), opts)) as LlmServer & { port: number };
   s.baseURL = `http://127.0.0.1:${s.port}`;
   return s;
 }

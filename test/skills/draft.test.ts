@@ -7,7 +7,7 @@ import { openaiProvider } from '../../src/agent/providers/openai';
 import { createAuditHooks } from '../../src/audit/hooks';
 import { loadTask } from '../../src/audit/reader';
 import { AuditRecorder } from '../../src/audit/recorder';
-import { draftSkill } from '../../src/audit/skillDraft';
+import { draftSkill, slugOf } from '../../src/audit/skillDraft';
 import { SkillLibrary } from '../../src/skills/library';
 import { parseSkill } from '../../src/skills/parse';
 import { saveSkillDraft } from '../../src/skills/save';
@@ -89,6 +89,10 @@ describe('Save as Skill: a recorded run becomes a SKILL.md a later run retrieves
     const again = await saveSkillDraft(skillsDir, draft);
     assert.equal(again, join(skillsDir, `${draft.slug}-2`, 'SKILL.md'), 'never overwrites');
     assert.equal(readFileSync(file, 'utf8'), t);
+    // VS Code's skill rules: the name is lowercase letters, digits and hyphens, and its folder's, also for a second copy.
+    assert.match(t, /^name: sign-in-to-the-members-area-as-ada$/m);
+    assert.match(readFileSync(again, 'utf8'), /^name: sign-in-to-the-members-area-as-ada-2$/m);
+    assert.equal(parseSkill(readFileSync(again, 'utf8'), again, 'workspace').name, `${draft.slug}-2`);
     rmSync(join(skillsDir, `${draft.slug}-2`), { recursive: true });
 
     const lib = new SkillLibrary([{ path: skillsDir, source: 'workspace' }]);
@@ -96,10 +100,25 @@ describe('Save as Skill: a recorded run becomes a SKILL.md a later run retrieves
     try {
       await h.ok('browser_navigate', { url: 'about:blank' });
       const { server } = await agent('log in to the members page with the name Bob', () => ({ toolCalls: [{ name: 'finish', input: { success: true, summary: 'ok' } }] }));
-      assert.match(server.requests[0].allText, /name: Sign in to the members area as Ada[\s\S]*Type \{\{secret:PASSWORD\}\} into the textbox "Password"/);
+      assert.match(server.requests[0].allText, /name: sign-in-to-the-members-area-as-ada[\s\S]*Sign in to the members area as Ada[\s\S]*Type \{\{secret:PASSWORD\}\} into the textbox "Password"/);
     } finally {
       h.ctx.skills = undefined;
       lib.dispose();
+    }
+  });
+
+  it('names a skill as VS Code\'s validation wants: lowercase ASCII letters, digits, single hyphens, not at the ends', () => {
+    const vscodeRule = (n: string) => /^[a-z0-9-]+$/.test(n) && !/^-|-$|--/.test(n) && n.length >= 1 && n.length <= 64;
+    const cases: Array<[string, string]> = [
+      ['Sign in to the members area as Ada', 'sign-in-to-the-members-area-as-ada'],
+      ['Résumé für Zoë!', 'resume-fur-zoe'],
+      ['  --Book a flight: Paris → Rome (Friday)--  ', 'book-a-flight-paris-rome-friday'],
+      ['预订机票', 'skill'],
+      ['x'.repeat(47) + ' yz', 'x'.repeat(47)],
+    ];
+    for (const [goal, want] of cases) {
+      assert.equal(slugOf(goal), want, goal);
+      assert.ok(vscodeRule(slugOf(goal)), `${goal} → ${slugOf(goal)}`);
     }
   });
 

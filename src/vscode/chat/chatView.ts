@@ -80,7 +80,12 @@ export interface ChatDeps {
   actionCache?(): ActionCache | undefined;
   /** The Browser Agent log (Show Log): a model error's full text goes there. */
   log?(line: string): void;
+  /** The live view in an editor tab: a task opens it where the page can be seen (see `watch`). */
+  liveView?: { readonly isOpen: boolean; show(preserveFocus?: boolean): void; onDidClose: vscode.Event<void> };
 }
+
+/** Whether a task opens the live view in the editor area by itself (off once the person closes it during a task). */
+export const LIVE_VIEW_AUTO_KEY = 'browserAgent.liveView.openWithTask';
 
 /** A provider that keeps the last error its requests threw and counts the tries, so the panel can describe it. */
 function watched(p: ChatProvider, onAnswer: () => void): ChatProvider & { lastError?: unknown } {
@@ -147,6 +152,8 @@ export class ChatViewProvider implements vscode.WebviewViewProvider, vscode.Disp
       this.context.secrets.onDidChange(() => void this.refreshModels()),
       // One history: what Task History shows, the chat's list shows too, without reopening the panel.
       ...(this.deps.history?.onDidChange ? [this.deps.history.onDidChange(() => void this.history().then((history) => this.post({ type: 'history', history })))] : []),
+      // Closed while a task runs: the person does not want it; remembered, until they open it again.
+      ...(this.deps.liveView ? [this.deps.liveView.onDidClose(() => void (this.controller && this.context.globalState.update(LIVE_VIEW_AUTO_KEY, false)))] : []),
       view.onDidDispose(() => {
         this.view = undefined;
         void this.screencast.stop();
@@ -202,6 +209,7 @@ export class ChatViewProvider implements vscode.WebviewViewProvider, vscode.Disp
         await this.deps.history?.clear();
         return this.sendInit();
       case 'openLiveView':
+        await this.context.globalState.update(LIVE_VIEW_AUTO_KEY, true);
         await vscode.commands.executeCommand('browserAgent.openLiveView');
         return;
       case 'revealTask':
@@ -339,6 +347,7 @@ export class ChatViewProvider implements vscode.WebviewViewProvider, vscode.Disp
     const emit = (e: Parameters<TaskTranscript['apply']>[0]) => transcript.apply(e).forEach((m) => this.post(m));
     let tries = 1;
     let provider: ReturnType<typeof watched> | undefined;
+    let watching = false;
     try {
       provider = watched(await createProvider(settings, this.context.secrets, (text) => {
         tries++;
@@ -360,6 +369,10 @@ export class ChatViewProvider implements vscode.WebviewViewProvider, vscode.Disp
         onEvent: (e) => {
           if (e.type === 'done' && e.outcome.status === 'error' && provider?.lastError !== undefined) return; // shown with its fixes below
           emit(e);
+          if (e.type === 'step-start' && !watching && e.tool.startsWith('browser_')) {
+            watching = true;
+            this.watch();
+          }
           if (e.type === 'step-start') void this.highlight(e.input, e.tool);
           if (e.type === 'step-end') {
             this.post({ type: 'highlight' });
@@ -403,6 +416,17 @@ export class ChatViewProvider implements vscode.WebviewViewProvider, vscode.Disp
       if (m.type === 'entry' && m.entry.kind === 'result') m.entry.fixes = problem.fixes;
       this.post(m);
     });
+  }
+
+  /**
+   * The first browser step of a task: the page where it can be seen, so a confirmation is never answered blind. With
+   * the editor area empty (nothing of the person's to cover) the live view opens there, beside the chat, keeping the
+   * focus where it was; the panel's own live view starts open too (media/chat.ts).
+   */
+  private watch(): void {
+    const live = this.deps.liveView;
+    const empty = vscode.window.tabGroups.all.every((g) => g.tabs.length === 0);
+    if (live && !live.isOpen && empty && this.context.globalState.get(LIVE_VIEW_AUTO_KEY, true)) live.show(true);
   }
 
   private async highlight(input: unknown, tool: string): Promise<void> {

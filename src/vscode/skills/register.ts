@@ -3,6 +3,7 @@ import { listTasks, loadTask } from '../../audit/reader';
 import { errorMessage } from '../../base/errors';
 import { setSkillLibrary } from '../toolContext';
 import { draftSkill } from '../../audit/skillDraft';
+import { shortTime } from '../../audit/present';
 import { defaultSkillFolders, globalSkillsDir, workspaceSkillsDir } from '../../skills/folders';
 import { SkillLibrary, type SkillFolder } from '../../skills/library';
 import { saveSkillDraft } from '../../skills/save';
@@ -73,9 +74,11 @@ export function registerSkills(context: vscode.ExtensionContext, auditRoot: stri
       try {
         let dir = item?.task?.dir;
         if (!dir) {
-          const done = (await listTasks(auditRoot)).filter((t) => t.outcome === 'success');
+          // Only runs that worked and were a task of their own: a replay repeats a skill's steps, it teaches none.
+          const done = (await listTasks(auditRoot)).filter((t) => t.outcome === 'success' && (t.status ?? 'success') === 'success' && t.source !== 'replay');
           if (!done.length) return void vscode.window.showInformationMessage('Browser Agent: no successful recorded task to save as a skill yet.');
-          dir = (await vscode.window.showQuickPick(done.map((t) => ({ label: t.goal, description: `${t.steps} steps`, detail: t.startedAt, dir: t.dir })), { title: 'Save as Skill: pick a task' }))?.dir;
+          const items = done.map((t) => ({ label: t.goal, description: `${t.steps} step${t.steps === 1 ? '' : 's'}`, detail: shortTime(t.startedAt), dir: t.dir }));
+          dir = (await vscode.window.showQuickPick(items, { title: 'Save as Skill: pick a task that succeeded', matchOnDetail: true }))?.dir;
         }
         return dir ? await saveFromTask(dir) : undefined;
       } catch (e) {

@@ -138,6 +138,18 @@ describe('UI: a task in the chat panel', function () {
       return f.w > 0 && f.visible && f;
     });
     assert.equal(frame.src, 'data:image/jpeg;base64,');
+    // Watch by default: the editor area was empty, so the task's first browser step opened the live view there,
+    // beside the chat; at the confirmation the page is in sight next to the modal.
+    await wb.page.locator('.tabs-container .tab', { hasText: /^Browser: / }).first().waitFor({ state: 'visible', timeout: 15_000 });
+    const editorLive = await until('the live view in the editor area', async () => {
+      for (const f of wb.page.frames()) if (f !== chat && (await f.locator('#bar #state').count().catch(() => 0))) return f;
+      return undefined;
+    });
+    const big = await until('a page in the editor live view', async () => {
+      const f = await editorLive.locator('#live-frame').evaluate((img: HTMLImageElement) => ({ w: img.naturalWidth, shown: img.getBoundingClientRect().width }));
+      return f.w > 0 && f.shown > 300 && f;
+    });
+    assert.ok(big.shown > 300, `the page is shown ${big.shown} px wide`);
     await wb.screenshot('cards-and-modal');
 
     await box.locator('.monaco-button').filter({ hasText: /^\s*Allow\s*$/ }).first().click();
