@@ -231,7 +231,8 @@ function showTask(rec: TaskRecord, isRunning: boolean, earlier: TaskRecord[] = [
   cardEls.clear();
   const blocks = [...keep, ...earlier.filter((r) => r.id !== rec.id).map(taskBlock), taskBlock(rec)];
   log.replaceChildren(...blocks.flatMap((b, i) => (i ? [h('hr', { class: 'task-sep', 'aria-hidden': 'true' }), b] : [b])));
-  if (rec.tokens) tokens.textContent = `~${rec.tokens.toLocaleString()} tokens`;
+  // Another task's count never stays under this one (a replay uses no model: none).
+  tokens.textContent = rec.tokens ? `~${rec.tokens.toLocaleString()} tokens` : '';
   setRunning(isRunning);
   scrollDown();
 }
@@ -347,8 +348,18 @@ function handle(m: ToWebviewMessage) {
       historyBtn.setAttribute('aria-expanded', 'false');
       recorded = !!m.recorded;
       showTask(m.record, m.running, m.earlier ?? [], !!m.append);
-      if (recorded) log.prepend(h('div', { class: 'notice recorded' }, icon('history'), ' A recorded task. ', Object.assign(h('button', { class: 'link' }, 'Back to the chat'), { onclick: () => send({ type: 'backToChat' }) })));
+      if (recorded) log.prepend(h('div', { class: 'notice recorded' }, icon('history'), ` ${m.notice ?? 'A recorded task.'} `, Object.assign(h('button', { class: 'link' }, 'Back to the chat'), { onclick: () => send({ type: 'backToChat' }) })));
       else if (m.notice) log.prepend(h('div', { class: 'notice resumed' }, icon('history'), ` ${m.notice}`));
+      // A past task: replay it here, export it, or keep it as a skill, from where it is read.
+      if (m.actions) {
+        const id = m.actions.id;
+        const act = (label: string, action: 'replay' | 'export' | 'saveSkill', codicon: string, title: string) =>
+          Object.assign(h('button', { class: 'task-action', 'data-action': action, title }, icon(codicon), label), { onclick: () => send({ type: 'taskAction', action, id }) });
+        log.querySelector('.notice')?.after(h('div', { class: 'task-actions', role: 'toolbar', 'aria-label': 'This task' },
+          act('Replay', 'replay', 'debug-rerun', 'Re-run its steps in the browser without a model (asks first; sensitive steps ask again)'),
+          act('Export', 'export', 'export', 'Export its log, screenshots and a Playwright test'),
+          m.actions.skill ? act('Save as Skill', 'saveSkill', 'book', 'Write its steps as a SKILL.md a later run can follow') : undefined));
+      }
       break;
     case 'draft':
       // Never over what the person typed since.

@@ -101,6 +101,21 @@ function skipReason(s: StepRecord, tool: ToolDefinition, includeReadOnly: boolea
   return undefined;
 }
 
+/**
+ * What a replay of `task` will do, counted the way the replay counts: steps it re-runs, and steps it skips (read-only,
+ * or failed or refused when recorded). The confirmation and the result say the same numbers.
+ */
+export function replayPlan(task: LoadedTask, findTool: (name: string) => ToolDefinition | undefined, includeReadOnly = false): { run: number; skipped: number } {
+  let run = 0;
+  let skipped = 0;
+  for (const s of task.steps) {
+    const tool = findTool(s.tool);
+    if (tool && skipReason(s, tool, includeReadOnly)) skipped++;
+    else run++;
+  }
+  return { run, skipped };
+}
+
 async function locateWithin(tab: () => Promise<Tab>, s: StepRecord, timeoutMs: number) {
   const deadline = Date.now() + timeoutMs;
   let last: RelocateFailure | undefined;

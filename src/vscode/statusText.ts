@@ -15,8 +15,14 @@ export function whoseBrowser(s: Connected, inMenu = false): string {
   return inMenu ? `${how}; Close ends it` : `started by Browser Agent, ${how}`;
 }
 
-/** The status bar's text and tooltip for a session state (pure, so it is unit-tested). */
-export function statusText(s: SessionStatus): { text: string; tooltip: string } {
+/** How long a failed launch or attach is shown as such; after it the bar says "none" again (the tooltip keeps why). */
+export const FAILURE_SHOWN_MS = 60_000;
+
+/**
+ * The status bar's text and tooltip for a session state (pure, so it is unit-tested). `stale`: a failure shown for
+ * FAILURE_SHOWN_MS already, no longer news: the bar says there is no browser, the tooltip still says what failed.
+ */
+export function statusText(s: SessionStatus, stale = false): { text: string; tooltip: string } {
   switch (s.state) {
     case 'none':
       return { text: '$(globe) Browser: none', tooltip: 'Browser Agent: no browser. Click to launch or attach.' };
@@ -32,6 +38,7 @@ export function statusText(s: SessionStatus): { text: string; tooltip: string } 
     }
     case 'disconnected':
       // A failed launch or attach never connected: "disconnected" would say something was lost.
+      if (s.failed && stale) return { text: '$(globe) Browser: none', tooltip: `Browser Agent: no browser. The last try could not ${s.failed === 'launched' ? 'launch' : 'attach to'} the browser: ${s.reason}\nClick to launch or attach.` };
       if (s.failed) return { text: `$(warning) Browser: could not ${s.failed === 'launched' ? 'launch' : 'attach'}`, tooltip: `Browser Agent could not ${s.failed === 'launched' ? 'launch' : 'attach to'} the browser: ${s.reason}\nClick to launch or attach.` };
       return { text: '$(warning) Browser: disconnected', tooltip: `Browser Agent: ${s.reason}. Click to launch or attach.` };
   }

@@ -336,4 +336,20 @@ describe('chat panel webview in real Chromium', function () {
     assert.deepEqual((await sent()).at(-1), { type: 'modelFix', label: 'Retry', task: 'Read the heading' });
     assert.equal(await q(`document.querySelector('#task').value`), '', 'sent again, so out of the box');
   });
+
+  it('an opened past task offers Replay and Export, and Save as Skill only when it worked', async () => {
+    const rec = (id: string, status: string) => ({ id, task: 'Greet Ada', startedAt: Date.now(), provider: 'x', status, entries: [{ kind: 'user', text: 'Greet Ada' }, { kind: 'result', status, summary: 'ok' }] });
+    await post({ type: 'task', record: rec('p1', 'failure') as any, running: false, recorded: true, actions: { id: 'p1', replay: true, skill: false } });
+    assert.deepEqual(await q(`[...document.querySelectorAll('.task-actions button')].map((b) => b.textContent.trim())`), ['Replay', 'Export']);
+    await post({ type: 'task', record: rec('p2', 'success') as any, running: false, notice: 'A conversation from 3 Mar, 14:02.', actions: { id: 'p2', replay: true, skill: true } });
+    assert.deepEqual(await q(`[...document.querySelectorAll('.task-actions button')].map((b) => b.textContent.trim())`), ['Replay', 'Export', 'Save as Skill']);
+    for (const action of ['replay', 'export', 'saveSkill']) {
+      await q(`document.querySelector('.task-actions button[data-action="${action}"]').click()`);
+      assert.deepEqual((await sent()).at(-1), { type: 'taskAction', action, id: 'p2' });
+    }
+    await shot('8-past-task-actions');
+    // A task that is running, or the current conversation, has none.
+    await post({ type: 'task', record: rec('p3', 'running') as any, running: true });
+    assert.equal(await q(`document.querySelectorAll('.task-actions').length`), 0);
+  });
 });

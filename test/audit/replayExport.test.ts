@@ -10,7 +10,7 @@ import { AuditRecorder } from '../../src/audit/recorder';
 import { stepLabel } from '../../src/audit/present';
 import { relocate } from '../../src/audit/relocate';
 import { snapshotBinder } from '../../src/audit/binder';
-import { replayTask } from '../../src/audit/replay';
+import { replayPlan, replayTask } from '../../src/audit/replay';
 import type { ConfirmRequest } from '../../src/safety/decider';
 import { mapSecretSource, SecretVault } from '../../src/safety/secrets';
 import { redactingStepHook } from '../../src/safety/secureTool';
@@ -102,6 +102,8 @@ describe('audit: replay and Playwright export', function () {
     assert.equal(report.reason, undefined);
     assert.equal(report.ok, true);
     assert.deepEqual(report.entries.map((e) => `${e.step}:${e.status}`), ['1:ran', '2:skipped', '3:ran', '4:ran', '5:ran', '6:ran']);
+    // The question before a replay names the numbers the replay then counts (it said "6 steps" for 5 run before).
+    assert.deepEqual(replayPlan(recorded, findTool), { run: report.entries.filter((e) => e.status === 'ran').length, skipped: 1 });
     assert.equal(submissions.length, 2);
     // The placeholder was replayed as a placeholder and resolved again by the vault.
     assert.deepEqual(Object.fromEntries(submissions[1]), { email: 'ann@example.com', pw: PASSWORD, key: '', account: SECRETS.ACCOUNT });

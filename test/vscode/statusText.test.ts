@@ -26,6 +26,12 @@ describe('vscode: status bar text and headless resolution', () => {
     const failed = statusText({ state: 'disconnected', reason: 'The browser executable /nope does not exist.', failed: 'launched' });
     assert.equal(failed.text, '$(warning) Browser: could not launch');
     assert.match(failed.tooltip, /^Browser Agent could not launch the browser: The browser executable \/nope does not exist\./);
+    // A minute later the failure is no longer news: the bar says none, the tooltip still says why.
+    const attachFailed = { state: 'disconnected' as const, reason: 'nothing listens on 127.0.0.1:9222', failed: 'attached' as const };
+    assert.equal(statusText(attachFailed).text, '$(warning) Browser: could not attach');
+    const aged = statusText(attachFailed, true);
+    assert.equal(aged.text, '$(globe) Browser: none');
+    assert.match(aged.tooltip, /The last try could not attach to the browser: nothing listens on 127\.0\.0\.1:9222/);
     const relay = statusText({ state: 'connected', kind: 'attached', headless: false, tabTitle: 'Inbox', tabUrl: 'https://mail.test/', tabs: 1, shared: true, relay: true });
     assert.equal(relay.text, '$(extensions) Your Chrome: Inbox');
     assert.match(relay.tooltip, /tabs you share in your own Chrome, through the Browser Agent extension; Close only detaches/);

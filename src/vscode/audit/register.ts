@@ -10,7 +10,8 @@ import { StepItem, TaskHistoryProvider, TaskItem } from './historyView';
 import { stepHtml, taskDescription } from '../../audit/present';
 import { listTasks, loadTask } from '../../audit/reader';
 import { AuditRecorder } from '../../audit/recorder';
-import { replayTask, type RefBinder } from '../../audit/replay';
+import { replayPlan, replayTask, type RefBinder, type ReplayEntry, type ReplayReport } from '../../audit/replay';
+import type { StepRecord } from '../../audit/types';
 import { clearHistory } from '../chat/chatHistory';
 import { cleanupAudit } from '../../audit/retention';
 
@@ -22,6 +23,14 @@ export interface ReplayDeps {
   /** A registry tool by name. */
   findTool(name: string): ToolDefinition | undefined;
   binder?: RefBinder;
+}
+
+/** Who shows a replay as it goes: told the plan once, then each step as it ran, was skipped or stopped it. */
+export interface ReplayView {
+  /** Stops the replay (the panel's Stop). */
+  signal?: AbortSignal;
+  start(plan: { goal: string; run: number; skipped: number; replayTaskId: string }): void;
+  step(entry: ReplayEntry, recorded: StepRecord | undefined): void;
 }
 
 export interface AuditApi {
@@ -36,6 +45,11 @@ export interface AuditApi {
   root: string;
   /** Asks, then deletes every finished task; the count, or undefined when the person said no. */
   clearHistory(): Promise<number | undefined>;
+  /**
+   * Replays a recorded task after asking (undefined when the person said no). With `view`, the caller shows the
+   * progress and the result (the chat panel), else a notification does.
+   */
+  replay(dir: string, view?: ReplayView): Promise<ReplayReport | undefined>;
   /** Ends open tasks (explicit ones as interrupted) and fsyncs their logs; call from deactivate. */
   dispose(): Promise<void>;
 }
@@ -49,8 +63,10 @@ function settings() {
   };
 }
 
-async function pickTask(root: string, title: string, item?: TaskItem): Promise<string | undefined> {
+/** A Task History item, or `{ task: { dir } }` from the chat panel's buttons. */
+async function pickTask(root: string, title: string, item?: TaskItem | { task?: { dir?: string } }): Promise<string | undefined> {
   if (item instanceof TaskItem) return item.task.dir;
+  if (typeof item?.task?.dir === 'string' && (await listTasks(root)).some((t) => t.dir === item.task!.dir)) return item.task.dir;
   const tasks = await listTasks(root);
   if (!tasks.length) {
     void vscode.window.showInformationMessage('Browser Agent: no recorded tasks yet.');
@@ -82,54 +98,73 @@ export function registerAudit(context: vscode.ExtensionContext, log?: vscode.Log
     panel.webview.html = stepHtml(item.step, (f) => panel.webview.asWebviewUri(vscode.Uri.file(join(item.taskDir, f))).toString(), panel.webview.cspSource);
   };
 
-  const replay = async (item?: TaskItem) => {
+  const replay = async (item?: TaskItem | { task?: { dir?: string } }) => {
     const dir = await pickTask(root, 'Replay Task', item);
-    if (!dir) return;
+    if (dir) await replayDir(dir);
+  };
+
+  const replayDir = async (dir: string, view?: ReplayView): Promise<ReplayReport | undefined> => {
     if (!replayDeps?.binder) {
       void vscode.window.showWarningMessage('Browser Agent: replay needs the tools and the snapshot layer, which are not available in this build.');
-      return;
+      return undefined;
     }
     const deps = replayDeps;
     const task = await loadTask(dir);
+    const goal = task.start?.goal ?? task.id;
+    // The numbers the replay itself counts: the question and the result agree.
+    const plan = replayPlan(task, deps.findTool);
+    const steps = (n: number) => `${n} step${n === 1 ? '' : 's'}`;
     const ok = await vscode.window.showWarningMessage(
-      `Replay "${task.start?.goal ?? task.id}"?`,
-      { modal: true, detail: `${task.steps.length} recorded steps are re-run in the browser without a model. Each target must match what was recorded; sensitive steps ask again.` },
+      `Replay "${goal}"?`,
+      { modal: true, detail: `${steps(plan.run)} ${plan.run === 1 ? 'is' : 'are'} re-run in the browser without a model${plan.skipped ? ` (${steps(plan.skipped)} that only read the page or failed when recorded ${plan.skipped === 1 ? 'is' : 'are'} skipped)` : ''}. Each target must match what was recorded; sensitive steps ask again.` },
       'Replay',
     );
-    if (ok !== 'Replay') return;
-    const log = recorder.startTask(`Replay: ${task.start?.goal ?? task.id}`, { source: 'replay', replayOf: task.start?.taskId ?? task.id });
-    const report = await vscode.window.withProgress(
-      { location: vscode.ProgressLocation.Notification, title: 'Browser Agent: replaying', cancellable: true },
-      async (progress, token) => {
-        const abort = new AbortController();
-        token.onCancellationRequested(() => abort.abort());
-        const pipeline = deps.pipeline((call) => createAuditHooks(recorder, { ...call, task: log }));
-        return replayTask(task, {
-          ctx: deps.toolContext(abort.signal),
-          hooks: pipeline.hooks(),
-          findTool: (name) => {
-            const tool = deps.findTool(name);
-            return tool && pipeline.tool(tool); // {{secret:NAME}} placeholders resolve again
-          },
-          binder: deps.binder!,
-          onProgress: (e) => progress.report({ message: `step ${e.step} ${e.status}${e.note ? `: ${e.note}` : ''}` }),
-          secret: (s, path) =>
-            vscode.window.showInputBox({
-              title: `Replay step ${s.step}`,
-              prompt: `This step typed a secret into ${s.target?.role ?? 'a field'} "${s.target?.name ?? ''}" (${path}). Enter it to replay; it is not stored.`,
-              password: true,
-              ignoreFocusOut: true,
-            }),
+    if (ok !== 'Replay') return undefined;
+    const log = recorder.startTask(`Replay: ${goal}`, { source: 'replay', replayOf: task.start?.taskId ?? task.id });
+    view?.start({ goal, ...plan, replayTaskId: log.id });
+    const byStep = new Map(task.steps.map((s) => [s.step, s]));
+    const run = async (abort: AbortController, report?: (e: ReplayEntry) => void) => {
+      const pipeline = deps.pipeline((call) => createAuditHooks(recorder, { ...call, task: log }));
+      return replayTask(task, {
+        ctx: deps.toolContext(abort.signal),
+        hooks: pipeline.hooks(),
+        findTool: (name) => {
+          const tool = deps.findTool(name);
+          return tool && pipeline.tool(tool); // {{secret:NAME}} placeholders resolve again
+        },
+        binder: deps.binder!,
+        onProgress: (e) => {
+          report?.(e);
+          view?.step(e, byStep.get(e.step));
+        },
+        secret: (s, path) =>
+          vscode.window.showInputBox({
+            title: `Replay step ${s.step}`,
+            prompt: `This step typed a secret into ${s.target?.role ?? 'a field'} "${s.target?.name ?? ''}" (${path}). Enter it to replay; it is not stored.`,
+            password: true,
+            ignoreFocusOut: true,
+          }),
+      });
+    };
+    const stopper = new AbortController();
+    view?.signal?.addEventListener('abort', () => stopper.abort(), { once: true });
+    const report = view
+      ? await run(stopper)
+      : await vscode.window.withProgress({ location: vscode.ProgressLocation.Notification, title: 'Browser Agent: replaying', cancellable: true }, async (progress, token) => {
+          const abort = new AbortController();
+          token.onCancellationRequested(() => abort.abort());
+          return run(abort, (e) => progress.report({ message: `step ${e.step} ${e.status}${e.note ? `: ${e.note}` : ''}` }));
         });
-      },
-    );
     await log.end(report.ok ? 'success' : report.code === 'CANCELLED' ? 'cancelled' : 'failure', report.reason);
     provider.refresh();
-    if (report.ok) void vscode.window.showInformationMessage(`Browser Agent: replay finished (${report.entries.filter((e) => e.status === 'ran').length} steps run).`);
+    if (view) return report;
+    const ran = report.entries.filter((e) => e.status === 'ran').length;
+    if (report.ok) void vscode.window.showInformationMessage(`Browser Agent: replay finished (${ran} of ${steps(plan.run)} run).`);
     else void vscode.window.showErrorMessage(`Browser Agent: replay stopped. ${report.reason}`);
+    return report;
   };
 
-  const exportCmd = async (item?: TaskItem) => {
+  const exportCmd = async (item?: TaskItem | { task?: { dir?: string } }) => {
     const dir = await pickTask(root, 'Export Task', item);
     if (!dir) return;
     const target = await vscode.window.showOpenDialog({ canSelectFolders: true, canSelectFiles: false, openLabel: 'Export here', title: 'Export Task' });
@@ -216,6 +251,7 @@ export function registerAudit(context: vscode.ExtensionContext, log?: vscode.Log
     onDidChange: provider.onDidChangeTreeData,
     root,
     clearHistory: clear,
+    replay: replayDir,
     dispose: () => recorder.dispose(),
   };
 }

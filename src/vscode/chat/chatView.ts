@@ -18,6 +18,8 @@ import { endpointOf, providerStatuses } from '../agent/modelStatus';
 import { describeModelError, type ModelFix, type ModelProblem } from '../../agent/providers/modelError';
 import { LOCAL_SERVERS } from '../../agent/providers/probe';
 import type { ChatProvider } from '../../agent/types';
+import type { ReplayReport } from '../../audit/replay';
+import type { ReplayView } from '../audit/register';
 import { chatHtml } from './html';
 import { fixActionsForCode } from '../failureText';
 import { liveState } from '../liveState';
@@ -80,6 +82,11 @@ export interface ChatDeps {
   actionCache?(): ActionCache | undefined;
   /** The Browser Agent log (Show Log): a model error's full text goes there. */
   log?(line: string): void;
+  /** Recorded tasks: where one is, and its replay shown in the panel. */
+  recorded?: {
+    dirOf(id: string): Promise<string | undefined>;
+    replay(dir: string, view: ReplayView): Promise<ReplayReport | undefined>;
+  };
   /** The live view in an editor tab: a task opens it where the page can be seen (see `watch`). */
   liveView?: { readonly isOpen: boolean; show(preserveFocus?: boolean): void; onDidClose: vscode.Event<void> };
 }
@@ -235,6 +242,8 @@ export class ChatViewProvider implements vscode.WebviewViewProvider, vscode.Disp
         return this.sendInit();
       case 'modelFix':
         return this.modelFix(m.label, m.task);
+      case 'taskAction':
+        return this.taskAction(m.action, m.id);
     }
   }
 
@@ -246,6 +255,62 @@ export class ChatViewProvider implements vscode.WebviewViewProvider, vscode.Disp
     else if (action === 'chooseModel') await chooseModel(provider, secrets);
     this.picked.settingsChanged();
     await this.sendInit();
+  }
+
+  /** Replay, Export or Save as Skill on a past task opened in the panel. */
+  private async taskAction(action: 'replay' | 'export' | 'saveSkill', id: string): Promise<void> {
+    const dir = await this.deps.recorded?.dirOf(id);
+    if (!dir) return void vscode.window.showWarningMessage('Browser Agent: that task is no longer in the history.');
+    if (action === 'export') return void (await vscode.commands.executeCommand('browserAgent.audit.export', { task: { dir } }));
+    if (action === 'saveSkill') return void (await vscode.commands.executeCommand('browserAgent.skills.saveFromTask', { task: { dir } }));
+    await this.replayInPanel(dir);
+  }
+
+  /**
+   * A replay in the panel, as a task is: a card per step as it runs, the progress in the status line, Stop, and a
+   * result whose count is the one the confirmation named.
+   */
+  private async replayInPanel(dir: string): Promise<void> {
+    if (this.controller) return void vscode.window.showWarningMessage('Browser Agent is already running a task. Stop it first.');
+    const controller = (this.controller = new AbortController());
+    void vscode.commands.executeCommand('setContext', 'browserAgent.agentRunning', true);
+    let transcript: TaskTranscript | undefined;
+    let planned = 0;
+    let ran = 0;
+    const post = (e: Parameters<TaskTranscript['apply']>[0]) => transcript?.apply(e).forEach((m) => this.post(m));
+    try {
+      const report = await this.deps.recorded!.replay(dir, {
+        signal: controller.signal,
+        start: ({ goal, run, skipped, replayTaskId }) => {
+          planned = run;
+          transcript = this.transcript = new TaskTranscript(replayTaskId, `Replay: ${goal}`, 'Replay (no model)');
+          this.viewingHistory = true;
+          const note = `A replay of a recorded task, without a model: ${run} step${run === 1 ? '' : 's'} to re-run${skipped ? `, ${skipped} skipped (they only read the page or failed when recorded)` : ''}.`;
+          this.post({ type: 'task', record: transcript.record, running: true, recorded: true, notice: note });
+          void this.deps.sessions.ensure().then(() => this.followActiveTab(), () => undefined);
+          this.post({ type: 'status', text: `Replaying step 1 of ${run}…` });
+        },
+        step: (e, rec) => {
+          if (e.status === 'skipped' || !e.step) return;
+          if (e.status === 'ran') ran++;
+          const target = rec?.target && (rec.target.role || rec.target.name) ? `${rec.target.role ?? 'element'}${rec.target.name ? ` "${rec.target.name}"` : ''}` : undefined;
+          const line = e.status === 'ran' ? rec?.action ?? `Step ${e.step} ran again.` : (e.note ?? 'stopped');
+          post({ type: 'step-end', id: `replay-${e.step}`, step: e.step, tool: e.tool, input: rec?.input, target, ok: e.status === 'ran', summary: line, output: line, durationMs: rec?.durationMs ?? 0 });
+          if (e.status === 'ran' && ran < planned) this.post({ type: 'status', text: `Replaying step ${ran + 1} of ${planned}…` });
+        },
+      });
+      if (!report || !transcript) return;
+      const steps = (n: number) => `${n} step${n === 1 ? '' : 's'}`;
+      const summary = report.ok ? `Replayed ${ran} of ${steps(planned)}.` : `Replay stopped after ${ran} of ${steps(planned)}. ${report.reason ?? ''}`.trim();
+      post({ type: 'done', outcome: { status: report.ok ? 'success' : report.code === 'CANCELLED' ? 'stopped' : 'failure', summary, steps: ran, tokens: 0 } });
+    } catch (e) {
+      void vscode.window.showErrorMessage(`Browser Agent: replay failed: ${errorMessage(e)}`);
+    } finally {
+      this.controller = undefined;
+      void vscode.commands.executeCommand('setContext', 'browserAgent.agentRunning', false);
+      this.post({ type: 'running', running: false });
+      this.post({ type: 'history', history: await this.history() });
+    }
   }
 
   /** A model error's button. Retry sends the task again (it is also back in the task box). */
@@ -287,14 +352,16 @@ export class ChatViewProvider implements vscode.WebviewViewProvider, vscode.Disp
     const last = rec?.turns.at(-1);
     if (!rec || !last) return void vscode.window.showWarningMessage('Browser Agent: that task is no longer in the history.');
     const resumed = this.controller ? undefined : ChatThread.resume(rec);
+    // What can be done with the newest turn: replay and export any; save as a skill one that worked and was no replay.
+    const actions = this.deps.recorded ? { id: last.id, replay: true, skill: last.status === 'success' && !/^Replay: /.test(last.task) } : undefined;
     if (resumed) {
       this.thread = resumed;
       this.transcript = undefined;
       this.viewingHistory = false;
-      this.post({ type: 'task', record: last, earlier: resumed.earlier, running: false, notice: resumedNotice(rec) });
+      this.post({ type: 'task', record: last, earlier: resumed.earlier, running: false, notice: resumedNotice(rec), actions });
     } else {
       this.viewingHistory = true;
-      this.post({ type: 'task', record: last, earlier: rec.turns.slice(0, -1), running: false, recorded: true });
+      this.post({ type: 'task', record: last, earlier: rec.turns.slice(0, -1), running: false, recorded: true, actions });
     }
     this.postSession();
   }

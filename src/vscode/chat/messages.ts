@@ -120,6 +120,8 @@ export const ToWebview = z.discriminatedUnion('type', [
   z.object({
     type: z.literal('task'), record: TaskRecordSchema, running: z.boolean(), append: z.optional(z.boolean()), recorded: z.optional(z.boolean()),
     earlier: z.optional(z.array(TaskRecordSchema)), notice: z.optional(z.string()),
+    /** A past task opened from the history: what can be done with it (Replay, Export, Save as Skill). */
+    actions: z.optional(z.object({ id: z.string(), replay: z.boolean(), skill: z.boolean() })),
   }),
   /** A task the model never got (its request failed): back into the task box, unless the person typed another. */
   z.object({ type: z.literal('draft'), text: z.string() }),
@@ -151,6 +153,8 @@ export const FromWebview = z.discriminatedUnion('type', [
   z.object({ type: z.literal('clearHistory') }),
   z.object({ type: z.literal('openLiveView') }),
   z.object({ type: z.literal('revealTask'), id: z.string() }),
+  /** A button on an opened past task: replay it in the panel, export it, or save it as a skill. */
+  z.object({ type: z.literal('taskAction'), action: z.enum(['replay', 'export', 'saveSkill']), id: z.string().check(z.maxLength(200)) }),
   z.object({ type: z.literal('setKey'), provider: z.enum(['anthropic', 'openai']) }),
   /** Model setup in the panel: each asks only for what is missing (a key, a base URL, a model from the endpoint). */
   z.object({ type: z.literal('setup'), action: z.enum(['use', 'setKey', 'setBaseURL', 'chooseModel']), provider: ProviderIdSchema }),

@@ -321,6 +321,46 @@ describe('UI: a task in the chat panel', function () {
     await wb.screenshot('replay-done');
   });
 
+  /** The panel's history list, opened (a click on its button when it is closed). */
+  async function openHistory(): Promise<void> {
+    if ((await chat.locator('#history-toggle').getAttribute('aria-expanded')) !== 'true') await chat.locator('#history-toggle').click();
+  }
+
+  it('Replay from the panel: an opened past task has Replay and Export (Save as Skill only when it worked); the replay shows its cards and its count is the one the question named', async () => {
+    await openHistory();
+    const row = chat.locator('.history-item').filter({ hasText: 'greet Ada' }).filter({ hasNotText: /Replay: / }).filter({ hasText: 'Could not finish' }).first();
+    await row.waitFor({ state: 'visible', timeout: 15_000 });
+    await row.click();
+    const actions = chat.locator('.task-actions');
+    await actions.waitFor({ state: 'visible', timeout: 15_000 });
+    assert.deepEqual((await actions.locator('button').allInnerTexts()).map((t) => t.trim()), ['Replay', 'Export'], 'no Save as Skill for a run that did not finish');
+    await actions.locator('button[data-action="replay"]').click();
+    const ask = await wb.modal();
+    const question = await ask.innerText();
+    const planned = Number(/(\d+) steps? (?:is|are) re-run/.exec(question)?.[1]);
+    assert.ok(planned > 0, `the question names how many steps run: ${question}`);
+    await ask.locator('.monaco-button').filter({ hasText: /^\s*Replay\s*$/ }).first().click();
+    await ask.waitFor({ state: 'hidden', timeout: 10_000 });
+    // In the panel, as a task: its line, a card per step, then the result with the same count.
+    await chat.locator('.notice.recorded', { hasText: 'A replay of a recorded task, without a model' }).waitFor({ timeout: 15_000 });
+    const box = chat.locator('section.task').last().locator('.result-box');
+    await box.waitFor({ state: 'visible', timeout: 60_000 });
+    const said = await box.innerText();
+    assert.match(said, new RegExp(`Replayed ${planned} of ${planned} steps?\\.`), `the result counts what the question named (${planned}): ${said}`);
+    assert.equal(await chat.locator('section.task').last().locator('.card.ok').count(), planned, 'one card per step re-run');
+    assert.ok(await chat.locator('section.task').last().locator('.card[data-tool="browser_type"] .target', { hasText: 'Your name' }).count(), 'the typed step names its field');
+    await wb.screenshot('replay-in-panel');
+    await wb.runCommand('Preferences: Toggle between Light/Dark Themes');
+    await wb.page.waitForTimeout(1500);
+    await wb.screenshot('replay-in-panel-other-theme');
+    await wb.runCommand('Preferences: Toggle between Light/Dark Themes');
+    // The task that worked offers Save as Skill.
+    await openHistory();
+    await chat.locator('.history-item').filter({ hasText: /^Replay: / }).filter({ hasText: 'Done' }).first().click();
+    await until('a replay opened', async () => (await chat.locator('.task-actions button').count()) > 0);
+    assert.deepEqual((await chat.locator('.task-actions button').allInnerTexts()).map((t) => t.trim()), ['Replay', 'Export'], 'a replay teaches no skill');
+  });
+
   it('Replay: a step it cannot find again stops it, and the Task History tree shows that step and why', async () => {
     // The name field is gone: the typed step has nothing to type into.
     server.route('/greet', PAGE.replace(/<label>Your name <input id="name"><\/label>/, ''));
