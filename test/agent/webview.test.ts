@@ -66,6 +66,8 @@ describe('chat panel webview in real Chromium', function () {
     await server?.close();
   });
 
+  /** Icons on screen without a glyph (the shipped codicon.css keeps only the icons media/chat.ts names). */
+  const iconsWithoutGlyph = () => q<string[]>(`[...document.querySelectorAll('.codicon')].filter((e) => e.getClientRects().length && ['none', 'normal', '""'].includes(getComputedStyle(e, '::before').content)).map((e) => e.className)`);
   const post = (m: ToWebviewMessage) => tab.evaluate(`window.postMessage(${JSON.stringify(m)}, '*'); new Promise((r) => setTimeout(r, 30))`);
   const sent = () => tab.evaluate<any[]>('window.__sent');
   const q = <T>(expr: string) => tab.evaluate<T>(expr);
@@ -304,6 +306,7 @@ describe('chat panel webview in real Chromium', function () {
     assert.equal((await sent()).length, before, 'nothing sent without a model');
     assert.equal(await q(`document.querySelector('#task').value`), 'Read the heading', 'the task stays');
     await shot('6-setup-no-model');
+    assert.deepEqual(await iconsWithoutGlyph(), [], 'every icon of the setup has its glyph');
     // Buttons ask the extension for what is missing; Use Ollama names only the server the setup found.
     await q(`[...document.querySelectorAll('.setup-row[data-provider="anthropic"] button')].find((b) => b.textContent === 'Set API Key…').click()`);
     assert.deepEqual((await sent()).at(-1), { type: 'setup', action: 'setKey', provider: 'anthropic' });
@@ -348,6 +351,7 @@ describe('chat panel webview in real Chromium', function () {
       assert.deepEqual((await sent()).at(-1), { type: 'taskAction', action, id: 'p2' });
     }
     await shot('8-past-task-actions');
+    assert.deepEqual(await iconsWithoutGlyph(), [], 'every icon on screen has its glyph');
     // A task that is running, or the current conversation, has none.
     await post({ type: 'task', record: rec('p3', 'running') as any, running: true });
     assert.equal(await q(`document.querySelectorAll('.task-actions').length`), 0);
