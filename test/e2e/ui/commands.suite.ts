@@ -145,12 +145,12 @@ describe('UI: Run Tool…, Set Secret… and Forget "Allow for This Site" from t
     await clearNotifications();
   });
 
-  it('Get Started: the walkthrough opens with its five steps', async () => {
+  it('Get Started: the walkthrough opens with its six steps, a model first', async () => {
     await wb.runCommand('Browser Agent: Get Started');
     const page = wb.page.locator('.gettingStartedContainer');
     await until('the walkthrough', async () => /Get Started with Browser Agent/.test(await page.innerText()));
     const text = await page.innerText();
-    for (const step of ['Launch a browser', 'Or attach to your own Chrome', 'Run a task in the chat panel', 'Stay in control', 'Use the tools from Copilot']) assert.ok(text.includes(step), `step "${step}" listed: ${text.slice(0, 600)}`);
+    for (const step of ['Choose a model', 'Launch a browser', 'Or attach to your own Chrome', 'Run a task in the chat panel', 'Stay in control', 'Use the tools from Copilot']) assert.ok(text.includes(step), `step "${step}" listed: ${text.slice(0, 600)}`);
     await wb.screenshot('get-started');
     await wb.closeActiveEditor();
   });
