@@ -1,4 +1,4 @@
-import extractSource from './page/extract.ts?inpage';
+import extractSource from '../page/actions/extract.ts?inpage';
 import { BrowserAgentError } from '../base/errors';
 import type { Scope } from './scopeTypes';
 import { worldName } from '../session/worlds';

@@ -1,8 +1,8 @@
-import perfSource from './page/performance.ts?inpage';
+import perfSource from '../page/actions/performance.ts?inpage';
 import { BrowserAgentError } from '../base/errors';
 import type { Tab } from '../session/tab';
 import { worldName } from '../session/worlds';
-import type { PerfReport } from './page/performance';
+import type { PerfReport } from '../page/actions/performance';
 
 /** The page's load and runtime metrics as the browser recorded them, read in an isolated world. */
 export async function readPerformance(tab: Tab): Promise<PerfReport> {

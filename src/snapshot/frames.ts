@@ -5,8 +5,8 @@ import { worldName } from '../session/worlds';
 import { answersWithin } from '../session/probe';
 import type { Tab } from '../session/tab';
 import { BrowserAgentError, errorMessage } from '../base/errors';
-import extractorSource from './page/extractor.ts?inpage';
-import type { PageItem, RunOptions, RunResult } from './protocol';
+import extractorSource from '../page/snapshot/extractor.ts?inpage';
+import type { PageItem, RunOptions, RunResult } from '../page/protocol';
 import type { LineParts } from './lineChange';
 
 /** Unique per process: worlds are shared by name between CDP clients (src/session/worlds.ts). */

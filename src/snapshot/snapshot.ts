@@ -6,7 +6,7 @@ import { extractFrame, evalInFrame, mainFrame, tabState, type FrameRef, type Fra
 import { inDocument, markShown, OTHER_DOCUMENT, otherDocumentError, shownRef, type ShownRef } from './shown';
 import { flatten, untrusted, type Line } from './format';
 import { DEFAULT_FOLD_TEXT_AFTER, DEFAULT_MAX_TOKENS, WRAP_CHARS, continuationNote, estimateTokens, foldNote, foldPoint, offsetNote, takePage, wrapLine, type BudgetLine } from './budget';
-import type { DetailsResult, SummaryResult } from './protocol';
+import type { DetailsResult, SummaryResult } from '../page/protocol';
 import { addedText, shownBriefly, textCounts } from './textDelta';
 import { changeLine } from './lineChange';
 
