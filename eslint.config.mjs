@@ -1,9 +1,29 @@
 // ESLint for the TypeScript sources (npm run lint, part of npm test). Syntax rules only (no type information,
 // so it runs in seconds): the recommended sets, fitted to the project's style where it differs on purpose.
-// Import layers are not here: scripts/check-layers.ts checks them against src/layers.json (folder cycles and
-// file cycles included, which eslint's import rules do not see without a resolver).
+import { readFileSync } from 'node:fs';
 import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
+
+/**
+ * The import layers of src/layers.json as no-restricted-imports, so an editor marks an import of a folder above
+ * (or beside) the file's own as it is typed. The build's check stays scripts/check-layers.ts, which also
+ * finds file cycles and folders missing from the rule file. A file `depth` folders below src/<folder>/ reaches
+ * another top-level folder through `depth` times `../`.
+ */
+function layerRules() {
+  const { layers } = JSON.parse(readFileSync(new URL('./src/layers.json', import.meta.url), 'utf8'));
+  return layers.flatMap(({ folder, uses }) => {
+    const barred = layers.map((l) => l.folder).filter((f) => f !== folder && !uses.includes(f));
+    // Only src/vscode/ may import the editor's API.
+    const paths = folder === 'vscode' ? [] : [{ name: 'vscode', message: 'Code that uses the editor lives in src/vscode/ (CONTRIBUTING.md, Layout).' }];
+    return [1, 2, 3, 4].map((depth) => ({
+      files: [`src/${folder}/${'*/'.repeat(depth - 1)}*.ts`],
+      rules: {
+        'no-restricted-imports': ['error', { paths, patterns: barred.length ? [{ regex: `^(\\.\\./){${depth}}(${barred.join('|')})(/|$)`, message: `src/${folder}/ imports only ${uses.join(', ') || 'nothing of src/'} (src/layers.json): move the code down, or pass it in.` }] : [] }],
+      },
+    }));
+  });
+}
 
 export default tseslint.config(
   // Build output, and plain JavaScript (build, bench and e2e scripts, checked by running them).
@@ -32,6 +52,7 @@ export default tseslint.config(
       eqeqeq: ['error', 'smart'],
     },
   },
+  ...layerRules(),
   {
     // In-page code, being moved into src/page/ (issue 29): its comma sequences and one unused constant are
     // left to that move; turn these back on once it lands.
