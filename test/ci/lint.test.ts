@@ -20,7 +20,7 @@ describe('lint: eslint.config.mjs', function () {
     assert.match(up[0], /^no-restricted-imports: .*src\/session\/ imports only base \(src\/layers\.json\)/);
     const deep = await problems('src/vscode/chat/probe.ts', "export { runTool } from '../../runtime/runner';\n");
     assert.deepEqual(deep, [], 'vscode is above runtime');
-    const deepUp = await problems('src/snapshot/page/probe.ts', "import { allTools } from '../../tools/registry';\nexport const e = allTools;\n");
+    const deepUp = await problems('src/page/snapshot/probe.ts', "import { resolveRef } from '../../snapshot';\nexport const e = resolveRef;\n");
     assert.equal(deepUp.length, 1, deepUp.join('\n'));
     assert.deepEqual(await problems('src/tools/probe.ts', "import { BrowserAgentError } from '../base/errors';\nexport const e = BrowserAgentError;\n"), []);
   });
