@@ -1,21 +1,23 @@
 import { randomUUID } from 'node:crypto';
 import { rmSync, unlinkSync } from 'node:fs';
 import type { Server, Socket } from 'node:net';
-import { BrowserAgentError, errorMessage, isAgentError } from '../base/errors';
+import { BrowserAgentError } from '../base/errors';
 import { isBrowserPool, redactEndpoint } from '../session/remoteEngines';
 import { Browsers, type Browser } from './browsers';
 import { serveClient, type Hello } from './clientSocket';
+import { handleControl, type ControlTarget } from './controlMessages';
 import { listenPrivately, socketAlive } from './daemonSocket';
 import { LaunchRecords } from './launchRecords';
 import { withStartLock } from './startLock';
 import { ensurePrivateSocket, type DaemonPaths } from './paths';
-import { PROTOCOL_VERSION, type ClientMessage, type DaemonMessage, type DaemonStatus } from './protocol';
+import { PROTOCOL_VERSION, type DaemonStatus } from './protocol';
 import { RelayMode } from './relayMode';
 import { DaemonSession } from './session';
 import { claimUserPage } from './userPage';
 
-// The daemon's parts, each in its own file: the client connection (clientSocket.ts), the browsers and what
-// they launched (browsers.ts, launchRecords.ts), relay mode (relayMode.ts). This file keeps the sessions.
+// The daemon's parts, each in its own file: the client connection (clientSocket.ts) and its control messages
+// (controlMessages.ts), the browsers and what they launched (browsers.ts, launchRecords.ts), relay mode
+// (relayMode.ts). This file keeps the sessions and the daemon's life (listen, idle exit, stop).
 export { browserKey } from './browserKey';
 export { MAX_CLIENT_LINE } from './clientSocket';
 export { socketAlive } from './daemonSocket';
@@ -96,8 +98,16 @@ export class Daemon {
   private accept(socket: Socket) {
     this.sockets.add(socket);
     socket.on('close', () => this.sockets.delete(socket));
-    serveClient(socket, { open: (hello, s) => this.open(hello, s), control: (msg, session, send) => this.control(msg, session, send), dropped: (session) => this.dropped(session) });
+    serveClient(socket, { open: (hello, s) => this.open(hello, s), control: (msg, session, send) => handleControl(this.controlTarget, msg, session, send), dropped: (session) => this.dropped(session) });
   }
+
+  private readonly controlTarget: ControlTarget = {
+    session: (id) => this.sessions.get(id),
+    end: (s, reason) => this.end(s, reason),
+    status: () => this.status(),
+    relay: () => this.relay.start(),
+    stop: (reason) => this.stop(reason),
+  };
 
   /** A new session, or one resumed after its client's socket dropped. */
   private async open(msg: Hello, socket: Socket): Promise<DaemonSession> {
@@ -142,46 +152,6 @@ export class Daemon {
       s.graceTimer = setTimeout(check, 200);
     };
     s.graceTimer = setTimeout(check, 100);
-  }
-
-  private async control(msg: ClientMessage, session: DaemonSession | undefined, send: (m: DaemonMessage) => void) {
-    try {
-      switch (msg.t) {
-        case 'end':
-          if (session) await this.end(session, 'ended by its client');
-          return;
-        case 'own':
-          if (session?.direct && typeof msg.targetId === 'string') session.hub.claim(session, msg.targetId);
-          return;
-        case 'status':
-          return send({ t: 'result', rid: msg.rid, status: await this.status() });
-        case 'endSession': {
-          const s = this.sessions.get(msg.session);
-          if (!s) throw new BrowserAgentError('INVALID_INPUT', `No session ${msg.session}.`);
-          await this.end(s, 'ended from the Sessions view');
-          return send({ t: 'result', rid: msg.rid, ok: true });
-        }
-        case 'focus': {
-          const s = this.sessions.get(msg.session);
-          if (!s) throw new BrowserAgentError('INVALID_INPUT', `No session ${msg.session}.`);
-          const target = s.activeTarget && s.hub.targets.has(s.activeTarget) ? s.activeTarget : s.hub.tabsOf(s)[0]?.targetId;
-          if (!target) throw new BrowserAgentError('TAB_CLOSED', 'The session has no tab open.');
-          await s.hub.call('Target.activateTarget', { targetId: target }, undefined, 5000);
-          return send({ t: 'result', rid: msg.rid, ok: true });
-        }
-        case 'relay': {
-          const relay = await this.relay.start();
-          // Pairing again with "New Code": the extension still connected with the old token is let go.
-          const dropped = relay.dropRevoked();
-          return send({ t: 'result', rid: msg.rid, ok: true, relay: { port: relay.port, connected: relay.connected && !dropped, sharedTabs: relay.tabs.length } });
-        }
-        case 'shutdown':
-          send({ t: 'result', rid: msg.rid, ok: true });
-          return void this.stop('asked to stop');
-      }
-    } catch (e) {
-      send({ t: 'error', rid: (msg as { rid?: number }).rid, code: isAgentError(e) ? e.code : 'CDP_ERROR', message: errorMessage(e) });
-    }
   }
 
   async status(): Promise<DaemonStatus> {
