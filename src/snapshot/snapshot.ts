@@ -2,11 +2,16 @@
 import type { Tab } from '../session/tab';
 import { clip, type ResultParts } from '../base/untrusted';
 import { BrowserAgentError } from '../base/errors';
+import { pageCall, pageFns } from '../page/fn';
+import snapshotWorldFns from '../page/snapshotWorld.ts?pagefn';
+
+/** Calls into the frame's snapshot world. */
+const worldPage = pageFns<typeof import('../page/snapshotWorld')>(snapshotWorldFns);
 import { extractFrame, evalInFrame, mainFrame, tabState, type FrameRef, type FrameResult, type TabState } from './frames';
-import { inDocument, markShown, OTHER_DOCUMENT, otherDocumentError, shownRef, type ShownRef } from './shown';
+import { markShown, OTHER_DOCUMENT, otherDocumentError, shownRef, type ShownRef } from './shown';
 import { flatten, untrusted, type Line } from './format';
 import { DEFAULT_FOLD_TEXT_AFTER, DEFAULT_MAX_TOKENS, WRAP_CHARS, continuationNote, estimateTokens, foldNote, foldPoint, offsetNote, takePage, wrapLine, type BudgetLine } from './budget';
-import type { DetailsResult, SummaryResult } from './protocol';
+import type { DetailsResult, SummaryResult } from '../page/protocol';
 import { addedText, shownBriefly, textCounts } from './textDelta';
 import { changeLine } from './lineChange';
 
@@ -104,7 +109,7 @@ async function unchanged(tab: Tab, r: FrameResult): Promise<boolean> {
     for (const c of f.children.values()) if (!('frameError' in c)) walk(c);
   };
   walk(r);
-  const now = await Promise.all(frames.map((f) => evalInFrame<string>(tab, f.frame, 'globalThis.__baChanges()').then((v) => v.value, () => undefined)));
+  const now = await Promise.all(frames.map((f) => evalInFrame<string>(tab, f.frame, pageCall(worldPage.changes)).then((v) => v.value, () => undefined)));
   return frames.every((f, i) => f.changes !== undefined && now[i] === f.changes);
 }
 
@@ -168,7 +173,7 @@ function remember(st: TabState, lines: Line[]) {
 
 async function summaryLayer(tab: Tab): Promise<string> {
   const frame = await mainFrame(tab);
-  const { value: s } = await evalInFrame<SummaryResult>(tab, frame, 'globalThis.__baSnap.summary()');
+  const { value: s } = await evalInFrame<SummaryResult>(tab, frame, pageCall(worldPage.summary));
   const c = s.counts;
   const lines = [
     `Viewport ${s.viewport[0]}x${s.viewport[1]}, scrolled to ${s.scroll[0]},${s.scroll[1]} of ${s.size[0]}x${s.size[1]}`,
@@ -199,7 +204,7 @@ export async function elementDetails(tab: Tab, refs: string[]): Promise<string> 
     const { prefix, rec } = group[0];
     const frame = prefix === 0 ? await mainFrame(tab) : tabState(tab).framesByPrefix.get(prefix);
     let res: DetailsResult[] | string = [];
-    if (frame) res = (await evalInFrame<DetailsResult[] | string>(tab, frame, inDocument(rec.doc, `S.details(${JSON.stringify(group.map((s) => s.id))})`)).catch(() => ({ value: [] as DetailsResult[] }))).value;
+    if (frame) res = (await evalInFrame<DetailsResult[] | string>(tab, frame, pageCall(worldPage.detailsIn, rec.doc ?? '', group.map((s) => s.id))).catch(() => ({ value: [] as DetailsResult[] }))).value;
     if (res === OTHER_DOCUMENT || group.some((s) => s.rec.from)) throw otherDocumentError(group.find((s) => s.rec.from) ?? group[0]);
     for (const s of group) found.set(s.key, Array.isArray(res) ? res.find((d) => d.id === s.id) : undefined);
   }
@@ -279,7 +284,10 @@ export async function snapshotDelta(tab: Tab, said?: { ref?: string; text: strin
     else if (old.text !== line.text) {
       unsaid++;
       const change = old.parts && line.parts ? changeLine(ref, old.parts, line.parts, ref === said?.ref ? said.text : undefined) : `~ ${line.text}`;
-      if (change) (changed.push(change), unsaid--);
+      if (change) {
+        changed.push(change);
+        unsaid--;
+      }
     }
   }
   for (const [, line] of before.lines) if (!nowLines.has(line.ref!)) removed.push(`- ${line.parts?.head ?? line.text}`);
