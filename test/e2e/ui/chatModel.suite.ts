@@ -205,7 +205,11 @@ describe('UI: a model in one minute (setup in the panel, model errors with their
   it('an endpoint that stopped answering: Could not connect, with Retry and Set Base URL; Run then waits; a new base URL from the panel works', async () => {
     await newTask();
     await chat.locator('#model').selectOption({ label: MODEL });
-    await until('OpenAI-compatible in use', async () => /in use/.test(await row('openai').innerText()));
+    await until('OpenAI-compatible in use and answering', async () => /in use[\s\S]*answers · 2 models/.test(await row('openai').innerText()) && (await runEnabled()));
+    // The pick is saved to the settings and read back (another status check): let that settle before the endpoint
+    // goes, so the run is what finds it gone.
+    await wb.page.waitForTimeout(2000);
+    await until('still answering', async () => /answers · 2 models/.test(await row('openai').innerText()) && (await runEnabled()));
     const gone = openai.baseURL;
     await openai.close();
     const task = 'Tell me the heading again.';
