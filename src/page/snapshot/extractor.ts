@@ -15,7 +15,7 @@ import { changeCount } from './changes';
 import './announce';
 import { hoverRevealers, isDoubleClickable, isDragHandle, isEditCell, markEditHosts } from './gestures';
 import { clippedByAncestor, sectionOf } from './scrollAreas';
-import { classHint, controlsHint, describedHint, idHint, rowHint } from './hints';
+import { ICON_ROLES, classHint, controlsHint, describedHint, idHint, rowHint } from './hints';
 
 const SKIP = new Set(['script', 'style', 'noscript', 'template', 'head', 'meta', 'link', 'title', 'base', 'option', 'optgroup', 'datalist', 'param', 'source', 'track']);
 const BLOCK_DISPLAY = /^(block|flex|grid|list-item|table|table-row|table-caption|flow-root)/;
@@ -289,7 +289,7 @@ function run(o: RunOptions): RunResult {
     // Items say where they are (`2 of 9`); other unnamed controls say what they follow.
     if (!name && !hint) hint = attributeName(target);
     if (!name && !hint) hint = controlsHint(el);
-    if (!name && !hint && !item) {
+    if (!name && !hint && !item && ICON_ROLES.has(role)) {
       const c = classHint(el);
       if (c) hint = `${c} icon`;
     }

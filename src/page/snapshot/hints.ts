@@ -49,6 +49,9 @@ function classWord(el: Element): string {
   return best;
 }
 
+/** Roles drawn as icons when unnamed: a class word reads as an icon's name (a field's class does not). */
+export const ICON_ROLES = new Set(['clickable', 'focusable', 'button', 'link', 'image', 'graphic', 'tab', 'menuitem', 'switch']);
+
 /** `reply`: a word from the class of an icon-only control or of the one icon inside it. */
 export function classHint(el: Element): string {
   const own = classWord(el);
@@ -76,8 +79,11 @@ export function rowHint(el: Element): string {
   return text ? `row ${JSON.stringify(cap(text, 40))}` : '';
 }
 
-/** `id=text-area`: an id that reads as words, shown as the attribute it is (not as an icon). */
+/**
+ * `id=text-area`: an id that reads as words, shown as the attribute it is (not as an icon). A generated id
+ * (`sxmm_26632169_2503481`) says less than the text the control follows.
+ */
 export function idHint(el: Element): string {
   const id = clean(el.id);
-  return id && hintFromToken(id) ? `id=${cap(id, 40)}` : '';
+  return id && !/\d{4,}/.test(id) && hintFromToken(id) ? `id=${cap(id, 40)}` : '';
 }
