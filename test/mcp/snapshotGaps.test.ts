@@ -14,9 +14,9 @@ import { TERMINAL_LAST, gapRoutes } from '../snapshot/gapWidgets';
 const MCP_BIN = join(__dirname, '..', '..', '..', 'dist', 'mcp.js');
 const DUMP = !!process.env.WIDGETS_DUMP;
 
-/** The element line whose quoted name is exactly `name` (or starts with it when `prefix`). */
+/** The element line named exactly `name` (or starting with it when `prefix`); not a hint that quotes it. */
 function lineFor(snap: string, name: string, prefix = false): string {
-  const l = snap.split('\n').find((x) => x.startsWith('[') && x.includes(prefix ? `"${name}` : `"${name}"`));
+  const l = snap.split('\n').find((x) => /^\[[\w:]+\] \S+ "/.test(x) && x.slice(x.indexOf('"')).startsWith(prefix ? `"${name}` : `"${name}"`));
   assert.ok(l, `no element line named "${name}" in:\n${snap}`);
   return l;
 }
@@ -117,6 +117,13 @@ describe('mcp: snapshot gaps — long names, floated and scrolled items, hints, 
     assert.doesNotMatch(snap, /old\.txt/, 'a collapsed folder hides its files');
     await ok('browser_click', { ref: refIn(lineFor(snap, 'plan.md')) });
     assert.match(await out(), /Opened: plan\.md/);
+    // The hit area before a folder is named after it and opens it.
+    const toggle = elementLines(snap).find((l) => l.includes('(toggles "Archive")'));
+    assert.ok(toggle, snap);
+    await ok('browser_click', { ref: refIn(toggle!) });
+    const opened = await snapshot();
+    assert.match(lineFor(opened, 'Archive'), /level=2 expanded/);
+    assert.match(lineFor(opened, 'old.txt'), /level=3 leaf/);
   });
 
   it('CSS-drawn state: swatches say their colour, board cells their X or O', async () => {

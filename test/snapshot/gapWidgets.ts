@@ -92,7 +92,16 @@ export const TREEVIEW = page(
 <li class="expandable lastExpandable"><div class="hitarea expandable-hitarea"></div><span class=folder>Empty</span></li>
 <li class=last><span class=file>readme.md</span></li>
 </ul>`,
-  `for (const s of document.querySelectorAll('#tree span')) s.addEventListener('click', () => out('Opened: ' + s.textContent));`,
+  `for (const s of document.querySelectorAll('#tree span')) s.addEventListener('click', () => out('Opened: ' + s.textContent));
+// The hit area opens and closes its node, as jQuery's treeview does.
+for (const h of document.querySelectorAll('#tree .hitarea')) h.addEventListener('click', () => {
+  const li = h.parentElement;
+  const ul = li.querySelector(':scope > ul');
+  const open = li.classList.contains('expandable');
+  li.classList.toggle('expandable', !open);
+  li.classList.toggle('collapsable', open);
+  if (ul) ul.style.display = open ? '' : 'none';
+});`,
 );
 
 /** State drawn by CSS only: colour swatches to pick from, and a tic-tac-toe board of X/O images. */

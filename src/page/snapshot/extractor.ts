@@ -6,7 +6,7 @@ import type { ElementItem, PageItem, RunOptions, RunResult, SummaryResult, Detai
 import { INTERACTIVE_ROLES, closedRoots, shadowOf, buildLabelMap, clearLabelMap, labelsOf, accessibleName, cap, clean, describeSvg, explicitRole, iconHint, isWeakRole, nativeRole } from './roles';
 import { elementStates, fullValue, VALUE_CUT } from './states';
 import { isIconButton, isListLike, markItems, newItemState, ownText, ownerOf, visibleName } from './items';
-import { structureWords, treeNodeOf, type SiblingCache } from './structure';
+import { structureWords, treeNodeOf, treeToggleOf, type SiblingCache } from './structure';
 import { describeShape, drawnMark, svgHasTargets, svgText } from './drawn';
 import { cssPath, xPath } from './selectors';
 import { MAX_NAME, MAX_REST, attributeName, nameOverflow, nameShown, imageText, keyboardReachable, landmarkOf, linkHref } from './reading';
@@ -273,6 +273,11 @@ function run(o: RunOptions): RunResult {
     if (!name && !hint && target.localName === 'button') hint = attributeName(target);
     // What the author wrote for it (a description, a tooltip) says more than its looks.
     if (!name && !hint) hint = describedHint(el);
+    // A tree node's toggle (a treeview's hit area) is named after the node it opens and closes.
+    if (!name && !hint) {
+      const node = treeToggleOf(el);
+      if (node) hint = `toggles ${JSON.stringify(node)}`;
+    }
     if (!name && !hint) {
       if (el.localName === 'svg' || (!clean(el.textContent) && el.querySelector('svg'))) {
         const svg = el.localName === 'svg' ? el : el.querySelector('svg')!;

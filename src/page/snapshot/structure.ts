@@ -95,6 +95,22 @@ export function treeNodeOf(el: Element, role: string): Element | null {
   return null;
 }
 
+/**
+ * The label of the tree node whose toggle `el` is: an element without text before the node's label in
+ * an `li` of a tree (a jQuery treeview's `hitarea`), so it is named after what it opens and closes.
+ */
+export function treeToggleOf(el: Element): string {
+  const li = el.parentElement;
+  if (!li || li.localName !== 'li' || clean(el.textContent)) return '';
+  const list = nestedList(li);
+  let seen = false;
+  for (let c = li.firstElementChild; c && c !== list; c = c.nextElementSibling) {
+    if (c === el) seen = true;
+    else if (clean(c.textContent)) return seen && isTreeish(li, '') ? clean(c.textContent).slice(0, 40) : '';
+  }
+  return '';
+}
+
 function level(el: Element): number {
   let n = 1;
   let e = el.parentElement;
