@@ -116,8 +116,10 @@ export class Tab extends EventEmitter {
       session.send('Network.enable', { maxTotalBufferSize: 1_000_000, maxResourceBufferSize: 500_000 }),
       session.send('Log.enable').catch(() => undefined),
       session.send('Target.setAutoAttach', { autoAttach: true, waitForDebuggerOnStart: true, flatten: true, filter: this.childFilter() }),
-      // Pages of a window without OS focus (a second client's window, a background window) still get
-      // focus and blur, so clicks into fields and typing behave as for a person at that window.
+      // Pages of a window without OS focus, or a background tab, still get focus and blur, so clicks into
+      // fields and typing behave as for a person at that window. It also keeps a background tab visible
+      // (visibilityState, animation frames, unthrottled timers, screenshots; measured on Chromium 150,
+      // bench/background.mjs): agent tabs live behind the person's tab without taking its focus.
       session.send('Emulation.setFocusEmulationEnabled', { enabled: true }).catch(() => undefined),
     ]);
     // Dialogs already open before we attached are re-announced by Page.enable; nothing else to do.
