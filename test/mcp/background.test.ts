@@ -124,6 +124,10 @@ describe('background by default: agents work behind a person\'s focused tab (hea
       assert.equal(agentWindow, personWindow, 'no window of its own (a new window takes the focus)');
       const seen = await chrome!.conn.send('Runtime.evaluate', { expression: 'document.visibilityState', returnByValue: true }, sessionId);
       assert.equal(seen.result.value, 'visible');
+      // After clicks Chromium draws a tab that is not its window's selected one once a second, unless kept
+      // drawing (session/keepDrawing.ts): count animation frames in half a second (about 30 at full rate).
+      const frames = await chrome!.conn.send('Runtime.evaluate', { expression: 'new Promise((r) => { let n = 0; const end = performance.now() + 500; const f = () => (performance.now() < end ? (n++, requestAnimationFrame(f)) : r(n)); requestAnimationFrame(f); })', awaitPromise: true, returnByValue: true }, sessionId);
+      assert.ok(frames.result.value >= 8, `the background tab drew ${frames.result.value} frames in 500 ms after the agent's clicks`);
       await chrome!.conn.send('Target.detachFromTarget', { sessionId });
       await mcp.close();
       procs.pop();
