@@ -194,15 +194,15 @@ export class BrowserSession extends EventEmitter {
   }
 
   /**
-   * Opens a tab of ours, in the background unless `front`: a person may be using this browser, and a tab
-   * opened in front would hide theirs and take their window's focus. A background tab still renders and
-   * runs its timers at full speed: Tab turns on focus emulation, which keeps the page visible (see tab.ts).
+   * Opens a tab of ours, in the background: a person may be using this browser, and a tab opened in front
+   * would hide theirs and take their window's focus. A background tab still renders and runs its timers at
+   * full speed: Tab turns on focus emulation and keeps it drawing (tab.ts, keepDrawing.ts).
    */
-  async newTab(url = 'about:blank', opts: { front?: boolean } = {}): Promise<Tab> {
+  async newTab(url = 'about:blank'): Promise<Tab> {
     this.assertConnected();
     // Guarded: open on about:blank and send the tab on only once its requests are intercepted.
     const later = this.guard.active && url !== 'about:blank' ? url : undefined;
-    const { targetId } = await this.connection.send('Target.createTarget', { url: later ? 'about:blank' : url, background: !opts.front });
+    const { targetId } = await this.connection.send('Target.createTarget', { url: later ? 'about:blank' : url, background: true });
     this.created.add(targetId);
     this.handle.scope?.add(targetId);
     this.handle.onTabCreated?.(targetId);
@@ -211,7 +211,6 @@ export class BrowserSession extends EventEmitter {
       tab = this.addTab({ targetId, url, title: '', type: 'page', attached: false, canAccessOpener: false } as Protocol.Target.TargetInfo);
     }
     const selected = await this.selectTab(targetId);
-    if (opts.front) await this.bringToFront(targetId);
     if (later) {
       await this.guard.guarded(targetId);
       await (await selected.session()).send('Page.navigate', { url: later });
@@ -220,8 +219,8 @@ export class BrowserSession extends EventEmitter {
   }
 
   /**
-   * Makes `id` the tab actions go to. Only ours: the browser's selected tab and focused window stay
-   * where the person left them (bringToFront is the one way to change them, when a person asks).
+   * Makes `id` the tab actions go to. Only ours: the browser's selected tab and focused window stay where
+   * the person left them (the Sessions view's Bring to Front, the daemon's `focus`, changes them when asked).
    */
   async selectTab(id: string): Promise<Tab> {
     const tab = this.getTab(id);
@@ -233,11 +232,6 @@ export class BrowserSession extends EventEmitter {
     return tab;
   }
 
-  /** Shows the tab to the person: selects it in its window and raises and focuses that window. */
-  async bringToFront(id: string): Promise<void> {
-    this.getTab(id);
-    await this.connection.send('Target.activateTarget', { targetId: id });
-  }
 
   async closeTab(id: string): Promise<void> {
     const tab = this.getTab(id);
