@@ -5,7 +5,9 @@
 // server bin attached with --cdp-url and --attach-tab new (through the session daemon and without it), the
 // real MCP client, pages on 127.0.0.1.
 import assert from 'node:assert/strict';
-import { daemonEnv, spawnMcp, type McpProc } from '../helpers/daemon';
+import type { CdpConnection } from '../../src/session/cdp';
+import { daemonEnv, runDaemonCli, spawnMcp, type McpProc } from '../helpers/daemon';
+import { freePort, pairedChrome, type ChromeWithExtension } from '../helpers/relay';
 import { hasXvfb, PERSON_PAGE, personState, startHeadedChromium, startXvfb, type HeadedChromium } from '../helpers/headed';
 import { inCI } from '../helpers/corpus';
 import { startServer, type TestServer } from '../helpers/servers';
@@ -37,6 +39,38 @@ function refOf(snapshot: string, line: RegExp): string {
   const m = line.exec(snapshot);
   assert.ok(m, `${line} in:\n${snapshot}`);
   return m[1];
+}
+
+async function agentWorks(mcp: McpProc, origin: string) {
+  const ok = async (tool: string, args: Record<string, unknown> = {}) => {
+    const r = await mcp.call(tool, args);
+    assert.equal(r.isError, false, `${tool}: ${r.text}`);
+    return r;
+  };
+  await ok('browser_navigate', { url: origin + '/agent' });
+  const snap = (await ok('browser_snapshot')).text;
+  await ok('browser_type', { ref: refOf(snap, /\[(\d+)\] textbox "Note"/), text: 'typed by the agent' });
+  await ok('browser_type', { ref: refOf(snap, /\[(\d+)\] textbox "Note"/), text: ' key by key', clear: false, slowly: true });
+  const started = Date.now();
+  await ok('browser_click', { ref: refOf(snap, /\[(\d+)\] button "Start work"/) });
+  await ok('browser_wait', { text: 'All done', timeoutMs: 30_000 });
+  const workMs = Date.now() - started;
+  await ok('browser_scroll', { direction: 'down' });
+  const shot = await ok('browser_screenshot');
+  assert.equal(shot.images, 1, 'a screenshot of the background tab');
+  const after = (await ok('browser_snapshot')).text;
+  assert.match(after, /typed by the agent key by key/);
+  assert.match(after, /All done/);
+  return { workMs };
+}
+
+async function assertPersonUntouched(conn: CdpConnection, personId: string, what: string) {
+  const s = await personState(conn, personId);
+  assert.deepEqual(s.log, [], `${what}: the person's tab saw no blur, focus or visibility change`);
+  assert.equal(s.lost, 0, `${what}: document.hasFocus() stayed true (sampled every 50 ms)`);
+  assert.equal(s.hasFocus, true);
+  assert.equal(s.visibility, 'visible');
+  assert.equal(s.typed, '', `${what}: nothing the agent typed reached the person's field`);
 }
 
 describe('background by default: agents work behind a person\'s focused tab (headed Chromium under Xvfb, real MCP server)', function () {
@@ -71,38 +105,6 @@ describe('background by default: agents work behind a person\'s focused tab (hea
     await srv?.close();
   });
 
-  async function agentWorks(mcp: McpProc) {
-    const ok = async (tool: string, args: Record<string, unknown> = {}) => {
-      const r = await mcp.call(tool, args);
-      assert.equal(r.isError, false, `${tool}: ${r.text}`);
-      return r;
-    };
-    await ok('browser_navigate', { url: srv.origin + '/agent' });
-    const snap = (await ok('browser_snapshot')).text;
-    await ok('browser_type', { ref: refOf(snap, /\[(\d+)\] textbox "Note"/), text: 'typed by the agent' });
-    await ok('browser_type', { ref: refOf(snap, /\[(\d+)\] textbox "Note"/), text: ' key by key', clear: false, slowly: true });
-    const started = Date.now();
-    await ok('browser_click', { ref: refOf(snap, /\[(\d+)\] button "Start work"/) });
-    await ok('browser_wait', { text: 'All done', timeoutMs: 30_000 });
-    const workMs = Date.now() - started;
-    await ok('browser_scroll', { direction: 'down' });
-    const shot = await ok('browser_screenshot');
-    assert.equal(shot.images, 1, 'a screenshot of the background tab');
-    const after = (await ok('browser_snapshot')).text;
-    assert.match(after, /typed by the agent key by key/);
-    assert.match(after, /All done/);
-    return { workMs };
-  }
-
-  async function assertPersonUntouched(what: string) {
-    const s = await personState(chrome!.conn, personId);
-    assert.deepEqual(s.log, [], `${what}: the person's tab saw no blur, focus or visibility change`);
-    assert.equal(s.lost, 0, `${what}: document.hasFocus() stayed true (sampled every 50 ms)`);
-    assert.equal(s.hasFocus, true);
-    assert.equal(s.visibility, 'visible');
-    assert.equal(s.typed, '', `${what}: nothing the agent typed reached the person's field`);
-  }
-
   for (const mode of ['through the session daemon', 'with --no-daemon'] as const) {
     it(`${mode}: --cdp-url --attach-tab new navigates, types, clicks, waits, scrolls and screenshots in its own background tab`, async () => {
       const args = ['--cdp-url', chrome!.wsEndpoint.replace(/\/devtools\/.*/, '').replace('ws:', 'http:'), '--attach-tab', 'new', '--audit-dir', 'off', '--allow-confirm-actions'];
@@ -110,8 +112,8 @@ describe('background by default: agents work behind a person\'s focused tab (hea
       const before = new Set((await pagesNow()).map((t) => t.targetId));
       const mcp = await spawnMcp(daemonEnv(1500), mode === 'with --no-daemon' ? [...args, '--no-daemon'] : args, 'agent');
       procs.push(mcp);
-      const { workMs } = await agentWorks(mcp);
-      await assertPersonUntouched(mode);
+      const { workMs } = await agentWorks(mcp, srv.origin);
+      await assertPersonUntouched(chrome!.conn, personId, mode);
       // About 1 s when the tab runs unthrottled; a hidden tab takes 10 s or never ends (no animation frames).
       assert.ok(workMs < 8000, `the page's timers and animation frames ran at full speed in the background tab (${workMs} ms)`);
       // The agent's tab is behind the person's, in the person's window, yet visible to its page.
@@ -133,7 +135,50 @@ describe('background by default: agents work behind a person\'s focused tab (hea
       procs.pop();
       // Its session over, its tab goes, and the person's tab still saw nothing.
       await new Promise((r) => setTimeout(r, 500));
-      await assertPersonUntouched(`${mode}, after the session ended`);
+      await assertPersonUntouched(chrome!.conn, personId, `${mode}, after the session ended`);
     });
   }
+});
+
+describe('background by default through the Chrome extension relay (headed Chromium with the built extension under Xvfb)', function () {
+  this.timeout(180_000);
+  let xvfb: { display: string; stop(): Promise<void> } | undefined;
+  let chrome: ChromeWithExtension | undefined;
+  let srv: TestServer;
+  let env: Record<string, string>;
+  let mcp: McpProc | undefined;
+
+  before(async function () {
+    if (!hasXvfb()) {
+      console.log(`      skipped: no Xvfb here (apt-get install xvfb)${inCI() ? '; .ci/run installs it' : ''}`);
+      this.skip();
+    }
+    srv = await startServer({ '/person': PERSON_PAGE, '/agent': AGENT_PAGE });
+    xvfb = await startXvfb();
+    env = { ...daemonEnv(5000, 'direct'), BROWSER_AGENT_RELAY_PORT: String(await freePort()) };
+    ({ chrome } = await pairedChrome(env, { display: xvfb.display }));
+  });
+  after(async () => {
+    await mcp?.close().catch(() => undefined);
+    if (env) await runDaemonCli(env, 'stop');
+    await chrome?.stop();
+    await xvfb?.stop();
+    await srv?.close();
+  });
+
+  it('an --extension client with no shared tab opens its own in the background and works there; the person\'s tab keeps focus', async () => {
+    const person = await chrome!.open(srv.origin + '/person');
+    const state = () => personState(chrome!.conn, person.targetId);
+    for (let i = 0; i < 100 && !(await state().catch(() => undefined))?.hasFocus; i++) await new Promise((r) => setTimeout(r, 50));
+    await chrome!.conn.send('Runtime.evaluate', { expression: 'focusLog.length = 0; focusLost = 0' }, (await chrome!.conn.send('Target.attachToTarget', { targetId: person.targetId, flatten: true })).sessionId);
+    assert.equal((await state()).hasFocus, true, 'the person\'s tab has focus before the agent starts');
+    const before = new Set((await chrome!.conn.send('Target.getTargets')).targetInfos.filter((t) => t.type === 'page').map((t) => t.targetId));
+    mcp = await spawnMcp(env, ['--extension', '--allow-confirm-actions', '--audit-dir', 'off'], 'relay-agent');
+    await agentWorks(mcp, srv.origin);
+    await assertPersonUntouched(chrome!.conn, person.targetId, 'relay');
+    const opened = (await chrome!.conn.send('Target.getTargets')).targetInfos.filter((t) => t.type === 'page' && !before.has(t.targetId) && t.url.endsWith('/agent'));
+    assert.equal(opened.length, 1, 'one tab of its own, showing its page');
+    const [{ windowId: agentWindow }, { windowId: personWindow }] = await Promise.all([opened[0].targetId, person.targetId].map((targetId) => chrome!.conn.send('Browser.getWindowForTarget', { targetId })));
+    assert.equal(agentWindow, personWindow, 'in the person\'s window, behind their tab');
+  });
 });
