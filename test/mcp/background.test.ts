@@ -138,6 +138,18 @@ describe('background by default: agents work behind a person\'s focused tab (hea
       await assertPersonUntouched(chrome!.conn, personId, `${mode}, after the session ended`);
     });
   }
+
+  it('three agents at once through the daemon, each in its own background tab, all tasks done; the person\'s tab untouched', async () => {
+    const env = daemonEnv(1500);
+    const args = ['--cdp-url', chrome!.wsEndpoint.replace(/\/devtools\/.*/, '').replace('ws:', 'http:'), '--attach-tab', 'new', '--audit-dir', 'off', '--allow-confirm-actions'];
+    const agents = await Promise.all(['chat', 'copilot', 'external'].map((n) => spawnMcp(env, args, n)));
+    procs.push(...agents);
+    // Two rounds of the whole task each, all three at once.
+    for (let round = 0; round < 2; round++) await Promise.all(agents.map((a) => agentWorks(a, srv.origin)));
+    await assertPersonUntouched(chrome!.conn, personId, 'three agents');
+    for (const a of agents) await a.close();
+    procs.length = 0;
+  });
 });
 
 describe('background by default through the Chrome extension relay (headed Chromium with the built extension under Xvfb)', function () {
