@@ -1,7 +1,7 @@
 // One build for everything: the extension, the MCP server bin, the in-page scripts (inlined as
 // strings through the `?inpage` import suffix) and the tests (so tests run exactly what ships).
 import * as esbuild from 'esbuild';
-import { readdirSync, readFileSync, statSync, chmodSync, mkdirSync, copyFileSync, writeFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, statSync, chmodSync, mkdirSync, writeFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { buildChrome } from './scripts/build-chrome.mjs';
 
@@ -135,17 +135,22 @@ const builds = [
   },
 ];
 
-// Codicons for the webview, served from the extension (no remote resources).
+// Codicons for the webview, served from the extension (no remote resources): only the icons the webview names (a name
+// is any quoted lower-case word in media/chat.ts that is an icon), each its SVG as a CSS mask in the text colour, so
+// no icon font ships (codicon.ttf alone was 61 KB of the .vsix, which has a size guard: test/vscode/package.test.ts).
 mkdirSync('dist/media', { recursive: true });
-copyFileSync('node_modules/@vscode/codicons/dist/codicon.ttf', 'dist/media/codicon.ttf');
-// Only the glyph rules of the icons the webview names (about 20 of some 650): a name is any quoted lower-case word in
-// media/chat.ts. 33 KB → 2 KB of CSS; the .vsix has a size guard (test/vscode/package.test.ts).
-const named = new Set(readFileSync('media/chat.ts', 'utf8').match(/(?<=['"`])[a-z][a-z0-9-]*(?=['"`\s])/g));
-const codicons = readFileSync('node_modules/@vscode/codicons/dist/codicon.css', 'utf8')
-  .split('\n')
-  .filter((line) => !/^\.codicon-([a-z0-9-]+):before \{/.test(line) || named.has(/^\.codicon-([a-z0-9-]+)/.exec(line)[1]))
-  .join('\n');
-writeFileSync('dist/media/codicon.css', codicons);
+const ICONS = 'node_modules/@vscode/codicons/src/icons';
+const named = [...new Set(readFileSync('media/chat.ts', 'utf8').match(/(?<=['"`])[a-z][a-z0-9-]*(?=['"`\s])/g))].filter((n) => existsSync(`${ICONS}/${n}.svg`)).sort();
+const svgUrl = (name) => `url("data:image/svg+xml,${encodeURIComponent(readFileSync(`${ICONS}/${name}.svg`, 'utf8').trim())}")`;
+writeFileSync('dist/media/codicon.css', [
+  '/* Codicons (MIT, Microsoft: @vscode/codicons), the icons media/chat.ts names, as masks; written by esbuild.mjs. */',
+  ".codicon[class*='codicon-'] { display: inline-block; flex: 0 0 auto; width: 16px; height: 16px; vertical-align: text-bottom; background-color: currentColor; -webkit-mask: var(--codicon) no-repeat center / 16px 16px; mask: var(--codicon) no-repeat center / 16px 16px; }",
+  '@keyframes codicon-spin { 100% { transform: rotate(360deg); } }',
+  '.codicon-modifier-spin { animation: codicon-spin 1.5s steps(30) infinite; }',
+  '.codicon-loading { animation-duration: 1s !important; animation-timing-function: cubic-bezier(0.53, 0.21, 0.29, 0.67) !important; }',
+  ...named.map((n) => `.codicon-${n} { --codicon: ${svgUrl(n)}; }`),
+  '',
+].join('\n'));
 
 /** The command lines package.json's `bin` names: each runs its part of dist/cli.js. */
 const LAUNCHERS = {

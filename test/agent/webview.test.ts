@@ -45,7 +45,6 @@ describe('chat panel webview in real Chromium', function () {
     server = await startServer({
       '/dist/media/chat.js': file('dist/media/chat.js', 'text/javascript'),
       '/dist/media/codicon.css': file('dist/media/codicon.css', 'text/css'),
-      '/dist/media/codicon.ttf': file('dist/media/codicon.ttf', 'font/ttf'),
       '/media/chat.css': file('media/chat.css', 'text/css'),
     });
     const webview = { cspSource: server.origin, asWebviewUri: (u: { path: string }) => ({ toString: () => `${server.origin}${u.path}` }) };
@@ -66,8 +65,8 @@ describe('chat panel webview in real Chromium', function () {
     await server?.close();
   });
 
-  /** Icons on screen without a glyph (the shipped codicon.css keeps only the icons media/chat.ts names). */
-  const iconsWithoutGlyph = () => q<string[]>(`[...document.querySelectorAll('.codicon')].filter((e) => e.getClientRects().length && ['none', 'normal', '""'].includes(getComputedStyle(e, '::before').content)).map((e) => e.className)`);
+  /** Icons on screen without their picture (the shipped codicon.css has only the icons media/chat.ts names). */
+  const iconsWithoutGlyph = () => q<string[]>(`[...document.querySelectorAll('.codicon')].filter((e) => e.getClientRects().length && !/^url\\("data:image\\/svg/.test(getComputedStyle(e).webkitMaskImage || getComputedStyle(e).maskImage)).map((e) => e.className)`);
   const post = (m: ToWebviewMessage) => tab.evaluate(`window.postMessage(${JSON.stringify(m)}, '*'); new Promise((r) => setTimeout(r, 30))`);
   const sent = () => tab.evaluate<any[]>('window.__sent');
   const q = <T>(expr: string) => tab.evaluate<T>(expr);
@@ -111,7 +110,8 @@ describe('chat panel webview in real Chromium', function () {
     assert.equal(await q(`document.querySelector('.history-item .h-meta').textContent`), 'Done', 'the same words as Task History');
     assert.equal(await q(`document.querySelector('.history').hidden`), true, 'history starts collapsed');
     assert.equal(await q(`document.querySelector('#live').open`), true, 'the live view starts open: the person watches what the agent does');
-    assert.equal(await q(`getComputedStyle(document.querySelector('.codicon-add'), '::before').fontFamily`), 'codicon', 'codicon font from the extension');
+    assert.match(await q<string>(`getComputedStyle(document.querySelector('.codicon-add')).webkitMaskImage`), /^url\("data:image\/svg\+xml,/, 'the codicon from the extension, as a mask');
+    assert.equal(await q(`getComputedStyle(document.querySelector('.codicon-add')).width`), '16px');
     assert.deepEqual(await q('window.__violations'), []);
   });
 
