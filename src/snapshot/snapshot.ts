@@ -284,7 +284,10 @@ export async function snapshotDelta(tab: Tab, said?: { ref?: string; text: strin
     else if (old.text !== line.text) {
       unsaid++;
       const change = old.parts && line.parts ? changeLine(ref, old.parts, line.parts, ref === said?.ref ? said.text : undefined) : `~ ${line.text}`;
-      if (change) (changed.push(change), unsaid--);
+      if (change) {
+        changed.push(change);
+        unsaid--;
+      }
     }
   }
   for (const [, line] of before.lines) if (!nowLines.has(line.ref!)) removed.push(`- ${line.parts?.head ?? line.text}`);

@@ -44,6 +44,7 @@ export function elementPos(el: Element): Promise<ScrollPos> {
 
 /** `this` or its nearest ancestor (through shadow roots) that scrolls on the axis; null: the page. */
 export function scrollArea(this: Element, vertical: boolean): Element | null {
+  // eslint-disable-next-line @typescript-eslint/no-this-alias -- CDP calls it on the element; the walk starts there
   for (let e: Element | null | undefined = this; e && e.nodeType === 1; e = e.parentElement || (e.getRootNode() && (e.getRootNode() as ShadowRoot).host)) {
     if (e === document.documentElement || e === document.body) return null;
     const cs = getComputedStyle(e);
