@@ -25,7 +25,7 @@ export interface Line {
 export function elementHead(ref: string, it: ElementItem, target?: string): string {
   let s = `[${ref}] ${it.role}`;
   if (it.name) s += ` ${JSON.stringify(it.name)}`;
-  if (it.hint) s += /^(name|value)=/.test(it.hint) ? ` ${it.hint}` : ` (${it.hint})`;
+  if (it.hint) s += /^(name|value|id)=/.test(it.hint) ? ` ${it.hint}` : ` (${it.hint})`;
   if (target) s += ` →${target}`;
   return s;
 }

@@ -237,6 +237,12 @@ export async function elementDetails(tab: Tab, refs: string[]): Promise<string> 
 
 const MAX_DELTA_LINES = 25;
 
+/** A line of a delta and, for an added or changed element, the ref it shows. */
+interface DeltaLine {
+  text: string;
+  ref?: string;
+}
+
 export const NO_CHANGE = 'No change on the page.';
 
 export interface Delta extends ResultParts {
@@ -273,24 +279,25 @@ export async function snapshotDelta(tab: Tab, said?: { ref?: string; text: strin
   const sameDoc = <T>(m: Map<string, T>) => new Map([...m].filter(([ref]) => !reloaded.has(prefixOf(ref))));
   before = { ...before, lines: sameDoc(before.lines) };
   const nowLines = sameDoc(now.lines);
-  const added: string[] = [];
-  const changed: string[] = [];
-  const removed: string[] = [];
+  // Each line printed with the ref it shows (none for removed ones: they are gone).
+  const added: DeltaLine[] = [];
+  const changed: DeltaLine[] = [];
+  const removed: DeltaLine[] = [];
   // Lines that differ only by focus, or by what the action's own line already says: a change, but not one to repeat.
   let unsaid = 0;
   for (const [ref, line] of nowLines) {
     const old = before.lines.get(ref);
-    if (old === undefined) added.push(`+ ${line.text}`);
+    if (old === undefined) added.push({ text: `+ ${line.text}`, ref });
     else if (old.text !== line.text) {
       unsaid++;
       const change = old.parts && line.parts ? changeLine(ref, old.parts, line.parts, ref === said?.ref ? said.text : undefined) : `~ ${line.text}`;
       if (change) {
-        changed.push(change);
+        changed.push({ text: change, ref });
         unsaid--;
       }
     }
   }
-  for (const [, line] of before.lines) if (!nowLines.has(line.ref!)) removed.push(`- ${line.parts?.head ?? line.text}`);
+  for (const [, line] of before.lines) if (!nowLines.has(line.ref!)) removed.push({ text: `- ${line.parts?.head ?? line.text}` });
   // Text that appeared on the same page (an error message, a toast); a new route's text is the snapshot's.
   const navigated = before.url !== now.url && removed.length > 0 && added.length > 0 && !changed.length;
   const text = navigated || !before.texts ? [] : addedText(before.texts, now.texts ?? new Map());
@@ -300,9 +307,9 @@ export async function snapshotDelta(tab: Tab, said?: { ref?: string; text: strin
   if (!list.length && !text.length && !saidLines.length) return { said: unsaid ? [] : [NO_CHANGE], page: [], newDocument: false };
   const shown = list.slice(0, MAX_DELTA_LINES);
   // The refs of the changed and added lines printed are now shown to the model (removed ones are gone).
-  const printed = new Set(shown.filter((l) => !l.startsWith('- ')).map((l) => /^[~+] \[([^\]]+)\]/.exec(l)?.[1]));
+  const printed = new Set(shown.map((d) => d.ref));
   markShown(tab, lines.filter((l) => l.ref && printed.has(l.ref)));
-  page.push(...text, ...shown);
+  page.push(...text, ...shown.map((d) => d.text));
   if (list.length > shown.length) saidLines.push(`${list.length - shown.length} more changes: browser_snapshot shows the whole page.`);
   return { said: saidLines, page, newDocument: false };
 }

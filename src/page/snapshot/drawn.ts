@@ -1,23 +1,34 @@
 // What CSS and SVG draw without text (runs inside the page): marks drawn as background images or
 // pseudo-element content, expand/collapse carets, and SVG shapes and glyphs.
-import { cap, clean, colorName, hintFromToken } from './roles';
+import { cap, clean, colorName, hintFromToken, shapeName } from './roles';
 
 /** Private-use glyphs are icon-font codes: they mean nothing as text. */
 const PRIVATE_USE = /[\uE000-\uF8FF]/;
+
+/**
+ * A word for an image drawn as a mark: its file name (`flag`), or a file named by one letter as that
+ * letter (`x.png` → `X`: a board's mark, where a word filter would drop it).
+ */
+function markOfUrl(url: string): string {
+  const w = hintFromToken(url);
+  if (w) return w;
+  const m = url.match(/(?:^|\/)([a-z0-9])(?:[-_.][^/]*)?(?:[?#].*)?$/i);
+  return m ? m[1].toUpperCase() : '';
+}
 
 function pseudoContent(el: Element, which: '::before' | '::after'): string {
   const st = getComputedStyle(el, which);
   const c = st.content;
   if (!c || c === 'none' || c === 'normal') return '';
   const u = c.match(/url\(["']?([^"')]+)/);
-  if (u) return hintFromToken(u[1]);
+  if (u) return markOfUrl(u[1]);
   const q = c.match(/^"(.*)"$/);
   const t = q ? q[1].replace(/\\"/g, '"') : '';
   if (!clean(t) || PRIVATE_USE.test(t)) {
     // An empty pseudo-element may still draw a mark with its background image.
     const bg = st.backgroundImage;
     const b = bg && bg !== 'none' ? bg.match(/url\(["']?([^"')]+)/) : null;
-    return b ? hintFromToken(b[1]) : '';
+    return b ? markOfUrl(b[1]) : '';
   }
   return cap(clean(t), 20);
 }
@@ -25,16 +36,53 @@ function pseudoContent(el: Element, which: '::before' | '::after'): string {
 function backgroundWord(el: Element): string {
   const bg = getComputedStyle(el).backgroundImage;
   const u = bg && bg !== 'none' ? bg.match(/url\(["']?([^"')]+)/) : null;
-  return u ? hintFromToken(u[1]) : '';
+  return u ? markOfUrl(u[1]) : '';
 }
 
-/** A short word for a mark drawn by CSS in an element without text: `queen`, `✓`, `flag`. */
+/** A short word for a mark drawn by CSS in an element without text: `queen`, `✓`, `flag`, `X`. */
 export function drawnMark(el: Element): string {
-  return pseudoContent(el, '::before') || pseudoContent(el, '::after') || backgroundWord(el);
+  return pseudoContent(el, '::before') || pseudoContent(el, '::after') || backgroundWord(el) || swatchColor(el);
 }
 
-const COLLAPSED = /(?:^|[\s_-])(collapsed|closed|folded)(?:$|[\s_-])/i;
-const EXPANDED = /(?:^|[\s_-])(expanded|open|opened|unfolded)(?:$|[\s_-])/i;
+function opaque(css: string): boolean {
+  return !!css && css !== 'transparent' && !/rgba\([^)]*,\s*0\)$/.test(css);
+}
+
+function hex(css: string): string {
+  const m = css.match(/rgba?\((\d+),\s*(\d+),\s*(\d+)/);
+  return m ? '#' + [m[1], m[2], m[3]].map((v) => (+v).toString(16).padStart(2, '0')).join('') : '';
+}
+
+/** Whether a colour is more than a shade of grey (a chip, a swatch), not a panel's white or grey. */
+function saturated(css: string): boolean {
+  const m = css.match(/rgba?\((\d+),\s*(\d+),\s*(\d+)/);
+  return !!m && Math.max(+m[1], +m[2], +m[3]) - Math.min(+m[1], +m[2], +m[3]) > 40;
+}
+
+/**
+ * `red #d62728`: the colour of a swatch — a small box without text whose meaning is its background
+ * colour: a saturated one, or any colour where its look-alike siblings (same tag and class) differ (a palette).
+ */
+export function swatchColor(el: Element): string {
+  if (el.firstElementChild || clean(el.textContent)) return '';
+  const r = el.getBoundingClientRect();
+  if (r.width > 120 || r.height > 120) return '';
+  const bg = getComputedStyle(el).backgroundColor;
+  if (!opaque(bg)) return '';
+  let palette = saturated(bg);
+  for (let s = el.parentElement?.firstElementChild, i = 0; !palette && s && i < 50; s = s.nextElementSibling, i++) {
+    // A palette: boxes of the same tag and class, without text, in different colours.
+    if (s !== el && s.localName === el.localName && s.className === el.className && !s.firstElementChild && !clean(s.textContent)) {
+      const other = getComputedStyle(s).backgroundColor;
+      if (opaque(other) && other !== bg) palette = true;
+    }
+  }
+  return palette ? `${colorName(bg)} ${hex(bg)}` : '';
+}
+
+// jQuery's treeview marks a closed node `expandable` and an open one `collapsable` (sic).
+const COLLAPSED = /(?:^|[\s_-])(collapsed|closed|folded|expandable)(?:$|[\s_-])/i;
+const EXPANDED = /(?:^|[\s_-])(expanded|open|opened|unfolded|collapsable)(?:$|[\s_-])/i;
 const FOLDER = /(?:^|[\s_-])(folder|dir|directory|branch|parent|has-children)(?:$|[\s_-])/i;
 const CARET_CLOSED = /^[▶▸►›>+⊞]$/;
 const CARET_OPEN = /^[▼▾⌄∨−\-⊟]$/;
@@ -68,19 +116,25 @@ export function drawnTreeState(els: Element[]): { expanded?: boolean; folder?: b
   return { expanded, folder };
 }
 
-function sizeClass(r: DOMRect): string {
-  const m = Math.max(r.width, r.height);
-  return m < 16 ? 'small' : m < 64 ? '' : 'large';
+const SHAPES = 'circle, ellipse, rect, polygon, path, line, polyline';
+
+/** Size words relative to the other shapes of the same drawing (a 40 px shape is large among 12 px ones). */
+function sizeWord(el: Element): string {
+  const m = (r: DOMRect) => Math.max(r.width, r.height);
+  const own = m(el.getBoundingClientRect());
+  const svg = (el as SVGElement).ownerSVGElement;
+  const all = svg ? Array.from(svg.querySelectorAll(SHAPES)).slice(0, 200).map((s) => m(s.getBoundingClientRect())).filter((x) => x > 0) : [];
+  if (all.length < 2) return '';
+  all.sort((a, b) => a - b);
+  const median = all[all.length >> 1];
+  return own <= median * 0.7 ? 'small' : own >= median * 1.4 ? 'large' : '';
 }
 
-/** `red circle`, `small blue rect`: one SVG shape, for a clickable shape without a name. */
+/** `red circle`, `small blue square`, `large green triangle`: one SVG shape, for a clickable shape without a name. */
 export function describeShape(el: Element): string {
-  const tag = el.localName;
-  const shape = tag === 'ellipse' ? 'circle' : tag === 'polyline' ? 'line' : tag === 'g' || tag === 'a' ? 'group' : tag;
   const st = getComputedStyle(el);
   const color = colorName(st.fill) || colorName(st.stroke);
-  const size = sizeClass(el.getBoundingClientRect());
-  return [size, color, shape].filter(Boolean).join(' ');
+  return [sizeWord(el), color, shapeName(el)].filter(Boolean).join(' ');
 }
 
 /** The text an SVG draws with `<text>` elements (letters, digits, labels on a chart). */
