@@ -99,6 +99,8 @@ const builds = [
 // Codicons for the webview, served from the extension (no remote resources).
 mkdirSync('dist/media', { recursive: true });
 for (const f of ['codicon.css', 'codicon.ttf']) copyFileSync(`node_modules/@vscode/codicons/dist/${f}`, `dist/media/${f}`);
+// browser_run_script's sandbox (QuickJS as WebAssembly, src/sandbox/wasm.ts) loads it beside the bundles.
+copyFileSync('node_modules/@jitl/quickjs-wasmfile-release-sync/dist/emscripten-module.wasm', 'dist/quickjs.wasm');
 
 /** The command lines package.json's `bin` names: each runs its part of dist/cli.js. */
 const LAUNCHERS = {

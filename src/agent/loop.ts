@@ -147,6 +147,8 @@ export async function runAgent(o: AgentOptions): Promise<AgentOutcome> {
         event = e;
         await o.hooks?.onStep?.(e);
       },
+      // A script's calls (browser_run_script) run through the run's own pipeline.
+      nested: o.hooks?.nested,
     };
     const started = Date.now();
     const result = await raceAbort(runTool(tool, input, ctx, hooks), o.signal);

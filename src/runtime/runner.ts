@@ -36,6 +36,12 @@ export interface RunHooks {
    */
   decide?(tool: ToolDefinition, input: unknown, preview: ActionPreview | undefined, ctx: ToolContext): Promise<Decided>;
   onStep?(event: StepEvent): void | Promise<void>;
+  /**
+   * How a tool that runs other tools (browser_run_script) runs them: through this same pipeline (the tool as the
+   * front door secures it, and fresh hooks of the same gate, vault and audit task). Set by the pipeline
+   * (safety/pipeline.ts); absent → the handler gets no ctx.runTool and such a tool refuses.
+   */
+  nested?: { tool(def: ToolDefinition): ToolDefinition; hooks(): RunHooks };
 }
 
 /** zod's issues as one readable sentence a model can act on. */
@@ -111,7 +117,7 @@ async function runCounted(tool: ToolDefinition, rawInput: unknown, ctx: ToolCont
         result = errorResult(new BrowserAgentError('BLOCKED_BY_POLICY', `The user declined ${tool.name}${preview ? ` (${preview.message})` : ''}.`, 'Do not repeat it; continue another way or finish and explain.'));
       } else {
         // The guard rides in the handler's context, so every copy of it the handler makes still checks.
-        result = await runHandler(tool, parsed.data, { ...ctx, guard });
+        result = await runHandler(tool, parsed.data, { ...ctx, guard, runTool: nestedRunner(hooks) });
       }
     } catch (e) {
       result = errorResult(e);
@@ -134,6 +140,14 @@ async function runCounted(tool: ToolDefinition, rawInput: unknown, ctx: ToolCont
     }
   }
   return result;
+}
+
+/** ctx.runTool for the handler: another tool through the same pipeline, or nothing (the caller then refuses). */
+function nestedRunner(hooks: RunHooks): ToolContext['runTool'] {
+  const nested = hooks.nested;
+  if (!nested) return undefined;
+  // The inner call decides for itself: it never inherits the outer call's guard.
+  return (def, input, inner) => runTool(nested.tool(def), input, { ...inner, guard: undefined, runTool: undefined }, nested.hooks());
 }
 
 /** The active tab went away without a tool closing it (the page's window.close(), the user, the origin policy). */
