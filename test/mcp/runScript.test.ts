@@ -130,7 +130,7 @@ describe('mcp: browser_run_script (QuickJS sandbox, every call through the pipel
     assert.match(r.text, /Script done: 18 tool calls \(navigate 1, extract 6, snapshot 6, click 5\)/);
     // The return value is page data: inside one fence; the page it ended on is named.
     assert.match(r.text, /<page-content id=\d+>\nreturn: \[/);
-    assert.match(r.text, /Page now: .*Orders 6/);
+    assert.match(r.text, /page now: Orders 6 — http/);
   });
 
   it('fills a 30-field form field by field and submits it', async () => {
