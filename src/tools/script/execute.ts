@@ -60,7 +60,8 @@ export async function executeScript(i: ScriptInput, ctx: ToolContext): Promise<T
   const logs: string[] = [];
   let logDropped = 0;
   let lastAction: { fn: string; text: string } | undefined;
-  let inFlight: Promise<unknown> | undefined;
+  // Calls running now (a script may await several at once).
+  const inFlight = new Set<Promise<unknown>>();
   const started = Date.now();
 
   const call = async (name: unknown, input: unknown, line: unknown): Promise<{ ok: boolean; text: string; code?: string }> => {
@@ -74,8 +75,8 @@ export async function executeScript(i: ScriptInput, ctx: ToolContext): Promise<T
     const record: CallRecord = { fn, line: at.line, ok: false };
     calls.push(record);
     const running = runTool(asScriptCall(def, at), input, inner);
-    inFlight = running;
-    const r = await running;
+    inFlight.add(running);
+    const r = await running.finally(() => inFlight.delete(running));
     const text = unfence(textOf(r));
     record.ok = !r.isError;
     record.code = r.code;
@@ -115,7 +116,7 @@ export async function executeScript(i: ScriptInput, ctx: ToolContext): Promise<T
   }).finally(() => ctx.signal?.removeEventListener('abort', onCancel));
   // A stopped script's call in flight was aborted; wait for it briefly, so nothing acts after the answer.
   stop.abort();
-  if (inFlight) await Promise.race([inFlight.catch(() => undefined), new Promise((r) => setTimeout(r, 1_000))]);
+  if (inFlight.size) await Promise.race([Promise.allSettled([...inFlight]), new Promise((r) => setTimeout(r, 1_000))]);
   return present(outcome, { calls, logs, logDropped, lastAction, ms: Date.now() - started, limits, maxCalls }, ctx);
 }
 
