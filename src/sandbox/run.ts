@@ -60,7 +60,7 @@ export class SandboxStop extends Error {
 }
 
 export async function runInSandbox(o: SandboxRun): Promise<SandboxOutcome> {
-  const qjs = await freshQuickJS();
+  const qjs = await freshQuickJS(o.limits.memoryBytes);
   const rt = qjs.newRuntime();
   rt.setMemoryLimit(o.limits.memoryBytes);
   rt.setMaxStackSize(o.limits.stackBytes);

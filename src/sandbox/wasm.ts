@@ -41,7 +41,15 @@ function compiledModule(): Promise<WebAssembly.Module> {
  * A fresh QuickJS instance (its own WebAssembly memory) for each script: nothing a script leaves behind
  * reaches the next one, and an engine that aborted is simply dropped.
  */
-export async function freshQuickJS(): Promise<QuickJSWASMModule> {
+export async function freshQuickJS(heapBytes = DEFAULT_HEAP_BYTES): Promise<QuickJSWASMModule> {
   const wasmModule = await compiledModule();
-  return newQuickJSWASMModuleFromVariant(newVariant(variant, { wasmModule }));
+  // The heap is capped here, in WebAssembly memory the instance cannot grow past: QuickJS's own memory limit
+  // counts allocations by malloc_usable_size, which this build lacks, so it only catches single huge ones.
+  const wasmMemory = new WebAssembly.Memory({ initial: BASE_PAGES, maximum: BASE_PAGES + Math.ceil(heapBytes / PAGE) });
+  return newQuickJSWASMModuleFromVariant(newVariant(variant, { wasmModule, wasmMemory }));
 }
+
+const PAGE = 65_536;
+/** What the build starts with (its INITIAL_MEMORY, 16 MB): the engine's own data and stack live there. */
+const BASE_PAGES = 256;
+const DEFAULT_HEAP_BYTES = 64 << 20;

@@ -291,10 +291,12 @@ return (await browser.snapshot()).includes('Delete account');`,
       assert.match(r.text, /^SCRIPT_LIMIT: the script made 5 tool calls, its limit \(maxCalls\); call 6 \(browser\.snapshot\) was not run/);
     });
 
-    it('memory', async () => {
-      const r = await s.call({ script: 'const keep = []; for (let i = 0; ; i++) { keep.push(new Array(1000000).fill(i)); await sleep(0); }' });
+    it('memory: the 64 MB heap, not the engine\'s 2 GB address space', async () => {
+      const r = await s.call({ script: 'const keep = []; for (let i = 1; ; i++) { keep.push(new Uint8Array(8 << 20)); log(i * 8); await sleep(0); }' });
       assert.equal(r.isError, true);
       assert.match(r.text, /^SCRIPT_LIMIT: the script ran out of memory/);
+      const kept = Math.max(...[...r.text.matchAll(/^(\d+)$/gm)].map((m) => Number(m[1])));
+      assert.ok(kept >= 32 && kept <= 72, `it held ${kept} MB before the limit stopped it`);
     });
 
     it('output size', async () => {
