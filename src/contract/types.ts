@@ -105,7 +105,12 @@ export interface ToolContext {
    * confirmation, secrets, audit): how browser_run_script acts. Set by runTool from the pipeline's hooks;
    * absent → a tool that needs it refuses (fails closed).
    */
-  runTool?(tool: ToolDefinition, input: unknown, ctx: ToolContext): Promise<ToolResult>;
+  runTool?(tool: ToolDefinition, input: unknown, ctx: ToolContext, observe?: NestedCallObserver): Promise<ToolResult>;
+}
+
+/** What a caller of ctx.runTool may watch: the safety decision (which may wait for a person) starting and ending. */
+export interface NestedCallObserver {
+  deciding?(): () => void;
 }
 
 /** What the checks at the moment of use read of the safety settings (a PolicySettings, safety/settings.ts, is one). */

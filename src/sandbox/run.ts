@@ -39,6 +39,8 @@ export interface SandboxRun {
   limits: SandboxLimits;
   /** Aborting stops the run (host calls in flight get the signal too, through the host's own wiring). */
   signal?: AbortSignal;
+  /** Receives the run's clock: time between `pause()` and its `resume()` (a person answering) does not count. */
+  clock?(c: { pause(): () => void }): void;
 }
 
 export type LimitKind = 'time' | 'compute' | 'memory' | 'output' | 'calls';
@@ -85,8 +87,30 @@ export async function runInSandbox(o: SandboxRun): Promise<SandboxOutcome> {
     }
     return Date.now() > deadline;
   });
-  const deadline = Date.now() + o.limits.timeMs;
-  const timer = setTimeout(() => end({ ok: false, kind: 'limit', limit: 'time', message: `the script ran longer than its time limit of ${Math.round(o.limits.timeMs / 1000)} s` }), o.limits.timeMs);
+  let deadline = Date.now() + o.limits.timeMs;
+  const overtime = () => end({ ok: false, kind: 'limit', limit: 'time', message: `the script ran longer than its time limit of ${Math.round(o.limits.timeMs / 1000)} s` });
+  let timer: NodeJS.Timeout | undefined = setTimeout(overtime, o.limits.timeMs);
+  // Paused while any pause is open; on the last resume the deadline moves by the time paused.
+  let paused = 0;
+  let pausedAt = 0;
+  o.clock?.({
+    pause: () => {
+      if (paused++ === 0) {
+        pausedAt = Date.now();
+        clearTimeout(timer);
+        timer = undefined;
+      }
+      let resumed = false;
+      return () => {
+        if (resumed) return;
+        resumed = true;
+        if (--paused === 0 && !ended) {
+          deadline += Date.now() - pausedAt;
+          timer = setTimeout(overtime, Math.max(0, deadline - Date.now()));
+        }
+      };
+    },
+  });
   const onAbort = () => end({ ok: false, kind: 'cancelled', message: 'the script was stopped (cancelled)' });
   if (o.signal?.aborted) onAbort();
   o.signal?.addEventListener('abort', onAbort, { once: true });

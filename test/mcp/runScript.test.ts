@@ -24,7 +24,7 @@ interface Session {
   /** Every confirmation the server asked, as the person saw it. */
   asked: string[];
   /** How the next confirmations are answered. */
-  answer: (message: string) => ElicitResult;
+  answer: (message: string) => ElicitResult | Promise<ElicitResult>;
   close(): Promise<void>;
 }
 
@@ -171,6 +171,34 @@ return (await browser.snapshot()).includes('Delete account');`,
     assert.match(asked, /In a script: call 3 \(browser\.click, line 3\)/);
     assert.match(asked, /→\s+3\s+await browser\.click/, 'the call\'s line is marked in the script shown');
     assert.match(r.text, /log:\ndeleted/);
+  });
+
+  it('the time a person takes to answer does not count against the script\'s time limit', async () => {
+    s.answer = () => new Promise((r) => setTimeout(() => r({ action: 'accept', content: { decision: 'allow' } }), 8_000)) as never;
+    // 5 s for the script's own work (generous on a loaded machine), 8 s for the person.
+    const r = await s.call({
+      timeoutMs: 5_000,
+      args: { url: `${site.origin}/account/settings` },
+      script: "await browser.navigate({ url: args.url });\nawait browser.click({ ref: refOf(await browser.snapshot(), 'button', 'Delete account') });\nreturn 'after the answer';",
+    });
+    assert.equal(r.isError, false, r.text);
+    assert.equal(returned(r.text), 'after the answer');
+    assert.deepEqual(hits, ['delete']);
+  });
+
+  it('stopped while a person is being asked: a late Allow acts on nothing', async () => {
+    s.answer = () => new Promise((r) => setTimeout(() => r({ action: 'accept', content: { decision: 'allow' } }), 3_000)) as never;
+    const abort = new AbortController();
+    const running = s
+      .call({ args: { url: `${site.origin}/account/settings` }, script: "await browser.navigate({ url: args.url });\nawait browser.click({ ref: refOf(await browser.snapshot(), 'button', 'Delete account') });\nreturn 1;" }, { signal: abort.signal })
+      .catch((e) => e);
+    const deadline = Date.now() + 30_000;
+    while (!s.asked.length && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
+    assert.equal(s.asked.length, 1, 'the click was being asked about');
+    abort.abort();
+    await running;
+    await new Promise((r) => setTimeout(r, 4_500));
+    assert.deepEqual(hits, [], 'the Allow that came after the stop clicked nothing');
   });
 
   it('a declined call throws inside the script, which catches it; nothing is clicked', async () => {

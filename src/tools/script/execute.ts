@@ -63,6 +63,7 @@ export async function executeScript(i: ScriptInput, ctx: ToolContext): Promise<T
   // Calls running now (a script may await several at once).
   const inFlight = new Set<Promise<unknown>>();
   const started = Date.now();
+  let clock: { pause(): () => void } | undefined;
 
   const call = async (name: unknown, input: unknown, line: unknown): Promise<{ ok: boolean; text: string; code?: string }> => {
     const fn = String(name);
@@ -74,7 +75,8 @@ export async function executeScript(i: ScriptInput, ctx: ToolContext): Promise<T
     const at: ScriptCall = { call: calls.length + 1, line: typeof line === 'number' ? line : undefined, fn, script: i.script };
     const record: CallRecord = { fn, line: at.line, ok: false };
     calls.push(record);
-    const running = runTool(asScriptCall(def, at), input, inner);
+    // The time a person spends answering a confirmation is not the script's.
+    const running = runTool(asScriptCall(def, at), input, inner, { deciding: () => clock?.pause() ?? (() => {}) });
     inFlight.add(running);
     const r = await running.finally(() => inFlight.delete(running));
     const text = unfence(textOf(r));
@@ -90,6 +92,7 @@ export async function executeScript(i: ScriptInput, ctx: ToolContext): Promise<T
     body: i.script,
     limits,
     signal: stop.signal,
+    clock: (c) => (clock = c),
     host: {
       async: {
         call,
