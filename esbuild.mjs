@@ -2,7 +2,7 @@
 // strings through the `?inpage` import suffix) and the tests (so tests run exactly what ships).
 import * as esbuild from 'esbuild';
 import { readdirSync, statSync, chmodSync, mkdirSync, copyFileSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { dirname, join, resolve } from 'node:path';
 import { buildChrome } from './scripts/build-chrome.mjs';
 
 const watch = process.argv.includes('--watch');
@@ -36,6 +36,43 @@ const inpagePlugin = {
 };
 
 /**
+ * `import fns from '../page/actions/hit.ts?pagefn'` → an object of strings, one per exported function of the
+ * file: each is an expression whose value is that function, bundled with only what it uses (tree-shaken), for
+ * `functionDeclaration` (Runtime.callFunctionOn) or `(${fn})(args)` in an expression (Runtime.evaluate).
+ * No runtime helpers and no globals: the code may run in the page's main world, among the page's scripts.
+ */
+const pagefnCache = new Map();
+const pagefnPlugin = {
+  name: 'pagefn',
+  setup(build) {
+    build.onResolve({ filter: /\?pagefn$/ }, (args) => ({
+      path: join(args.resolveDir, args.path.replace(/\?pagefn$/, '')),
+      namespace: 'pagefn',
+    }));
+    build.onLoad({ filter: /.*/, namespace: 'pagefn' }, async (args) => {
+      // Every build of this run imports the same page files: bundle each once while its inputs stay unchanged.
+      const hit = pagefnCache.get(args.path);
+      if (hit && hit.watchFiles.every((f) => statSync(f, { throwIfNoEntry: false })?.mtimeMs === hit.mtimes[f])) return hit.result;
+      const common = { bundle: true, write: false, format: 'esm', platform: 'browser', target: 'chrome110', minify: !process.env.BA_INPAGE_READABLE, legalComments: 'none' };
+      const all = await esbuild.build({ ...common, entryPoints: [args.path], metafile: true });
+      const names = Object.values(all.metafile.outputs)[0].exports;
+      const watchFiles = Object.keys(all.metafile.inputs).map((f) => resolve(f));
+      const fns = {};
+      await Promise.all(names.map(async (name) => {
+        const one = await esbuild.build({ ...common, stdin: { contents: `export { ${name} as default } from ${JSON.stringify(args.path)};`, resolveDir: dirname(args.path), loader: 'ts' } });
+        const code = one.outputFiles[0].text;
+        const m = /export\s*\{\s*([\w$]+)\s+as\s+default\s*\};?\s*$/.exec(code);
+        if (!m) throw new Error(`${args.path}: export ${name} is not a function declared in the file (?pagefn)`);
+        fns[name] = `(()=>{${code.slice(0, m.index)}\nreturn ${m[1]}})()`;
+      }));
+      const result = { contents: `export default ${JSON.stringify(fns, Object.keys(fns).sort())};`, loader: 'js', watchFiles };
+      pagefnCache.set(args.path, { result, watchFiles, mtimes: Object.fromEntries(watchFiles.map((f) => [f, statSync(f).mtimeMs])) });
+      return result;
+    });
+  },
+};
+
+/**
  * zod's namespace object keeps all ~50 of its error-message locales in every bundle (≈60 KB each
  * zipped). Tool errors go to models in English, so only `en` (zod's default) is bundled.
  */
@@ -55,7 +92,7 @@ const common = {
   sourcemap: !production,
   minify: production,
   logLevel: 'warning',
-  plugins: [inpagePlugin, zodEnglishOnly],
+  plugins: [inpagePlugin, pagefnPlugin, zodEnglishOnly],
 };
 
 function testEntries(dir) {

@@ -89,7 +89,10 @@ function connectPort() {
   port = chrome.runtime.connect({ name: 'panel' });
   port.onMessage.addListener((msg: { t: 'state'; state: PanelState } | { t: 'done'; id: number; error?: string }) => {
     if (msg.t === 'state') void render(msg.state);
-    else waiting.get(msg.id)?.(msg.error), waiting.delete(msg.id);
+    else {
+      waiting.get(msg.id)?.(msg.error);
+      waiting.delete(msg.id);
+    }
   });
   // The worker was stopped: connect again (which wakes it).
   port.onDisconnect.addListener(() => setTimeout(connectPort, 100));

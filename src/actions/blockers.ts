@@ -7,58 +7,21 @@ import { markShownRefs } from '../snapshot/shown';
 import type { Tab } from '../session/tab';
 import type { ElementHandle } from '../snapshot/types';
 import { callOnElement } from './element';
+import { pageCall, pageFns } from '../page/fn';
+import byRefFns from '../page/byRef.ts?pagefn';
 
-/**
- * Why the page disabled the element: its description (aria-describedby, aria-errormessage, title), else the
- * fields of its form that are not valid yet (required and empty, a wrong format), named by their labels.
- */
-const DISABLED_REASON = `(el) => {
-  const doc = el.ownerDocument;
-  const text = (n) => (n && (n.innerText || n.textContent) || '').trim().replace(/\\s+/g, ' ');
-  const byIds = (attr) => (el.getAttribute(attr) || '').split(/\\s+/).filter(Boolean).map((id) => text(doc.getElementById(id))).filter(Boolean).join(' ');
-  const said = byIds('aria-describedby') || byIds('aria-errormessage') || (el.getAttribute('title') || '').trim();
-  if (said) return { said };
-  const form = el.form || el.closest('form') || el.closest('[role=form],[role=dialog],dialog,fieldset');
-  if (!form) return null;
-  const fields = form.elements ? [...form.elements] : [...form.querySelectorAll('input,select,textarea')];
-  const name = (f) => ((f.labels && f.labels[0] && text(f.labels[0])) || f.getAttribute('aria-label') || f.placeholder || f.name || f.localName).trim();
-  const bad = fields.filter((f) => f !== el && (f.willValidate && !f.validity.valid || f.getAttribute('aria-invalid') === 'true'));
-  return bad.length ? { fields: bad.slice(0, 3).map((f) => name(f) + (f.validity && f.validity.valueMissing ? ' (required, empty)' : f.validationMessage ? ' (' + f.validationMessage + ')' : ' (invalid)')), more: Math.max(0, bad.length - 3) } : null;
-}`;
+const byRefPage = pageFns<typeof import('../page/byRef')>(byRefFns);
+import fieldsFns from '../page/actions/fields.ts?pagefn';
 
-/** The sentence added to "is disabled": the page's reason, or the form's fields still to fill. */
+const fieldsPage = pageFns<typeof import('../page/actions/fields')>(fieldsFns);
+
+/** Why the page disabled the element, as the sentence added to "is disabled": the page's reason, or the form's fields still to fill. */
 export async function disabledReason(h: ElementHandle): Promise<string> {
-  const r = await callOnElement<{ said?: string; fields?: string[]; more?: number } | null>(h, DISABLED_REASON).catch(() => null);
+  const r = await callOnElement<{ said?: string; fields?: string[]; more?: number } | null>(h, fieldsPage.disabledReason).catch(() => null);
   if (r?.said) return ` The page says: ${fenceInline(clip(r.said, 300))}`;
   if (r?.fields?.length) return ` Fields of its form not valid yet: ${fenceInline(r.fields.map((f) => clip(f, 120)).join('; '))}${r.more ? ` (and ${r.more} more)` : ''}.`;
   return '';
 }
-
-/**
- * In the element's frame (snapshot world, where refs live): what a click at the element's center hits, widened
- * to the outermost ancestor that does not hold the element (a consent wall's backdrop, a modal's layer), and
- * the refs of the snapshot's elements inside it; when none were issued, the texts of its buttons.
- */
-const COVER_CONTROLS = `(id, ids, wantFrame) => {
-  const S = globalThis.__baSnap;
-  const el = S && S.get(id);
-  if (!el || !el.isConnected) return null;
-  const r = el.getBoundingClientRect();
-  const x = r.left + r.width / 2, y = r.top + r.height / 2;
-  let hit = document.elementFromPoint(x, y);
-  for (let i = 0; hit && hit.shadowRoot && i < 16; i++) { const h = hit.shadowRoot.elementFromPoint(x, y); if (!h || h === hit) break; hit = h; }
-  const holds = (a, b) => { for (let c = b; c; c = c.parentNode || c.host) if (c === a) return true; return false; };
-  if (!hit || holds(el, hit) || holds(hit, el)) return null;
-  let cover = hit;
-  for (let p = cover.parentElement; p && p !== document.body && p !== document.documentElement && !holds(p, el); p = p.parentElement) cover = p;
-  const visible = (e) => { const b = e.getBoundingClientRect(); return b.width > 0 && b.height > 0; };
-  // A banner served in an iframe (Sourcepoint, TrustArc): its controls live in that frame.
-  const frame = /^i?frame$/.test(cover.localName) ? cover : cover.querySelector('iframe');
-  if (wantFrame) return frame;
-  const inside = ids.filter((i) => { const e = S.get(i); return e && holds(cover, e) && visible(e); });
-  const texts = inside.length ? [] : [...cover.querySelectorAll('button,a[href],[role=button],input[type=button],input[type=submit]')].filter(visible).slice(0, 6).map((b) => (b.getAttribute('aria-label') || b.innerText || b.value || '').trim().replace(/\\s+/g, ' ').slice(0, 60)).filter(Boolean);
-  return { inside, texts, frame: !!frame };
-}`;
 
 /** Controls named in a COVERED error at most. */
 const MAX_CONTROLS = 6;
@@ -75,11 +38,11 @@ export async function coverControls(tab: Tab, h: ElementHandle): Promise<string>
     const q = parseRef(key);
     if (q && q.prefix === p.prefix && q.id !== p.id) ids.push(q.id);
   }
-  const r = await evalInFrame<{ inside: number[]; texts: string[]; frame: boolean } | null>(tab, frame, `(${COVER_CONTROLS})(${p.id}, ${JSON.stringify(ids)}, false)`).catch(() => undefined);
+  const r = await evalInFrame<{ inside: number[]; texts: string[]; frame: boolean } | null>(tab, frame, pageCall(byRefPage.coverControls, p.id, ids, false)).catch(() => undefined);
   const found = r?.value;
   if (!found) return '';
   if (!found.inside.length && found.frame) {
-    const named = await frameControls(tab, frame, `(${COVER_CONTROLS})(${p.id}, [], true)`);
+    const named = await frameControls(tab, frame, pageCall(byRefPage.coverControls, p.id, [], true));
     if (named) return named;
   }
   if (found.inside.length) {

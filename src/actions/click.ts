@@ -6,6 +6,10 @@ import { invalidFormNote } from './formCheck';
 import { mouseClick, mouseMove, type MouseButton } from './input';
 import type { ActionOutcome, Scope } from './scopeTypes';
 import { confirmAtUse } from './atUse';
+import { pageCall, pageFns } from '../page/fn';
+import pointerFns from '../page/actions/pointer.ts?pagefn';
+
+const pointerPage = pageFns<typeof import('../page/actions/pointer')>(pointerFns);
 
 export interface ClickOptions {
   button?: MouseButton;
@@ -48,55 +52,15 @@ export async function clickElement(s: Scope, h: ElementHandle, o: ClickOptions =
   const { point, viaLabel } = await aim(s, h);
   const outcome = { text: `${verb(o)} ${describeHandle(h)}${viaLabel ? ' (through its label)' : ''}`, target: fingerprintOf(h) };
   // The policy rated the element the preview saw; what is under the pointer now is what gets clicked.
-  await confirmAtUse(s.ctx, s.tab, point, { ifUnread: () => callOnElement(h, '(el) => el.isConnected') });
+  await confirmAtUse(s.ctx, s.tab, point, { ifUnread: () => callOnElement(h, pointerPage.isConnected) });
   s.pending = outcome;
   await mouseClick(s.page, point, { button: o.button, clickCount: o.doubleClick ? 2 : 1, modifiers: o.modifiers, holdMs: o.holdMs });
   return !o.button || o.button === 'left' ? { ...outcome, afterSettle: () => invalidFormNote(h, false) } : outcome;
 }
 
 /** What is under a viewport point, descending into same-origin iframes and open shadow roots. */
-const HIT_AT = `(x, y) => {
-  const describe = (n) => {
-    let s = n.localName;
-    if (n.id) s += '#' + n.id;
-    const role = n.getAttribute('role');
-    if (role) s += ' role=' + role;
-    if (n.type && n.localName === 'input') s += ' type=' + n.type;
-    const t = (n.getAttribute('aria-label') || n.innerText || n.value || n.getAttribute('alt') || n.getAttribute('title') || '').trim().replace(/\\s+/g, ' ');
-    if (t) s += ' "' + (t.length > 60 ? t.slice(0, 57) + '…' : t) + '"';
-    return s;
-  };
-  let doc = document;
-  let px = x, py = y;
-  const path = [];
-  for (let depth = 0; depth < 10; depth++) {
-    let root = doc, hit = null;
-    for (let i = 0; i < 32; i++) {
-      const h = root.elementFromPoint(px, py);
-      if (!h || h === hit) break;
-      hit = h;
-      if (h.shadowRoot) root = h.shadowRoot; else break;
-    }
-    if (!hit) return path.length ? path.join(' › ') + ' › (empty area)' : 'nothing (empty area)';
-    if (hit.localName === 'iframe' || hit.localName === 'frame') {
-      let inner = null;
-      try { inner = hit.contentDocument; } catch {}
-      const r = hit.getBoundingClientRect();
-      if (!inner) return path.concat('cross-origin iframe ' + (hit.src || '')).join(' › ');
-      path.push('iframe ' + (hit.src || ''));
-      px -= r.x + hit.clientLeft; py -= r.y + hit.clientTop;
-      doc = inner;
-      continue;
-    }
-    const actionable = hit.closest('a,button,input,select,textarea,label,summary,[role],[onclick],[tabindex],[contenteditable=""],[contenteditable=true]');
-    path.push(describe(actionable && actionable !== doc.body ? actionable : hit));
-    return path.join(' › ');
-  }
-  return path.join(' › ');
-}`;
-
 export async function whatIsAt(s: Scope, p: Point): Promise<string> {
-  const res = await s.page.send('Runtime.evaluate', { expression: `(${HIT_AT})(${p.x}, ${p.y})`, returnByValue: true }, 5000);
+  const res = await s.page.send('Runtime.evaluate', { expression: pageCall(pointerPage.whatIsAt, p.x, p.y), returnByValue: true }, 5000);
   return String(res.result.value ?? 'unknown');
 }
 

@@ -4,6 +4,10 @@ import type { ElementHandle } from '../snapshot/types';
 import { sleep } from '../session/launcher';
 import { ensureActionable } from './actionability';
 import { callOnElement, describeHandle, elementBox, scrollIntoView, type Point } from './element';
+import { pageCall, pageFns } from '../page/fn';
+import pointerFns from '../page/actions/pointer.ts?pagefn';
+
+const pointerPage = pageFns<typeof import('../page/actions/pointer')>(pointerFns);
 import { assertInViewport, whatIsAt } from './click';
 import type { ActionOutcome, Scope } from './scopeTypes';
 
@@ -32,9 +36,8 @@ function spotIn(box: { x: number; y: number; width: number; height: number }, po
 }
 
 async function looksDraggable(s: Scope, from: DragEnd, at: Point): Promise<boolean> {
-  const test = `(el) => !!(el && el.closest && el.closest('[draggable=true], a[href], img'))`;
-  if ('handle' in from) return callOnElement<boolean>(from.handle, test).catch(() => false);
-  const r = await s.page.send('Runtime.evaluate', { expression: `(${test})(document.elementFromPoint(${at.x}, ${at.y}))`, returnByValue: true }).catch(() => undefined);
+  if ('handle' in from) return callOnElement<boolean>(from.handle, pointerPage.looksDraggable).catch(() => false);
+  const r = await s.page.send('Runtime.evaluate', { expression: pageCall(pointerPage.looksDraggableAt, at.x, at.y), returnByValue: true }).catch(() => undefined);
   return r?.result.value === true;
 }
 

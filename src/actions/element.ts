@@ -4,6 +4,10 @@ import type { CdpSession } from '../session/cdp';
 import type { Tab } from '../session/tab';
 import type { ElementHandle } from '../snapshot/types';
 import { actWorld, forgetActWorld } from './actWorld';
+import { pageFns } from '../page/fn';
+import scrollingFns from '../page/actions/scrolling.ts?pagefn';
+
+const scrollingPage = pageFns<typeof import('../page/actions/scrolling')>(scrollingFns);
 
 /** How a person would call the element in a sentence: `button "Submit"`. */
 export function describeHandle(h: Pick<ElementHandle, 'role' | 'name'>): string {
@@ -163,7 +167,7 @@ export async function scrollIntoView(h: ElementHandle): Promise<void> {
     const msg = errorMessage(e);
     if (/No node|not found/i.test(msg)) throw stale(h);
     // Text nodes, hidden elements: fall back to the DOM API, which is a no-op for hidden ones.
-    await callOnElement(h, `(el) => el.scrollIntoView?.({ block: 'center', inline: 'center', behavior: 'instant' })`).catch(() => {});
+    await callOnElement(h, scrollingPage.scrollToCenter).catch(() => {});
   }
 }
 

@@ -1,9 +1,12 @@
-import extractSource from './page/extract.ts?inpage';
+import { pageCall, pageFns } from '../page/fn';
+import extractFns from '../page/actions/extract.ts?pagefn';
 import { BrowserAgentError } from '../base/errors';
 import type { Scope } from './scopeTypes';
 import { worldName } from '../session/worlds';
 
 export type ExtractMode = 'markdown' | 'links' | 'tables';
+
+const extractPage = pageFns<typeof import('../page/actions/extract')>(extractFns);
 
 /**
  * Main content as Markdown (@mozilla/readability + turndown), links, or tables as JSON. Runs in
@@ -15,7 +18,7 @@ export async function extract(s: Scope, mode: ExtractMode, maxChars: number): Pr
   const { executionContextId } = await s.page.send('Page.createIsolatedWorld', { frameId: s.tab.targetId, worldName: worldName('extract'), grantUniveralAccess: false });
   const res = await s.page.send(
     'Runtime.evaluate',
-    { expression: `${extractSource};__browserAgentExtract(${JSON.stringify(mode)})`, contextId: executionContextId, returnByValue: true },
+    { expression: pageCall(extractPage.extract, mode), contextId: executionContextId, returnByValue: true },
     20_000,
   );
   if (res.exceptionDetails) throw new BrowserAgentError('CDP_ERROR', `Extraction failed: ${res.exceptionDetails.exception?.description ?? res.exceptionDetails.text}`);

@@ -4,8 +4,10 @@ import { BrowserAgentError } from '../base/errors';
 import { clip, fenceInline } from '../base/untrusted';
 import type { ElementHandle } from '../snapshot/types';
 import { callOnElement, describeHandle } from './element';
+import { pageFns } from '../page/fn';
+import fieldsFns from '../page/actions/fields.ts?pagefn';
 
-const READ = `(el) => ({ value: el.localName === 'input' || el.localName === 'textarea' ? el.value : (el.innerText || '').slice(0, 500), max: el.maxLength > 0 ? el.maxLength : -1, number: el.localName === 'input' && el.type === 'number', bad: !!(el.validity && el.validity.badInput) })`;
+const fieldsPage = pageFns<typeof import('../page/actions/fields')>(fieldsFns);
 
 /** Typed text as results show it: quoted, long text cut, secrets only counted. */
 export function quote(text: string, secret = false): string {
@@ -15,7 +17,7 @@ export function quote(text: string, secret = false): string {
 
 /** "; the field now shows …" after typing `text` (replacing), with the maxlength that cut it; '' when it shows the text. */
 export async function keptNote(h: ElementHandle, text: string): Promise<string> {
-  const r = await callOnElement<{ value: string; max: number; number: boolean; bad: boolean }>(h, READ).catch(() => undefined);
+  const r = await callOnElement<{ value: string; max: number; number: boolean; bad: boolean }>(h, fieldsPage.fieldReading).catch(() => undefined);
   if (!r || r.value === text) return '';
   const cut = r.max > 0 && text.length > r.max && r.value.length <= r.max;
   const why = cut ? ` — it takes at most ${r.max} characters (maxlength), ${text.length - r.value.length} were not taken` : r.number && (r.bad || !r.value) ? ' — it is a number field: it takes digits (and a sign or decimal point) only' : '';

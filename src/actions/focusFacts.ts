@@ -2,41 +2,17 @@ import { actWorld } from './actWorld';
 import type { CdpSession } from '../session/cdp';
 import type { Tab } from '../session/tab';
 import type { ActionPreview, ElementFacts, PageFacts } from '../contract/types';
-import { ELEMENT_FACTS_FN } from './elementFacts';
-import { boundedRead } from './pageReads';
-
-const PAGE_TEXT_LIMIT = 20_000;
+import type { FocusRead } from '../page/actions/focus';
+import { pageCall, pageFns } from '../page/fn';
+import focusFns from '../page/actions/focus.ts?pagefn';
 
 /**
- * In the isolated world of a frame (the page's scripts cannot redefine `innerText` or `activeElement` for it):
- * the visible text, and the facts of the focused element — through open shadow roots and same-origin iframes.
- * `crossFrame`: focus is inside an iframe this document cannot look into (another origin).
+ * Read in the isolated world of a frame (the page's scripts cannot redefine `innerText` or `activeElement` for it).
  */
-const focusScript = (withText: boolean) => `(() => {
-  const deep = (d) => { let e = d.activeElement; while (e && e.shadowRoot && e.shadowRoot.activeElement) e = e.shadowRoot.activeElement; return e; };
-  let doc = document, e = deep(document), crossFrame = false;
-  for (let i = 0; i < 8 && e && (e.localName === 'iframe' || e.localName === 'frame'); i++) {
-    let inner = null;
-    try { inner = e.contentDocument; } catch {}
-    if (!inner) { crossFrame = true; break; }
-    doc = inner;
-    e = deep(inner);
-  }
-  const none = !e || e === doc.body || e === doc.documentElement;
-  const focused = none || crossFrame ? undefined : (${ELEMENT_FACTS_FN})(e, false);
-  const text = ${withText} && document.body ? String(document.body.innerText || '').slice(0, ${PAGE_TEXT_LIMIT}) : '';
-  return { text, focused, crossFrame, hasFocus: document.hasFocus() };
-})()`;
-
-const WITH_TEXT = focusScript(true);
-const WITHOUT_TEXT = focusScript(false);
-
-interface FocusRead {
-  text: string;
-  focused?: ElementFacts & { role?: string };
-  crossFrame: boolean;
-  hasFocus: boolean;
-}
+const focusPage = pageFns<typeof import('../page/actions/focus')>(focusFns);
+const WITH_TEXT = pageCall(focusPage.readFocus, true);
+const WITHOUT_TEXT = pageCall(focusPage.readFocus, false);
+import { boundedRead } from './pageReads';
 
 async function readIn(session: CdpSession, frameId: string, withText = false): Promise<FocusRead | undefined> {
   const contextId = await actWorld(session, frameId).catch(() => undefined);

@@ -4,19 +4,10 @@ import { fenceInline } from '../base/untrusted';
 import type { Tab } from '../session/tab';
 import { evalInFrame, mainFrame, parseRef, tabState } from '../snapshot/frames';
 import { markShownRefs } from '../snapshot/shown';
+import { pageCall, pageFns } from '../page/fn';
+import byRefFns from '../page/byRef.ts?pagefn';
 
-/** In the main frame's snapshot world: the deep active element's ref id among `ids`, else a short description. */
-const FOCUSED = `(ids) => {
-  let a = document.activeElement;
-  while (a && a.shadowRoot && a.shadowRoot.activeElement) a = a.shadowRoot.activeElement;
-  if (!a || a === document.body || a === document.documentElement) return null;
-  const S = globalThis.__baSnap;
-  const id = S ? ids.find((i) => S.get(i) === a) : undefined;
-  if (id !== undefined) return { id };
-  const text = (s) => (s || '').trim().replace(/\\s+/g, ' ').slice(0, 60);
-  const name = text(a.getAttribute('aria-label')) || text(a.labels && a.labels[0] && a.labels[0].innerText) || text(a.innerText) || text(a.value) || text(a.placeholder) || text(a.title);
-  return { what: (a.getAttribute('role') || a.localName), name };
-}`;
+const byRefPage = pageFns<typeof import('../page/byRef')>(byRefFns);
 
 /** `[5] textbox "Second"`, `iframe`, or '' when nothing has focus. */
 export async function focusedName(tab: Tab): Promise<string> {
@@ -27,7 +18,7 @@ export async function focusedName(tab: Tab): Promise<string> {
     if (p && p.prefix === 0) ids.push(p.id);
   }
   const frame = await mainFrame(tab);
-  const r = (await evalInFrame<{ id?: number; what?: string; name?: string } | null>(tab, frame, `(${FOCUSED})(${JSON.stringify(ids)})`)).value;
+  const r = (await evalInFrame<{ id?: number; what?: string; name?: string } | null>(tab, frame, pageCall(byRefPage.focusedRef, ids))).value;
   if (!r) return '';
   if (r.id !== undefined) {
     const rec = st.refs.get(String(r.id))!;

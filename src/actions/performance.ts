@@ -1,15 +1,18 @@
-import perfSource from './page/performance.ts?inpage';
+import { pageCall, pageFns } from '../page/fn';
+import perfFns from '../page/actions/performance.ts?pagefn';
 import { BrowserAgentError } from '../base/errors';
 import type { Tab } from '../session/tab';
 import { worldName } from '../session/worlds';
-import type { PerfReport } from './page/performance';
+import type { PerfReport } from '../page/actions/performance';
+
+const perfPage = pageFns<typeof import('../page/actions/performance')>(perfFns);
 
 /** The page's load and runtime metrics as the browser recorded them, read in an isolated world. */
 export async function readPerformance(tab: Tab): Promise<PerfReport> {
   tab.assertNoDialog();
   const page = await tab.session();
   const { executionContextId } = await page.send('Page.createIsolatedWorld', { frameId: tab.targetId, worldName: worldName('perf'), grantUniveralAccess: false }, 5000);
-  const res = await page.send('Runtime.evaluate', { expression: `${perfSource};__browserAgentPerf()`, contextId: executionContextId, returnByValue: true, awaitPromise: true }, 10_000);
+  const res = await page.send('Runtime.evaluate', { expression: pageCall(perfPage.report), contextId: executionContextId, returnByValue: true, awaitPromise: true }, 10_000);
   if (res.exceptionDetails) throw new BrowserAgentError('CDP_ERROR', `Reading the page's performance failed: ${res.exceptionDetails.exception?.description ?? res.exceptionDetails.text}`);
   return res.result.value as PerfReport;
 }

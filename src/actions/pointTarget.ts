@@ -4,51 +4,17 @@ import type { CdpSession } from '../session/cdp';
 import type { Tab } from '../session/tab';
 import type { ElementHandle } from '../snapshot/types';
 import type { ActionPreview, ElementFacts } from '../contract/types';
-import { ELEMENT_FACTS_FN } from './elementFacts';
+import type { HitResult } from '../page/actions/pointer';
+import { pageCall, pageFns } from '../page/fn';
+import pointerFns from '../page/actions/pointer.ts?pagefn';
+import factsFns from '../page/actions/elementFacts.ts?pagefn';
+
+const pointerPage = pageFns<typeof import('../page/actions/pointer')>(pointerFns);
+const factsPage = pageFns<typeof import('../page/actions/elementFacts')>(factsFns);
 
 export interface Point {
   x: number;
   y: number;
-}
-
-/**
- * In the isolated world of a frame: what a click at viewport point (x, y) reaches (elementFromPoint, through
- * open shadow roots and same-origin iframes), as facts of its nearest actionable element; or, when the point
- * is over an iframe this document cannot look into, where that is (document coordinates for CDP's hit test,
- * and the point inside the iframe's viewport).
- */
-const HIT_FN = `(x, y) => {
-  let doc = document, px = x, py = y;
-  for (let depth = 0; depth < 8; depth++) {
-    let root = doc, hit = null;
-    for (let i = 0; i < 32; i++) {
-      const h = root.elementFromPoint(px, py);
-      if (!h || h === hit) break;
-      hit = h;
-      if (h.shadowRoot) root = h.shadowRoot; else break;
-    }
-    if (!hit) return { none: true };
-    if (hit.localName === 'iframe' || hit.localName === 'frame') {
-      const r = hit.getBoundingClientRect();
-      const ix = px - r.x - hit.clientLeft, iy = py - r.y - hit.clientTop;
-      let inner = null;
-      try { inner = hit.contentDocument; } catch {}
-      if (!inner) {
-        const w = doc.defaultView;
-        return { frame: { docX: px + w.scrollX, docY: py + w.scrollY, x: ix, y: iy } };
-      }
-      doc = inner; px = ix; py = iy;
-      continue;
-    }
-    return { facts: (${ELEMENT_FACTS_FN})(hit, true) };
-  }
-  return { none: true };
-}`;
-
-interface HitResult {
-  none?: boolean;
-  facts?: ElementFacts | null;
-  frame?: { docX: number; docY: number; x: number; y: number };
 }
 
 /**
@@ -62,7 +28,7 @@ export async function targetAt(tab: Tab, point: Point): Promise<NonNullable<Acti
   let p = point;
   for (let depth = 0; depth < 6; depth++) {
     const contextId = await actWorld(session, frameId);
-    const res = await session.send('Runtime.evaluate', { expression: `(${HIT_FN})(${p.x}, ${p.y})`, contextId, returnByValue: true }, 3000);
+    const res = await session.send('Runtime.evaluate', { expression: pageCall(pointerPage.hitFacts, p.x, p.y), contextId, returnByValue: true }, 3000);
     if (res.exceptionDetails) throw new Error(res.exceptionDetails.exception?.description ?? res.exceptionDetails.text);
     const r = res.result.value as HitResult;
     if (r.facts) return asTarget(r.facts);
@@ -78,7 +44,7 @@ export async function targetAt(tab: Tab, point: Point): Promise<NonNullable<Acti
     }
     // An in-process iframe: the hit test went inside it.
     const h: ElementHandle = { ref: '', role: '', name: '', session, frameId: hit.frameId, backendNodeId: hit.backendNodeId };
-    const facts = await callOnElement<ElementFacts | null>(h, ELEMENT_FACTS_FN, [true], 3000);
+    const facts = await callOnElement<ElementFacts | null>(h, factsPage.elementFacts, [true], 3000);
     return facts ? asTarget(facts) : undefined;
   }
   return undefined;

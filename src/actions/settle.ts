@@ -1,6 +1,10 @@
 import type { CdpSession, Unsubscribe } from '../session/cdp';
 import type { Tab } from '../session/tab';
 import type { BrowserObserver, TabObserver } from './observer';
+import { pageCall, pageFns } from '../page/fn';
+import scrollingFns from '../page/actions/scrolling.ts?pagefn';
+
+const scrollingPage = pageFns<typeof import('../page/actions/scrolling')>(scrollingFns);
 
 export interface SettleReport {
   navigated: boolean;
@@ -27,28 +31,6 @@ const DOWNLOAD_GRACE_MS = 500;
 
 /** Request types that stay open by design and never mean "still working". */
 const IGNORED_TYPES = new Set(['EventSource', 'WebSocket', 'Ping', 'CSPViolationReport', 'Preflight']);
-
-/**
- * DOM quiet: resolves after two animation frames if nothing mutated, else once mutations stopped
- * for 50 ms (capped). A static page pays ~two frames, never a fixed delay.
- */
-const DOM_QUIET = `(cap) => new Promise((resolve) => {
-  const start = performance.now();
-  let last = 0;
-  let mutated = false;
-  const mo = new MutationObserver(() => { last = performance.now(); mutated = true; });
-  mo.observe(document, { subtree: true, childList: true, attributes: true, characterData: true });
-  const done = () => { mo.disconnect(); resolve(mutated); };
-  let frames = 0;
-  const tick = () => {
-    const now = performance.now();
-    if (now - start > cap) return done();
-    if (++frames >= 2 && (!mutated || now - last >= 50)) return done();
-    if (document.visibilityState === 'hidden') setTimeout(tick, 16); else requestAnimationFrame(tick);
-  };
-  requestAnimationFrame(tick);
-  setTimeout(done, cap);
-})`;
 
 /**
  * Watches one tab from just before an action until it has settled: a navigation it started has
@@ -196,7 +178,7 @@ export class SettleWatch {
       this.tab.on('dialog', stop);
     });
     try {
-      await Promise.race([this.main.send('Runtime.evaluate', { expression: `(${DOM_QUIET})(${Math.round(capMs)})`, awaitPromise: true, returnByValue: true }, capMs + 1000), dialog]);
+      await Promise.race([this.main.send('Runtime.evaluate', { expression: pageCall(scrollingPage.domQuiet, Math.round(capMs)), awaitPromise: true, returnByValue: true }, capMs + 1000), dialog]);
     } catch {
       /* a navigation destroyed the context: the navigation wait covers it */
     } finally {

@@ -7,26 +7,18 @@ import { fingerprintOf } from './click';
 import { callOnElement, describeHandle } from './element';
 import { pressKey } from './input';
 import type { ActionOutcome, Scope } from './scopeTypes';
+import type { StepperReading } from '../page/actions/fields';
+import { pageFns } from '../page/fn';
+import fieldsFns from '../page/actions/fields.ts?pagefn';
+
+const fieldsPage = pageFns<typeof import('../page/actions/fields')>(fieldsFns);
 
 /** Key presses at most (a 0–1000 slider stepping by 1 from one end to the other). */
 const MAX_PRESSES = 1000;
 
-const READ = `(el, focus) => {
-  if (focus) el.focus();
-  const n = (a) => { const v = el.getAttribute(a); return v === null || v === '' ? null : Number(v); };
-  return { now: n('aria-valuenow'), min: n('aria-valuemin'), max: n('aria-valuemax'), text: el.getAttribute('aria-valuetext') };
-}`;
-
-interface Reading {
-  now: number | null;
-  min: number | null;
-  max: number | null;
-  text: string | null;
-}
-
 export async function setByArrows(s: Scope, h: ElementHandle, value: string): Promise<ActionOutcome> {
   const what = `[${h.ref}] ${describeHandle(h)}`;
-  const read = (focus = false) => callOnElement<Reading>(h, READ, [focus]);
+  const read = (focus = false) => callOnElement<StepperReading>(h, fieldsPage.stepperReading, [focus]);
   const start = await read(true);
   const range = start.min !== null && start.max !== null ? ` between ${start.min} and ${start.max}` : '';
   const target = Number(value.trim());

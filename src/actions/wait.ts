@@ -6,6 +6,10 @@ import { isRefusedRef } from '../snapshot/shown';
 import type { ElementHandle } from '../snapshot/types';
 import { callOnElement, describeHandle } from './element';
 import type { ActionOutcome, Scope } from './scopeTypes';
+import { pageCall, pageFns } from '../page/fn';
+import scrollingFns from '../page/actions/scrolling.ts?pagefn';
+
+const scrollingPage = pageFns<typeof import('../page/actions/scrolling')>(scrollingFns);
 
 export type ElementState = 'visible' | 'hidden' | 'enabled' | 'disabled' | 'attached' | 'detached';
 
@@ -20,22 +24,15 @@ export interface WaitSpec {
   timeoutMs: number;
 }
 
-const STATE = `(el) => {
-  const r = el.getBoundingClientRect();
-  const visible = el.isConnected && r.width > 0 && r.height > 0 && (!el.checkVisibility || el.checkVisibility({ visibilityProperty: true }));
-  const disabled = el.disabled === true || el.getAttribute('aria-disabled') === 'true';
-  return { attached: el.isConnected, visible, enabled: !disabled };
-}`;
-
 async function pageHasText(s: Scope, text: string): Promise<boolean> {
-  const r = await s.page.send('Runtime.evaluate', { expression: `(document.body ? document.body.innerText : '').includes(${JSON.stringify(text)})`, returnByValue: true }, 5000);
+  const r = await s.page.send('Runtime.evaluate', { expression: pageCall(scrollingPage.pageHasText, text), returnByValue: true }, 5000);
   return r.result.value === true;
 }
 
 async function elementState(spec: WaitSpec): Promise<Record<string, boolean>> {
   try {
     const h = await spec.element!();
-    return await callOnElement<Record<string, boolean>>(h, STATE);
+    return await callOnElement<Record<string, boolean>>(h, scrollingPage.elementState);
   } catch (e) {
     // A ref of another page is refused at once; an element of this page that went away is simply detached.
     if (e instanceof BrowserAgentError && (e.code === 'STALE_REF' || e.code === 'TARGET_NOT_FOUND') && !isRefusedRef(e)) return { attached: false, visible: false, enabled: false };

@@ -1,9 +1,12 @@
 import type { Protocol } from 'devtools-protocol';
 import type { CdpSession } from '../session/cdp';
 import type { Tab } from '../session/tab';
-import { NEAR_FN } from '../tools/near';
 import type { TargetFingerprint } from '../contract/types';
 import { worldName } from '../session/worlds';
+import { pageFns } from '../page/fn';
+import targetFns from '../page/target.ts?pagefn';
+
+const targetPage = pageFns<typeof import('../page/target')>(targetFns);
 
 /** An element found again from a recorded fingerprint, with what the accessibility tree says it is now. */
 export interface LocatedElement {
@@ -46,18 +49,6 @@ export function fingerprintMismatch(fp: TargetFingerprint, now: { role?: string;
   if (fp.name !== undefined && !sameName(norm(fp.name), norm(now.name))) return `name was "${norm(fp.name)}", now "${norm(now.name)}"`;
   return undefined;
 }
-
-/** Runs in an isolated world: the single element for a CSS selector or XPath, else how many matched. */
-const FIND_FN = `function (kind, query) {
-  try {
-    if (kind === 'selector') {
-      const all = document.querySelectorAll(query);
-      return all.length === 1 ? all[0] : all.length;
-    }
-    const snap = document.evaluate(query, document, null, XPathResult.ORDERED_NODE_SNAPSHOT_TYPE, null);
-    return snap.snapshotLength === 1 ? snap.snapshotItem(0) : snap.snapshotLength;
-  } catch (e) { return -1; }
-}`;
 
 interface FrameTarget {
   session: CdpSession;
@@ -104,7 +95,7 @@ async function findIn(target: FrameTarget, kind: 'selector' | 'xpath', query: st
   const { executionContextId } = await target.session.send('Page.createIsolatedWorld', { frameId: target.frameId, worldName: worldName('replay') }, 5000);
   const res = await target.session.send(
     'Runtime.callFunctionOn',
-    { functionDeclaration: FIND_FN, executionContextId, arguments: [{ value: kind }, { value: query }] },
+    { functionDeclaration: targetPage.findOne, executionContextId, arguments: [{ value: kind }, { value: query }] },
     5000,
   );
   if (res.result.type === 'number') return { count: Math.max(0, Number(res.result.value)) };
@@ -167,7 +158,7 @@ async function byRoleAndName(frames: FrameTarget[], fp: TargetFingerprint): Prom
 async function nearbyText(session: CdpSession, backendNodeId: number): Promise<string> {
   const { object } = await session.send('DOM.resolveNode', { backendNodeId }, 5000);
   if (!object.objectId) return '';
-  const r = await session.send('Runtime.callFunctionOn', { objectId: object.objectId, functionDeclaration: NEAR_FN, returnByValue: true }, 5000);
+  const r = await session.send('Runtime.callFunctionOn', { objectId: object.objectId, functionDeclaration: targetPage.nearText, returnByValue: true }, 5000);
   await session.send('Runtime.releaseObject', { objectId: object.objectId }).catch(() => {});
   return String(r.result.value ?? '');
 }

@@ -4,6 +4,7 @@ import type { SessionManager } from '../session/manager';
 import type { Tab } from '../session/tab';
 import type { SkillLibrary } from '../skills/library';
 import type { Decision, Rating } from './decision';
+import type { ElementFacts } from '../page/actions/elementFacts';
 
 /**
  * What kind of thing a tool does; the safety policy (src/safety) turns this, the target element
@@ -202,44 +203,8 @@ export function text(t: string): ToolResult {
   return { content: [{ type: 'text', text: t }] };
 }
 
-/** Everything an element shows or is called by, read live from the page for the risk policy (actions/elementFacts.ts). */
-export interface ElementFacts {
-  tag?: string;
-  type?: string;
-  /** The element's own rendered text (nested links, buttons and fields left out); a button input's value. */
-  visible?: string;
-  /** aria-label, aria-labelledby texts, title, label elements, placeholder, alt texts. */
-  labels?: string[];
-  /** Text drawn by CSS `::before` / `::after` on the element and inside it. */
-  drawn?: string[];
-  /** `<title>`/`<desc>` of SVGs inside it. */
-  svg?: string[];
-  /** Words of class names, ids, `data-icon`, `name` and image file names on the element and inside it (icon hints). */
-  hints?: string[];
-  /** `name`, `id` and `autocomplete` attributes of a field (what payment widgets call their card field). */
-  fieldAttrs?: string[];
-  autocomplete?: string;
-  /** A link's absolute target. */
-  href?: string;
-  /** The URL of the document the element lives in (an iframe's own URL). */
-  frameUrl?: string;
-  /** The element lives in an iframe (its document is not the top one). */
-  inFrame?: boolean;
-  /** The iframe's visible text, for sensitive-page phrases (only for elements in frames). */
-  frameText?: string;
-  /** Enter in this field submits its form (implicit submission); the texts of the form's submit buttons. */
-  submitsForm?: { buttons: string[]; action?: string };
-  /** A native select's options as [value, label]. */
-  options?: [string, string][];
-  /** Inside a form (a `<button>` without a type submits it). */
-  inForm?: boolean;
-  /** A password field. */
-  password?: boolean;
-  /** For a label: the control it activates (a click on the label clicks it). */
-  control?: { tag?: string; type?: string; inForm?: boolean };
-  /** Which element the facts are about: CDP's id for the node (to tell a swapped element from the previewed one). */
-  node?: number;
-}
+/** Everything an element shows or is called by, read live from the page for the risk policy (page/actions/elementFacts.ts). */
+export type { ElementFacts };
 
 /** What the policy may know about the page beyond the preview (read side-effect free). */
 export interface PageFacts {

@@ -1,6 +1,7 @@
 import type { Protocol } from 'devtools-protocol';
 import { BrowserAgentError } from '../base/errors';
 import type { CdpTransport } from '../session/transport';
+import { TabOwnership } from '../session/tabOwnership';
 
 /** What the hub needs of a daemon session: where its messages go and which targets it may see. */
 export interface HubClient {
@@ -59,8 +60,8 @@ export class BrowserHub {
   private readonly pending = new Map<number, Pending>();
   /** Flattened CDP session → client (page sessions and their iframes/workers). */
   private readonly sessionOwner = new Map<string, HubClient>();
-  /** Page target → client. */
-  private readonly targetOwner = new Map<string, HubClient>();
+  /** Page target → client: which client owns which tab. */
+  private readonly tabs = new TabOwnership<HubClient>();
   /** Every page target the browser has, as discovery reports it. */
   readonly targets = new Map<string, Protocol.Target.TargetInfo>();
   private readonly downloadOwner = new Map<string, HubClient>();
@@ -115,24 +116,21 @@ export class BrowserHub {
   }
 
   tabsOf(client: HubClient): Protocol.Target.TargetInfo[] {
-    return [...this.targets.values()].filter((t) => this.targetOwner.get(t.targetId) === client);
+    return [...this.targets.values()].filter((t) => this.tabs.owns(client, t.targetId));
   }
 
   /** Gives a new client of a launched browser the first tab nobody owns (and no DevTools window). */
   claimFreePage(client: HubClient): string | undefined {
-    const free = [...this.targets.values()].find((t) => !this.targetOwner.has(t.targetId) && !t.url.startsWith('devtools://'));
-    if (free) this.targetOwner.set(free.targetId, client);
-    return free?.targetId;
+    return this.tabs.claimFirstFree(client, this.targets.values(), (t) => !t.url.startsWith('devtools://'));
   }
 
   owner(targetId: string): HubClient | undefined {
-    return this.targetOwner.get(targetId);
+    return this.tabs.owner(targetId);
   }
 
   /** A tab a direct client opened (or worked in before the daemon restarted) is its own, unless another's. */
   claim(client: HubClient, targetId: string): boolean {
-    if (!this.targetOwner.has(targetId)) this.targetOwner.set(targetId, client);
-    return this.targetOwner.get(targetId) === client;
+    return this.tabs.claim(client, targetId);
   }
 
   /** A message from a client. */
@@ -174,7 +172,6 @@ export class BrowserHub {
     if (DENIED.has(method)) return client.deliver(cdpError(clientId, `${method} is not available through the session daemon: the browser is shared.`));
     if (!method.startsWith('Target.')) return this.forward(client, clientId, method, line, idDigits);
     const params = (JSON.parse(line).params ?? {}) as Record<string, any>;
-    const owned = (targetId: unknown) => typeof targetId === 'string' && this.targetOwner.get(targetId) === client;
     switch (method) {
       case 'Target.setDiscoverTargets':
         client.discover = !!params.discover;
@@ -197,7 +194,7 @@ export class BrowserHub {
       case 'Target.attachToTarget':
       case 'Target.closeTarget':
       case 'Target.getTargetInfo':
-        if (!owned(params.targetId)) return client.deliver(cdpError(clientId, `No target with given id found`));
+        if (!this.tabs.owns(client, params.targetId)) return client.deliver(cdpError(clientId, `No target with given id found`));
         if (method === 'Target.activateTarget') client.activeTarget = params.targetId;
         if (method === 'Target.attachToTarget') this.attaching.set(params.targetId, (this.attaching.get(params.targetId) ?? 0) + 1);
         return this.forward(client, clientId, method, line, idDigits, params.targetId);
@@ -250,7 +247,7 @@ export class BrowserHub {
     if (p.method === 'Target.createTarget' || p.method === 'Target.attachToTarget') {
       const result = JSON.parse(line).result;
       if (result?.targetId) {
-        this.targetOwner.set(result.targetId, client);
+        this.tabs.assign(client, result.targetId);
         client.activeTarget ??= result.targetId;
       }
       if (result?.sessionId) this.sessionOwner.set(result.sessionId, client);
@@ -260,7 +257,7 @@ export class BrowserHub {
 
   private browserEvent(method: string, params: any, line: string) {
     const toOwner = (targetId: string | undefined) => {
-      const owner = targetId ? this.targetOwner.get(targetId) : undefined;
+      const owner = targetId ? this.tabs.owner(targetId) : undefined;
       if (owner?.discover) owner.deliver(line);
     };
     switch (method) {
@@ -269,8 +266,7 @@ export class BrowserHub {
         if (info.type !== 'page') return;
         this.targets.set(info.targetId, info);
         // A popup belongs to whoever owns the page that opened it.
-        const opener = info.openerId ? this.targetOwner.get(info.openerId) : undefined;
-        if (opener && !this.targetOwner.has(info.targetId)) this.targetOwner.set(info.targetId, opener);
+        this.tabs.adoptPopup(info.targetId, info.openerId);
         return toOwner(info.targetId);
       }
       case 'Target.targetInfoChanged': {
@@ -285,7 +281,7 @@ export class BrowserHub {
         if (method === 'Target.targetDestroyed') {
           this.closing.delete(params.targetId);
           this.targets.delete(params.targetId);
-          this.targetOwner.delete(params.targetId);
+          this.tabs.forget(params.targetId);
         }
         return;
       }
@@ -295,7 +291,7 @@ export class BrowserHub {
         const twin = !params.waitingForDebugger && (this.sessionOwner.has(params.sessionId) || this.attaching.has(targetId));
         if (!twin) return params.waitingForDebugger ? this.onNewPage(params, line) : undefined;
         // The event twin of a client's attachToTarget (before or after its answer, which records the session too).
-        const owner = this.targetOwner.get(targetId);
+        const owner = this.tabs.owner(targetId);
         if (owner) {
           this.sessionOwner.set(params.sessionId, owner);
           owner.deliver(line);
@@ -309,7 +305,7 @@ export class BrowserHub {
         return;
       }
       case 'Browser.downloadWillBegin': {
-        const owner = this.targetOwner.get(params.frameId);
+        const owner = this.tabs.owner(params.frameId);
         if (owner) this.downloadOwner.set(params.guid, owner);
         return this.toDownloadOwner(params.guid, line);
       }
@@ -341,9 +337,9 @@ export class BrowserHub {
    */
   private onNewPage(params: Protocol.Target.AttachedToTargetEvent, line: string) {
     const info = params.targetInfo;
-    const owner = this.targetOwner.get(info.targetId) ?? (info.openerId ? this.targetOwner.get(info.openerId) : undefined);
+    const owner = this.tabs.owner(info.targetId) ?? (info.openerId ? this.tabs.owner(info.openerId) : undefined);
     if (owner?.autoAttach) {
-      if (!this.targetOwner.has(info.targetId)) this.targetOwner.set(info.targetId, owner);
+      this.tabs.claim(owner, info.targetId);
       this.sessionOwner.set(params.sessionId, owner);
       return owner.deliver(line);
     }
@@ -355,7 +351,7 @@ export class BrowserHub {
   private toDownloadOwner(guid: string, line: string) {
     const owner = this.downloadOwner.get(guid);
     if (owner) return owner.deliver(line);
-    for (const c of new Set(this.targetOwner.values())) c.deliver(line);
+    for (const c of this.tabs.clients()) c.deliver(line);
   }
 
   /**
@@ -363,11 +359,10 @@ export class BrowserHub {
    * requests with them), and in a launched browser its tabs closed.
    */
   async release(client: HubClient, closeTabs: boolean): Promise<void> {
-    const tabs = [...this.targetOwner].filter(([, c]) => c === client).map(([t]) => t);
+    const tabs = this.tabs.release(client);
     const sessions = [...this.sessionOwner].filter(([, c]) => c === client).map(([s]) => s);
     for (const s of sessions) this.sessionOwner.delete(s);
     for (const t of tabs) {
-      this.targetOwner.delete(t);
       // A tab being closed is never handed to the next client (its targetDestroyed comes later,
       // and a targetInfoChanged may come before it).
       if (closeTabs) {

@@ -9,7 +9,9 @@ import { newQuickJSWASMModuleFromVariant, newVariant, type QuickJSSyncVariant, t
  */
 const variant: QuickJSSyncVariant = {
   type: 'sync',
+  // eslint-disable-next-line @typescript-eslint/no-require-imports -- the CommonJS build on purpose (see above)
   importFFI: async () => (require('@jitl/quickjs-wasmfile-release-sync/ffi') as typeof import('@jitl/quickjs-wasmfile-release-sync/ffi')).QuickJSFFI,
+  // eslint-disable-next-line @typescript-eslint/no-require-imports -- the CommonJS build on purpose (see above)
   importModuleLoader: async () => require('@jitl/quickjs-wasmfile-release-sync/emscripten-module'),
 };
 

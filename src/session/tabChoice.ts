@@ -4,6 +4,11 @@
 // chooser takes an `isClaimed` predicate and skips claimed pages.
 import type { CdpConnection } from './cdp';
 import { isAgentWorld, isOwnWorld } from './worlds';
+import { pageCall, pageFns } from '../page/fn';
+import guardsFns from '../page/session/guards.ts?pagefn';
+
+const guardsPage = pageFns<typeof import('../page/session/guards')>(guardsFns);
+
 
 /** `focused`: the page the user has open (default); `new`: always a tab of our own. */
 export type AttachTabMode = 'focused' | 'new';
@@ -68,7 +73,7 @@ async function probeOne(conn: CdpConnection, p: PageCandidate): Promise<void> {
   try {
     // Runtime.enable reports every existing context, isolated worlds of other clients included.
     await s.send('Runtime.enable', undefined, PROBE_MS);
-    const r = await s.send('Runtime.evaluate', { expression: '[document.visibilityState, document.hasFocus()]', returnByValue: true }, PROBE_MS);
+    const r = await s.send('Runtime.evaluate', { expression: pageCall(guardsPage.visibleAndFocused), returnByValue: true }, PROBE_MS);
     const [vis, focus] = (r.result.value as [string, boolean] | undefined) ?? [];
     p.visible = vis === 'visible';
     p.focused = focus === true;

@@ -25,7 +25,7 @@ export function splitFrontMatter(text: string): { data: unknown; body: string } 
   try {
     data = parseYaml(m[1]);
   } catch (e) {
-    throw new Error(`front matter is not valid YAML (put values containing ": " in quotes): ${(e as Error).message.split('\n')[0]}`);
+    throw new Error(`front matter is not valid YAML (put values containing ": " in quotes): ${(e as Error).message.split('\n')[0]}`, { cause: e });
   }
   return { data, body: m[2].trim() };
 }

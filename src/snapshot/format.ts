@@ -1,7 +1,7 @@
 // Turns extracted items into the text a model reads: one line per element, the page text whole,
 // landmark sections and frames marked, all page-derived text inside one clearly delimited untrusted block.
 import { fenceLines } from '../base/untrusted';
-import type { ElementItem, PageItem } from './protocol';
+import type { ElementItem, PageItem } from '../page/protocol';
 import { refString, type FrameResult } from './frames';
 import { linkTargets } from './links';
 import type { LineParts } from './lineChange';
@@ -25,7 +25,7 @@ export interface Line {
 export function elementHead(ref: string, it: ElementItem, target?: string): string {
   let s = `[${ref}] ${it.role}`;
   if (it.name) s += ` ${JSON.stringify(it.name)}`;
-  if (it.hint) s += /^(name|value)=/.test(it.hint) ? ` ${it.hint}` : ` (${it.hint})`;
+  if (it.hint) s += /^(name|value|id)=/.test(it.hint) ? ` ${it.hint}` : ` (${it.hint})`;
   if (target) s += ` →${target}`;
   return s;
 }

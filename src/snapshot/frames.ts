@@ -5,8 +5,13 @@ import { worldName } from '../session/worlds';
 import { answersWithin } from '../session/probe';
 import type { Tab } from '../session/tab';
 import { BrowserAgentError, errorMessage } from '../base/errors';
-import extractorSource from './page/extractor.ts?inpage';
-import type { PageItem, RunOptions, RunResult } from './protocol';
+import { pageCall, pageFns } from '../page/fn';
+import snapshotWorldFns from '../page/snapshotWorld.ts?pagefn';
+
+/** Calls into the frame's snapshot world. */
+const worldPage = pageFns<typeof import('../page/snapshotWorld')>(snapshotWorldFns);
+import extractorSource from '../page/snapshot/extractor.ts?inpage';
+import type { PageItem, RunOptions, RunResult } from '../page/protocol';
 import type { LineParts } from './lineChange';
 
 /** Unique per process: worlds are shared by name between CDP clients (src/session/worlds.ts). */
@@ -218,9 +223,9 @@ async function markListeners(tab: Tab, frame: FrameRef, contextId: number): Prom
         s.send('DOM.resolveNode', { backendNodeId, executionContextId: contextId, objectGroup: 'ba-listeners' }, 5000).then((r) => r.object.objectId, () => undefined),
       ),
     );
-    const mark = async (fn: string, objectIds: Array<string | undefined>) => {
+    const mark = async (fn: 'markClickable' | 'markEditHosts', objectIds: Array<string | undefined>) => {
       const args = objectIds.filter((x): x is string => !!x).map((objectId) => ({ objectId }));
-      if (args.length) await s.send('Runtime.callFunctionOn', { functionDeclaration: `function(...els){ return globalThis.__baSnap.${fn}(...els); }`, executionContextId: contextId, arguments: args, returnByValue: true }, 5000);
+      if (args.length) await s.send('Runtime.callFunctionOn', { functionDeclaration: worldPage[fn], executionContextId: contextId, arguments: args, returnByValue: true }, 5000);
     };
     await mark('markClickable', order.map((id, i) => (ids.has(id) ? resolved[i] : undefined)));
     if (dbl.size) await mark('markEditHosts', order.map((id, i) => (dbl.has(id) ? resolved[i] : undefined)));
@@ -312,7 +317,7 @@ const FRAME_PROBE_MS = 2000;
 
 async function runExtractor(tab: Tab, frame: FrameRef, run: RunOptions): Promise<RunResult> {
   // One JSON string crosses CDP much faster than a 20k-object value tree.
-  const { value: json } = await evalInFrame<string>(tab, frame, `JSON.stringify(globalThis.__baSnap.run(${JSON.stringify(run)}))`);
+  const { value: json } = await evalInFrame<string>(tab, frame, pageCall(worldPage.runJson, run));
   return JSON.parse(json) as RunResult;
 }
 
@@ -322,7 +327,7 @@ async function runExtractor(tab: Tab, frame: FrameRef, run: RunOptions): Promise
  */
 async function enterClosedRoots(tab: Tab, frame: FrameRef): Promise<number> {
   const s = frame.session;
-  const { objectId, contextId, group } = await evalInFrame<unknown>(tab, frame, 'globalThis.__baSnap.takeHostCandidates()', false);
+  const { objectId, contextId, group } = await evalInFrame<unknown>(tab, frame, pageCall(worldPage.takeHostCandidates), false);
   if (!objectId) return 0;
   try {
     const { result } = await s.send('Runtime.getProperties', { objectId, ownProperties: true }, 5000);
@@ -338,7 +343,7 @@ async function enterClosedRoots(tab: Tab, frame: FrameRef): Promise<number> {
     );
     const args = roots.filter((x): x is string => !!x).map((id) => ({ objectId: id }));
     if (!args.length) return 0;
-    const added = await s.send('Runtime.callFunctionOn', { functionDeclaration: 'function(...roots){ return globalThis.__baSnap.addClosedRoots(...roots); }', executionContextId: contextId, arguments: args, returnByValue: true }, 5000);
+    const added = await s.send('Runtime.callFunctionOn', { functionDeclaration: worldPage.addClosedRoots, executionContextId: contextId, arguments: args, returnByValue: true }, 5000);
     return Number(added.result.value) || 0;
   } finally {
     s.send('Runtime.releaseObjectGroup', { objectGroup: group }).catch(() => {});
@@ -347,7 +352,7 @@ async function enterClosedRoots(tab: Tab, frame: FrameRef): Promise<number> {
 
 /** Frame ids of the iframe elements the last run found, in its order. */
 async function iframeIds(frame: FrameRef, tab: Tab): Promise<Array<string | undefined>> {
-  const { objectId, group } = await evalInFrame<unknown>(tab, frame, 'globalThis.__baSnap.frames()', false);
+  const { objectId, group } = await evalInFrame<unknown>(tab, frame, pageCall(worldPage.frames), false);
   if (!objectId) return [];
   try {
     const { result } = await frame.session.send('Runtime.getProperties', { objectId, ownProperties: true });

@@ -5,41 +5,14 @@
 import type { Tab } from '../session/tab';
 import { evalInFrame, mainFrame, parseRef, refString, tabState } from './frames';
 import { markShownRefs } from './shown';
+import { pageCall, pageFns } from '../page/fn';
+import byRefFns from '../page/byRef.ts?pagefn';
+
+const byRefPage = pageFns<typeof import('../page/byRef')>(byRefFns);
 
 /** Regions looked at, and characters read from each, at most (a page of hidden menus must stay cheap). */
 const MAX_REGIONS = 200;
 const MAX_CHARS = 4000;
-
-/** In the main frame's snapshot world: hidden regions with the control that opens each (its ref id when issued). */
-const HIDDEN_REGIONS = `(ids, maxRegions, maxChars) => {
-  const S = globalThis.__baSnap;
-  const byEl = new Map();
-  if (S) for (const i of ids) { const e = S.get(i); if (e) byEl.set(e, i); }
-  const idOf = (el) => byEl.get(el);
-  const shown = (e) => e.checkVisibility ? e.checkVisibility({ visibilityProperty: true }) : e.getClientRects().length > 0;
-  const text = (e, skip) => { let s = ''; const w = document.createTreeWalker(e, NodeFilter.SHOW_TEXT); for (let n = w.nextNode(); n && s.length < maxChars; n = w.nextNode()) if (!skip || !skip.contains(n)) { const p = n.parentElement; if (p && /^(script|style|template)$/.test(p.localName)) continue; s += n.data + ' '; } return s.replace(/\\s+/g, ' ').trim(); };
-  const name = (e) => (e.getAttribute('aria-label') || e.innerText || '').trim().replace(/\\s+/g, ' ').slice(0, 60);
-  const out = [];
-  const seen = new Set();
-  for (const d of document.querySelectorAll('details:not([open])')) {
-    if (out.length >= maxRegions) break;
-    const summary = d.querySelector(':scope > summary');
-    if (!summary || !shown(summary)) continue;
-    seen.add(d);
-    out.push({ id: idOf(summary), opener: name(summary), text: text(d, summary) });
-  }
-  for (const c of document.querySelectorAll('[aria-controls]')) {
-    if (out.length >= maxRegions) break;
-    if (!shown(c)) continue;
-    for (const tid of (c.getAttribute('aria-controls') || '').split(/\\s+/).filter(Boolean)) {
-      const t = document.getElementById(tid);
-      if (!t || seen.has(t) || shown(t)) continue;
-      seen.add(t);
-      out.push({ id: idOf(c), opener: name(c), text: text(t) });
-    }
-  }
-  return out.filter((r) => r.text);
-}`;
 
 export interface HiddenHit {
   /** The text around the match. */
@@ -57,7 +30,7 @@ export async function hiddenMatches(tab: Tab, match: (s: string) => { at: number
     if (p && p.prefix === 0) ids.push(p.id);
   }
   const frame = await mainFrame(tab);
-  const regions = (await evalInFrame<Array<{ id?: number; opener: string; text: string }>>(tab, frame, `(${HIDDEN_REGIONS})(${JSON.stringify(ids)}, ${MAX_REGIONS}, ${MAX_CHARS})`)).value ?? [];
+  const regions = (await evalInFrame<Array<{ id?: number; opener: string; text: string }>>(tab, frame, pageCall(byRefPage.hiddenRegions, ids, MAX_REGIONS, MAX_CHARS))).value ?? [];
   const hits: HiddenHit[] = [];
   for (const r of regions) {
     const m = match(r.text);

@@ -3,9 +3,14 @@
 import type { Tab } from '../session/tab';
 import type { TargetFingerprint } from '../contract/types';
 import { BrowserAgentError, errorMessage } from '../base/errors';
+import { pageCall, pageFns } from '../page/fn';
+import snapshotWorldFns from '../page/snapshotWorld.ts?pagefn';
+
+/** Calls into the frame's snapshot world. */
+const worldPage = pageFns<typeof import('../page/snapshotWorld')>(snapshotWorldFns);
 import { evalInFrame, mainFrame, parseRef, tabState, type RefRecord } from './frames';
 import type { Line } from './format';
-import { inDocument, markShown, OTHER_DOCUMENT, otherDocumentError, shownRef, type ShownRef } from './shown';
+import { markShown, OTHER_DOCUMENT, otherDocumentError, shownRef, type ShownRef } from './shown';
 import { elementsFor } from './snapshot';
 import type { ElementHandle } from './types';
 
@@ -36,7 +41,7 @@ async function resolveShown(tab: Tab, s: ShownRef): Promise<ElementHandle> {
     let group: string | undefined;
     let otherDoc = false;
     try {
-      const r = await evalInFrame<unknown>(tab, frame, inDocument(s.rec.doc, `S.get(${s.id})`), false);
+      const r = await evalInFrame<unknown>(tab, frame, pageCall(worldPage.getIn, s.rec.doc ?? '', s.id), false);
       objectId = r.objectId;
       group = r.group;
       if (r.value === OTHER_DOCUMENT) otherDoc = true;
@@ -113,7 +118,7 @@ export async function fingerprint(tab: Tab, ref: string): Promise<TargetFingerpr
   const frame = s.prefix === 0 ? await mainFrame(tab) : st.framesByPrefix.get(s.prefix);
   const fp: TargetFingerprint = { ref: s.key, role: s.rec.role, name: s.rec.name, frame: s.prefix === 0 ? 'main' : (frame?.url ?? `f${s.prefix}`) };
   if (frame && !tab.dialog) {
-    const r = await evalInFrame<{ selector: string; xpath: string } | null | string>(tab, frame, inDocument(s.rec.doc, `S.fingerprint(${s.id})`)).catch(() => undefined);
+    const r = await evalInFrame<{ selector: string; xpath: string } | null | string>(tab, frame, pageCall(worldPage.fingerprintIn, s.rec.doc ?? '', s.id)).catch(() => undefined);
     if (r?.value && typeof r.value === 'object') {
       fp.selector = r.value.selector;
       fp.xpath = r.value.xpath;

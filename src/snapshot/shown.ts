@@ -68,16 +68,8 @@ export function notShown(ref: string): BrowserAgentError {
   return refuse(new BrowserAgentError('TARGET_NOT_FOUND', `No element with ref "${ref}" was shown on this tab.`, 'Refs look like 12 or f2:5 and come from browser_snapshot or browser_find on this tab; take a snapshot and use a ref from it.'));
 }
 
-/** What an in-page check answers when the frame holds another document than the ref's. */
-export const OTHER_DOCUMENT = 'ba:other-document';
-
-/**
- * An expression for the frame's snapshot world: `use` (an expression of `S`, the snapshot script) when the world's
- * document is the one the ref was shown in, else OTHER_DOCUMENT. One evaluation, so no navigation fits between.
- */
-export function inDocument(doc: string | undefined, use: string): string {
-  return `((S) => S.doc === ${JSON.stringify(doc ?? '')} ? ${use} : ${JSON.stringify(OTHER_DOCUMENT)})(globalThis.__baSnap)`;
-}
+/** What an in-page check answers when the frame holds another document than the ref's (page/snapshotWorld.ts: getIn…). */
+export { OTHER_DOCUMENT } from '../page/snapshotWorld';
 
 /** STALE_REF for a ref shown in an earlier document of its frame (or on a tab or browser that is gone). */
 export function otherDocumentError(s: Pick<ShownRef, 'key' | 'rec'>, closestMatch = ''): BrowserAgentError {

@@ -2,11 +2,16 @@
 import type { Tab } from '../session/tab';
 import { clip, type ResultParts } from '../base/untrusted';
 import { BrowserAgentError } from '../base/errors';
+import { pageCall, pageFns } from '../page/fn';
+import snapshotWorldFns from '../page/snapshotWorld.ts?pagefn';
+
+/** Calls into the frame's snapshot world. */
+const worldPage = pageFns<typeof import('../page/snapshotWorld')>(snapshotWorldFns);
 import { extractFrame, evalInFrame, mainFrame, tabState, type FrameRef, type FrameResult, type TabState } from './frames';
-import { inDocument, markShown, OTHER_DOCUMENT, otherDocumentError, shownRef, type ShownRef } from './shown';
+import { markShown, OTHER_DOCUMENT, otherDocumentError, shownRef, type ShownRef } from './shown';
 import { flatten, untrusted, type Line } from './format';
 import { DEFAULT_FOLD_TEXT_AFTER, DEFAULT_MAX_TOKENS, WRAP_CHARS, continuationNote, estimateTokens, foldNote, foldPoint, offsetNote, takePage, wrapLine, type BudgetLine } from './budget';
-import type { DetailsResult, SummaryResult } from './protocol';
+import type { DetailsResult, SummaryResult } from '../page/protocol';
 import { addedText, shownBriefly, textCounts } from './textDelta';
 import { changeLine } from './lineChange';
 
@@ -104,7 +109,7 @@ async function unchanged(tab: Tab, r: FrameResult): Promise<boolean> {
     for (const c of f.children.values()) if (!('frameError' in c)) walk(c);
   };
   walk(r);
-  const now = await Promise.all(frames.map((f) => evalInFrame<string>(tab, f.frame, 'globalThis.__baChanges()').then((v) => v.value, () => undefined)));
+  const now = await Promise.all(frames.map((f) => evalInFrame<string>(tab, f.frame, pageCall(worldPage.changes)).then((v) => v.value, () => undefined)));
   return frames.every((f, i) => f.changes !== undefined && now[i] === f.changes);
 }
 
@@ -168,7 +173,7 @@ function remember(st: TabState, lines: Line[]) {
 
 async function summaryLayer(tab: Tab): Promise<string> {
   const frame = await mainFrame(tab);
-  const { value: s } = await evalInFrame<SummaryResult>(tab, frame, 'globalThis.__baSnap.summary()');
+  const { value: s } = await evalInFrame<SummaryResult>(tab, frame, pageCall(worldPage.summary));
   const c = s.counts;
   const lines = [
     `Viewport ${s.viewport[0]}x${s.viewport[1]}, scrolled to ${s.scroll[0]},${s.scroll[1]} of ${s.size[0]}x${s.size[1]}`,
@@ -199,7 +204,7 @@ export async function elementDetails(tab: Tab, refs: string[]): Promise<string> 
     const { prefix, rec } = group[0];
     const frame = prefix === 0 ? await mainFrame(tab) : tabState(tab).framesByPrefix.get(prefix);
     let res: DetailsResult[] | string = [];
-    if (frame) res = (await evalInFrame<DetailsResult[] | string>(tab, frame, inDocument(rec.doc, `S.details(${JSON.stringify(group.map((s) => s.id))})`)).catch(() => ({ value: [] as DetailsResult[] }))).value;
+    if (frame) res = (await evalInFrame<DetailsResult[] | string>(tab, frame, pageCall(worldPage.detailsIn, rec.doc ?? '', group.map((s) => s.id))).catch(() => ({ value: [] as DetailsResult[] }))).value;
     if (res === OTHER_DOCUMENT || group.some((s) => s.rec.from)) throw otherDocumentError(group.find((s) => s.rec.from) ?? group[0]);
     for (const s of group) found.set(s.key, Array.isArray(res) ? res.find((d) => d.id === s.id) : undefined);
   }
@@ -231,6 +236,12 @@ export async function elementDetails(tab: Tab, refs: string[]): Promise<string> 
 }
 
 const MAX_DELTA_LINES = 25;
+
+/** A line of a delta and, for an added or changed element, the ref it shows. */
+interface DeltaLine {
+  text: string;
+  ref?: string;
+}
 
 export const NO_CHANGE = 'No change on the page.';
 
@@ -268,21 +279,25 @@ export async function snapshotDelta(tab: Tab, said?: { ref?: string; text: strin
   const sameDoc = <T>(m: Map<string, T>) => new Map([...m].filter(([ref]) => !reloaded.has(prefixOf(ref))));
   before = { ...before, lines: sameDoc(before.lines) };
   const nowLines = sameDoc(now.lines);
-  const added: string[] = [];
-  const changed: string[] = [];
-  const removed: string[] = [];
+  // Each line printed with the ref it shows (none for removed ones: they are gone).
+  const added: DeltaLine[] = [];
+  const changed: DeltaLine[] = [];
+  const removed: DeltaLine[] = [];
   // Lines that differ only by focus, or by what the action's own line already says: a change, but not one to repeat.
   let unsaid = 0;
   for (const [ref, line] of nowLines) {
     const old = before.lines.get(ref);
-    if (old === undefined) added.push(`+ ${line.text}`);
+    if (old === undefined) added.push({ text: `+ ${line.text}`, ref });
     else if (old.text !== line.text) {
       unsaid++;
       const change = old.parts && line.parts ? changeLine(ref, old.parts, line.parts, ref === said?.ref ? said.text : undefined) : `~ ${line.text}`;
-      if (change) (changed.push(change), unsaid--);
+      if (change) {
+        changed.push({ text: change, ref });
+        unsaid--;
+      }
     }
   }
-  for (const [, line] of before.lines) if (!nowLines.has(line.ref!)) removed.push(`- ${line.parts?.head ?? line.text}`);
+  for (const [, line] of before.lines) if (!nowLines.has(line.ref!)) removed.push({ text: `- ${line.parts?.head ?? line.text}` });
   // Text that appeared on the same page (an error message, a toast); a new route's text is the snapshot's.
   const navigated = before.url !== now.url && removed.length > 0 && added.length > 0 && !changed.length;
   const text = navigated || !before.texts ? [] : addedText(before.texts, now.texts ?? new Map());
@@ -292,9 +307,9 @@ export async function snapshotDelta(tab: Tab, said?: { ref?: string; text: strin
   if (!list.length && !text.length && !saidLines.length) return { said: unsaid ? [] : [NO_CHANGE], page: [], newDocument: false };
   const shown = list.slice(0, MAX_DELTA_LINES);
   // The refs of the changed and added lines printed are now shown to the model (removed ones are gone).
-  const printed = new Set(shown.filter((l) => !l.startsWith('- ')).map((l) => /^[~+] \[([^\]]+)\]/.exec(l)?.[1]));
+  const printed = new Set(shown.map((d) => d.ref));
   markShown(tab, lines.filter((l) => l.ref && printed.has(l.ref)));
-  page.push(...text, ...shown);
+  page.push(...text, ...shown.map((d) => d.text));
   if (list.length > shown.length) saidLines.push(`${list.length - shown.length} more changes: browser_snapshot shows the whole page.`);
   return { said: saidLines, page, newDocument: false };
 }

@@ -4,6 +4,11 @@
 import type { Tab } from '../session/tab';
 import { clip } from '../base/untrusted';
 import type { Line } from './format';
+import { pageCall, pageFns } from '../page/fn';
+import snapshotWorldFns from '../page/snapshotWorld.ts?pagefn';
+
+/** Calls into the frame's snapshot world. */
+const worldPage = pageFns<typeof import('../page/snapshotWorld')>(snapshotWorldFns);
 import { evalInFrame, mainFrame } from './frames';
 
 /** At most this many new text lines in one delta, each cut to TEXT_CHARS: the page says what changed, no more. */
@@ -36,7 +41,7 @@ export function addedText(before: Map<string, number>, now: Map<string, number>)
  */
 export async function shownBriefly(tab: Tab, now: Line[]): Promise<string | undefined> {
   const frame = await mainFrame(tab);
-  const seen = await evalInFrame<string[]>(tab, frame, 'globalThis.__baAnnounced ? globalThis.__baAnnounced() : []').then((r) => r.value ?? [], () => []);
+  const seen = await evalInFrame<string[]>(tab, frame, pageCall(worldPage.announced)).then((r) => r.value ?? [], () => []);
   const texts = now.filter((l) => l.kind === 'text' || l.kind === 'element').map((l) => l.text);
   const gone = seen.filter((t) => !texts.some((l) => l.includes(t)));
   return gone.length ? `Shown briefly since the last result, gone now: ${gone.map((t) => JSON.stringify(clip(t, TEXT_CHARS))).join(', ')}` : undefined;

@@ -3,12 +3,17 @@ import { describeNode, callOnElement, describeHandle } from '../actions/element'
 import { BrowserAgentError } from '../base/errors';
 import type { Tab } from '../session/tab';
 import type { ElementHandle } from '../snapshot/types';
-import { NEAR_FN, PATH_FN } from './near';
-import { ELEMENT_FACTS_FN } from '../actions/elementFacts';
 import type { ElementFacts, ActionPreview, ToolContext } from '../contract/types';
 import { targetAt } from '../actions/pointTarget';
 import { boundedRead } from '../actions/pageReads';
 import { fingerprint, resolveRef } from './snapshotApi';
+import { pageFns } from '../page/fn';
+import targetFns from '../page/target.ts?pagefn';
+
+const targetPage = pageFns<typeof import('../page/target')>(targetFns);
+import factsFns from '../page/actions/elementFacts.ts?pagefn';
+
+const factsPage = pageFns<typeof import('../page/actions/elementFacts')>(factsFns);
 
 export const refField = z.string().min(1).max(40).describe('Element ref that browser_snapshot or browser_find showed for the current page, e.g. "12" or "f2:5" (refs of an earlier page are refused).');
 export const xField = z.number().min(0).max(100_000).describe('X in CSS pixels of the viewport (for vision models; prefer ref).');
@@ -65,14 +70,14 @@ export async function previewOf(ctx: ToolContext, verb: string, opts: { ref?: st
       const h = await handleFor(tab, opts.ref);
       const { tag, attrs } = await describeNode(h);
       // What the element shows besides its accessible name (visible text, CSS-drawn text, icons, its frame): the policy reads all of it.
-      const facts = await callOnElement<ElementFacts | null>(h, ELEMENT_FACTS_FN, [false]).catch(() => null);
+      const facts = await callOnElement<ElementFacts | null>(h, factsPage.elementFacts, [false]).catch(() => null);
       const form = { inForm: !!facts?.inForm, password: !!facts?.password };
       // Selector and XPath let the audit log re-locate the element at replay, even after it is gone.
       const fp = await fingerprint(tab, h.ref).catch(() => undefined);
       // Every recorded action must carry what replay needs: when the snapshot gave no selector or
       // XPath, they are computed from the element itself; the text near it tells same-named ones apart.
-      const path = fp?.selector || fp?.xpath ? undefined : await callOnElement<{ selector: string; xpath: string }>(h, PATH_FN).catch(() => undefined);
-      const near = await callOnElement<string>(h, NEAR_FN).catch(() => '');
+      const path = fp?.selector || fp?.xpath ? undefined : await callOnElement<{ selector: string; xpath: string }>(h, targetPage.elementPaths).catch(() => undefined);
+      const near = await callOnElement<string>(h, targetPage.nearText).catch(() => '');
       preview.target = { ref: h.ref, role: h.role, name: h.name, frame: fp?.frame ?? h.frameId, selector: fp?.selector || path?.selector || undefined, xpath: fp?.xpath || path?.xpath || undefined, near: near || undefined, tag, type: attrs.type, inputType: attrs.type, autocomplete: attrs.autocomplete, inForm: form.inForm, facts: facts ?? undefined };
       if (form.password || /one-time-code|cc-number|cc-csc/.test(attrs.autocomplete ?? '')) preview.secret = true;
       what = ` ${describeHandle(h)}`;

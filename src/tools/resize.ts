@@ -2,6 +2,11 @@ import { z } from 'zod';
 import { BrowserAgentError } from '../base/errors';
 import { previewOf } from './common';
 import { defineTool, text } from '../contract/types';
+import { pageCall, pageFns } from '../page/fn';
+import scrollingFns from '../page/actions/scrolling.ts?pagefn';
+
+const scrollingPage = pageFns<typeof import('../page/actions/scrolling')>(scrollingFns);
+
 
 interface Viewport {
   w: number;
@@ -37,7 +42,7 @@ export const browserResize = defineTool({
       await s.send('Emulation.setDeviceMetricsOverride', { width: i.width!, height: i.height!, deviceScaleFactor: 0, mobile: !!i.mobile });
       await s.send('Emulation.setTouchEmulationEnabled', i.mobile ? { enabled: true, maxTouchPoints: 5 } : { enabled: false });
     }
-    const v = await tab.evaluate<Viewport>('({ w: innerWidth, h: innerHeight, touch: navigator.maxTouchPoints })', 5000);
+    const v = await tab.evaluate<Viewport>(pageCall(scrollingPage.viewport), 5000);
     const what = i.reset ? "the window's own size" : `${i.width}×${i.height}${i.mobile ? ', mobile with touch' : ''}`;
     return text(`Viewport set to ${what}: the page now sees ${v.w}×${v.h} CSS pixels${v.touch ? ' and a touch screen' : ''}. Take a new snapshot or screenshot: the layout may have changed.`);
   },

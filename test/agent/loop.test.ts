@@ -193,7 +193,7 @@ describe('agent loop against scripted models through the real SDKs', function ()
       }
       return { text: '```json\n{"tool": "finish", "args": {"success": true, "summary": "saved"}}\n```' };
     });
-    const { outcome, events } = run(jsonFallback(provider));
+    const { outcome } = run(jsonFallback(provider));
     const o = await outcome;
     assert.equal(o.status, 'success', o.summary);
     assert.equal(server.requests.length, 5);

@@ -16,8 +16,6 @@ import { mapSecretSource, SecretVault } from '../../src/safety/secrets';
 import { redactingStepHook } from '../../src/safety/secureTool';
 import { SessionManager } from '../../src/session/manager';
 import type { BrowserSession } from '../../src/session/browserSession';
-import { resolveRef } from '../../src/snapshot';
-import { elementsFor } from '../../src/snapshot/snapshot';
 import { runTool } from '../../src/runtime/runner';
 import type { ToolContext, ToolDefinition, ToolResult } from '../../src/contract/types';
 import { TEST_LAUNCH, crossSite } from '../helpers/chromium';

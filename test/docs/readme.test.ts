@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 
 const root = join(__dirname, '..', '..', '..');
@@ -26,7 +26,6 @@ describe('README: the front door lists everything a user can reach', () => {
 
 describe('docs: every repository path the README and docs name exists', () => {
   it('has no stale paths', () => {
-    const { existsSync, readdirSync } = require('node:fs') as typeof import('node:fs');
     const files = ['README.md', 'CONTRIBUTING.md', ...readdirSync(join(root, 'docs')).filter((f) => f.endsWith('.md')).map((f) => `docs/${f}`)];
     const stale: string[] = [];
     for (const f of files) {

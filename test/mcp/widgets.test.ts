@@ -176,7 +176,7 @@ describe('mcp: widgets — every item has its own ref and acts like a click', fu
     assert.match(await out(), /Key 2/);
     const circle = snap.split('\n').find((l) => /^\[\d+\].*red circle/.test(l));
     assert.ok(circle, `a red circle:\n${snap}`);
-    assert.ok(snap.split('\n').find((l) => /^\[\d+\].*blue rect/.test(l)), 'a blue rect');
+    assert.ok(snap.split('\n').find((l) => /^\[\d+\].*blue square/.test(l)), 'a blue square (a rect with equal sides)');
     await ok('browser_click', { ref: refIn(circle!) });
     assert.match(await out(), /Shape red/);
   });

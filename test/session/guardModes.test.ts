@@ -45,7 +45,7 @@ describe('session: the request guard in each way a session reaches its browser (
   this.timeout(120_000);
   for (const mode of SESSION_MODES) {
     it(`${mode}: a tab open before the rule came, and one opened after, send nothing to the blocked origin`, async () => {
-      const { blocked, allowed, settings, s, tab, page, close } = await onAllowedPage(mode);
+      const { blocked, allowed, settings, s, tab, close } = await onAllowedPage(mode);
       try {
         const calls = CALLS.replace(/BLOCKED/g, JSON.stringify(blocked.origin));
         // Control: no rule, the page's fetch and WebSocket reach the other server.
@@ -82,7 +82,7 @@ describe('session: the request guard in each way a session reaches its browser (
     // A popup is a new page target: only a browser-wide auto-attach holds it before its first request. Through
     // the daemon's proxy the daemon holds it and hands it to the client whose tab opened it.
     it(`${mode}: a popup the tab opens onto the blocked origin sends nothing, its first request included`, async () => {
-      const { blocked, allowed, settings, s, tab, page, close } = await onAllowedPage(mode);
+      const { blocked, allowed, settings, s, page, close } = await onAllowedPage(mode);
       try {
         const gesture = (expression: string) => page.send('Runtime.evaluate', { expression, userGesture: true });
         const byWindowOpen = (path: string) => gesture(`window.open(${JSON.stringify(blocked.origin + path)}); 1`);

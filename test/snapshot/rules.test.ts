@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { hintFromToken, colorName, cap, clean } from '../../src/snapshot/page/roles';
+import { hintFromToken, colorName, cap, clean } from '../../src/page/snapshot/roles';
 import { elementLine, untrusted } from '../../src/snapshot/format';
 import { parseRef, refString } from '../../src/snapshot/frames';
 import { closest, describeElement } from '../../src/snapshot/refs';

@@ -12,6 +12,11 @@ import type { ChatProvider } from '../types';
 import { ActionCache, type CacheEntry } from './cache';
 import { placementOf, samePlacement } from './fingerprint';
 import { resolveInstruction, toToolCall } from './resolver';
+import { pageFns } from '../../page/fn';
+import targetFns from '../../page/target.ts?pagefn';
+
+const targetPage = pageFns<typeof import('../../page/target')>(targetFns);
+
 
 export interface PageActionDeps {
   provider: ChatProvider;
@@ -38,8 +43,6 @@ function textOf(r: ToolResult): string {
 }
 
 /** Password, card and one-time-code fields: what was typed there is never written to the cache. */
-const SECRET_FIELD_FN = `function (el) { return el.type === 'password' || /one-time-code|cc-/.test(el.autocomplete || ''); }`;
-
 /**
  * `act`, `observe` and `extract`: natural-language page actions. `act` resolves an instruction to
  * one element action with one model call and caches the resolution; a repeat on the same page
@@ -99,7 +102,7 @@ export class PageActions {
     const { tool, args } = toToolCall(c);
     const r = await this.d.execute(tool, { ...args, ref: c.ref });
     if (!r.isError && cache) {
-      const secret = tool === 'browser_type' && (await callOnElement<boolean>(handle, SECRET_FIELD_FN).catch(() => true)) && !/^\s*(\{\{\s*secret:[\w.-]+\s*\}\}\s*)+$/.test(String(args.text));
+      const secret = tool === 'browser_type' && (await callOnElement<boolean>(handle, targetPage.isSecretField).catch(() => true)) && !/^\s*(\{\{\s*secret:[\w.-]+\s*\}\}\s*)+$/.test(String(args.text));
       if (!secret) await cache.put({ instruction, site, placement, target: { role: handle.role, name: handle.name }, action: { tool, args } });
     }
     return { ok: !r.isError, text: `${r.isError ? '' : `Resolved to ${handle.role} "${handle.name}" [${c.ref}]: ${tool}.\n`}${textOf(r)}`, cached: false, modelCalls: 1 };

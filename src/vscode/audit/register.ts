@@ -2,27 +2,16 @@ import { promises as fs } from 'node:fs';
 import { join } from 'node:path';
 import * as vscode from 'vscode';
 import { errorMessage } from '../../base/errors';
-import type { CallRecorder, ToolPipeline } from '../../safety/pipeline';
-import type { ToolContext, ToolDefinition } from '../../contract/types';
-import { exportTask } from '../../audit/export';
 import { createAuditHooks, type AuditHookOptions } from '../../audit/hooks';
-import { StepItem, TaskHistoryProvider, TaskItem } from './historyView';
-import { stepHtml, taskDescription } from '../../audit/present';
-import { listTasks, loadTask } from '../../audit/reader';
 import { AuditRecorder } from '../../audit/recorder';
-import { replayTask, type RefBinder } from '../../audit/replay';
-import { clearHistory } from '../chat/chatHistory';
 import { cleanupAudit } from '../../audit/retention';
+import { askToClearHistory } from './clearCommand';
+import { exportFromHistory } from './exportCommand';
+import { TaskHistoryProvider, type TaskItem } from './historyView';
+import { replayFromHistory, type ReplayDeps } from './replayCommand';
+import { openAuditFolder, openStep } from './stepAndFolder';
 
-/** What replay needs from the rest of the extension; the snapshot layer provides `binder`. */
-export interface ReplayDeps {
-  toolContext(signal: AbortSignal): ToolContext;
-  /** Replay's front door: the gate of live runs (sensitive steps are asked again), its calls recorded by `record`. */
-  pipeline(record: CallRecorder): ToolPipeline;
-  /** A registry tool by name. */
-  findTool(name: string): ToolDefinition | undefined;
-  binder?: RefBinder;
-}
+export type { ReplayDeps } from './replayCommand';
 
 export interface AuditApi {
   recorder: AuditRecorder;
@@ -49,21 +38,6 @@ function settings() {
   };
 }
 
-async function pickTask(root: string, title: string, item?: TaskItem): Promise<string | undefined> {
-  if (item instanceof TaskItem) return item.task.dir;
-  const tasks = await listTasks(root);
-  if (!tasks.length) {
-    void vscode.window.showInformationMessage('Browser Agent: no recorded tasks yet.');
-    return undefined;
-  }
-  const pick = await vscode.window.showQuickPick(
-    // The Task History's words (Done · 3 steps · Chat · 22 Nov, 10:05), local time.
-    tasks.map((t) => ({ label: t.goal, description: taskDescription(t), dir: t.dir })),
-    { title, matchOnDescription: true },
-  );
-  return pick?.dir;
-}
-
 /** The task history view, the audit commands, retention cleanup at activation, and the recorder. */
 export function registerAudit(context: vscode.ExtensionContext, log?: vscode.LogOutputChannel): AuditApi {
   const root = join(context.globalStorageUri.fsPath, 'audit');
@@ -75,93 +49,7 @@ export function registerAudit(context: vscode.ExtensionContext, log?: vscode.Log
     (e) => log?.warn(`Audit cleanup failed: ${errorMessage(e)}`),
   );
 
-  const openStep = async (item: StepItem) => {
-    const panel = vscode.window.createWebviewPanel('browserAgent.auditStep', `Step ${item.step.step}: ${item.step.tool}`, vscode.ViewColumn.Active, {
-      localResourceRoots: [vscode.Uri.file(item.taskDir)],
-    });
-    panel.webview.html = stepHtml(item.step, (f) => panel.webview.asWebviewUri(vscode.Uri.file(join(item.taskDir, f))).toString(), panel.webview.cspSource);
-  };
-
-  const replay = async (item?: TaskItem) => {
-    const dir = await pickTask(root, 'Replay Task', item);
-    if (!dir) return;
-    if (!replayDeps?.binder) {
-      void vscode.window.showWarningMessage('Browser Agent: replay needs the tools and the snapshot layer, which are not available in this build.');
-      return;
-    }
-    const deps = replayDeps;
-    const task = await loadTask(dir);
-    const ok = await vscode.window.showWarningMessage(
-      `Replay "${task.start?.goal ?? task.id}"?`,
-      { modal: true, detail: `${task.steps.length} recorded steps are re-run in the browser without a model. Each target must match what was recorded; sensitive steps ask again.` },
-      'Replay',
-    );
-    if (ok !== 'Replay') return;
-    const log = recorder.startTask(`Replay: ${task.start?.goal ?? task.id}`, { source: 'replay', replayOf: task.start?.taskId ?? task.id });
-    const report = await vscode.window.withProgress(
-      { location: vscode.ProgressLocation.Notification, title: 'Browser Agent: replaying', cancellable: true },
-      async (progress, token) => {
-        const abort = new AbortController();
-        token.onCancellationRequested(() => abort.abort());
-        const pipeline = deps.pipeline((call) => createAuditHooks(recorder, { ...call, task: log }));
-        return replayTask(task, {
-          ctx: deps.toolContext(abort.signal),
-          hooks: pipeline.hooks(),
-          findTool: (name) => {
-            const tool = deps.findTool(name);
-            return tool && pipeline.tool(tool); // {{secret:NAME}} placeholders resolve again
-          },
-          binder: deps.binder!,
-          onProgress: (e) => progress.report({ message: `step ${e.step} ${e.status}${e.note ? `: ${e.note}` : ''}` }),
-          secret: (s, path) =>
-            vscode.window.showInputBox({
-              title: `Replay step ${s.step}`,
-              prompt: `This step typed a secret into ${s.target?.role ?? 'a field'} "${s.target?.name ?? ''}" (${path}). Enter it to replay; it is not stored.`,
-              password: true,
-              ignoreFocusOut: true,
-            }),
-        });
-      },
-    );
-    await log.end(report.ok ? 'success' : report.code === 'CANCELLED' ? 'cancelled' : 'failure', report.reason);
-    provider.refresh();
-    if (report.ok) void vscode.window.showInformationMessage(`Browser Agent: replay finished (${report.entries.filter((e) => e.status === 'ran').length} steps run).`);
-    else void vscode.window.showErrorMessage(`Browser Agent: replay stopped. ${report.reason}`);
-  };
-
-  const exportCmd = async (item?: TaskItem) => {
-    const dir = await pickTask(root, 'Export Task', item);
-    if (!dir) return;
-    const target = await vscode.window.showOpenDialog({ canSelectFolders: true, canSelectFiles: false, openLabel: 'Export here', title: 'Export Task' });
-    if (!target?.[0]) return;
-    try {
-      const out = await exportTask(dir, join(target[0].fsPath, `browser-agent-task-${dir.split(/[\\/]/).pop()}`));
-      const open = await vscode.window.showInformationMessage(`Browser Agent: exported to ${out.dir}.`, 'Open Playwright Test');
-      if (open) await vscode.window.showTextDocument(vscode.Uri.file(out.specFile));
-    } catch (e) {
-      void vscode.window.showErrorMessage(`Browser Agent: export failed: ${errorMessage(e)}`);
-    }
-  };
-
-  const clear = async (): Promise<number | undefined> => {
-    const tasks = await listTasks(root);
-    if (!tasks.length) {
-      void vscode.window.showInformationMessage('Browser Agent: the task history is already empty.');
-      return 0;
-    }
-    const pick = await vscode.window.showWarningMessage(
-      `Delete all ${tasks.length} recorded task${tasks.length === 1 ? '' : 's'}?`,
-      { modal: true, detail: 'This deletes their logs, conversations and screenshots from the audit folder, for the chat panel and Task History alike. Running tasks are kept. This cannot be undone.' },
-      { title: 'Keep Them' },
-      { title: 'Delete' },
-      { title: 'Cancel', isCloseAffordance: true },
-    );
-    if (pick?.title !== 'Delete') return undefined;
-    const n = await clearHistory(root);
-    provider.refresh();
-    void vscode.window.showInformationMessage(`Browser Agent: deleted ${n} recorded task${n === 1 ? '' : 's'}.`);
-    return n;
-  };
+  const clear = () => askToClearHistory(root, () => provider.refresh());
 
   const view = vscode.window.createTreeView('browserAgent.taskHistory', { treeDataProvider: provider, showCollapseAll: true });
   // Steps arrive in bursts, and other writers (an MCP server given this folder) append too.
@@ -192,17 +80,9 @@ export function registerAudit(context: vscode.ExtensionContext, log?: vscode.Log
       await view.reveal(item, { select: true, focus: true, expand: true });
     }),
     vscode.commands.registerCommand('browserAgent.audit.openStep', openStep),
-    vscode.commands.registerCommand('browserAgent.audit.replay', replay),
-    vscode.commands.registerCommand('browserAgent.audit.export', exportCmd),
-    vscode.commands.registerCommand('browserAgent.audit.openFolder', async (item?: TaskItem) => {
-      await fs.mkdir(root, { recursive: true, mode: 0o700 });
-      const target = vscode.Uri.file(item instanceof TaskItem ? join(item.task.dir, 'log.jsonl') : root);
-      // A remote or web host (code-server, SSH) has no file manager on the person's side.
-      if (!vscode.env.remoteName) return vscode.commands.executeCommand('revealFileInOS', target);
-      const pick = await vscode.window.showInformationMessage(`Browser Agent audit logs: ${target.fsPath}`, 'Copy Path', 'Open in New Window');
-      if (pick === 'Copy Path') await vscode.env.clipboard.writeText(target.fsPath);
-      if (pick === 'Open in New Window') await vscode.commands.executeCommand('vscode.openFolder', vscode.Uri.file(root), { forceNewWindow: true });
-    }),
+    vscode.commands.registerCommand('browserAgent.audit.replay', (item?: TaskItem) => replayFromHistory({ root, recorder, deps: replayDeps, refresh: () => provider.refresh() }, item)),
+    vscode.commands.registerCommand('browserAgent.audit.export', (item?: TaskItem) => exportFromHistory(root, item)),
+    vscode.commands.registerCommand('browserAgent.audit.openFolder', (item?: TaskItem) => openAuditFolder(root, item)),
   );
 
   return {

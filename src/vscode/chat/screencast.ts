@@ -1,6 +1,10 @@
 import type { Protocol } from 'devtools-protocol';
 import type { Tab } from '../../session/tab';
 import type { ElementHandle } from '../../snapshot/types';
+import { pageCall, pageFns } from '../../page/fn';
+import hitFns from '../../page/hit.ts?pagefn';
+
+const hitPage = pageFns<typeof import('../../page/hit')>(hitFns);
 
 export interface Box { x: number; y: number; width: number; height: number }
 export type FrameMessage = { type: 'frame'; data: string; width: number; height: number };
@@ -69,7 +73,7 @@ export async function locateBox(tab: Tab, input: unknown, resolveRef?: (tab: Tab
   }
   if (typeof i.selector === 'string') {
     const r = await tab
-      .evaluate<Box | null>(`(() => { const e = document.querySelector(${JSON.stringify(i.selector)}); if (!e) return null; const b = e.getBoundingClientRect(); return { x: b.x, y: b.y, width: b.width, height: b.height }; })()`, 1000)
+      .evaluate<Box | null>(pageCall(hitPage.boxOf, i.selector), 1000)
       .catch(() => null);
     if (r) return r;
   }

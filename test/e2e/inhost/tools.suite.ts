@@ -4,7 +4,7 @@
 import * as assert from 'node:assert/strict';
 import * as vscode from 'vscode';
 import { startServer, type TestServer } from '../../helpers/servers';
-import { api, log, manifest } from './extension';
+import { api, manifest } from './extension';
 import { refFor, resultText } from './toolResults';
 import type { ConfirmRequest } from '../../../src/safety/decider';
 import { modalText } from '../../../src/vscode/modalText';

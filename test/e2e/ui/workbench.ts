@@ -75,7 +75,7 @@ export class Workbench {
         await this.page.locator('.quick-input-widget .monaco-list-row').filter({ hasText: title }).first().waitFor({ state: 'visible', timeout: 15_000 });
         break;
       } catch (e) {
-        if (attempt === 3) throw new Error(`The command palette did not take "${title}" (F1 and the command center tried twice each): ${(e as Error).message}`);
+        if (attempt === 3) throw new Error(`The command palette did not take "${title}" (F1 and the command center tried twice each): ${(e as Error).message}`, { cause: e });
       }
     }
     await this.page.keyboard.press('Enter');

@@ -1,6 +1,7 @@
 // Where an item sits in its list, tree, menu or grid (runs inside the page): position `2 of 5`,
 // tree level, expanded/collapsed and leaf — compact state words a model can use to navigate.
 import { drawnTreeState } from './drawn';
+import { clean } from './roles';
 import { nestedList } from './items';
 
 /** Roles whose elements are items of a set: they get a position. */
@@ -75,6 +76,39 @@ function isTreeish(el: Element, role: string): boolean {
   // A leaf next to folders is in a tree too.
   if (list && Array.from(list.children).some((c) => c !== el && nestedList(c))) return true;
   return !!list && !!list.parentElement && (list.parentElement.localName === 'li' || list.parentElement.getAttribute('role') === 'treeitem');
+}
+
+/**
+ * The tree node (`li`) whose label `el` is, when `el` got its ref by a listener or tabindex of its own
+ * rather than as an item: the first child with text of an `li` in a tree of nested lists. Only for such
+ * weak roles: links and buttons in nested navigation menus stay as they are.
+ */
+export function treeNodeOf(el: Element, role: string): Element | null {
+  if (role !== 'clickable' && role !== 'focusable') return null;
+  const li = el.parentElement;
+  if (!li || li.localName !== 'li') return null;
+  const list = nestedList(li);
+  for (let c = li.firstElementChild; c && c !== list; c = c.nextElementSibling) {
+    if (!clean(c.textContent)) continue;
+    return c === el && isTreeish(li, role) ? li : null;
+  }
+  return null;
+}
+
+/**
+ * The label of the tree node whose toggle `el` is: an element without text before the node's label in
+ * an `li` of a tree (a jQuery treeview's `hitarea`), so it is named after what it opens and closes.
+ */
+export function treeToggleOf(el: Element): string {
+  const li = el.parentElement;
+  if (!li || li.localName !== 'li' || clean(el.textContent)) return '';
+  const list = nestedList(li);
+  let seen = false;
+  for (let c = li.firstElementChild; c && c !== list; c = c.nextElementSibling) {
+    if (c === el) seen = true;
+    else if (clean(c.textContent)) return seen && isTreeish(li, '') ? clean(c.textContent).slice(0, 40) : '';
+  }
+  return '';
 }
 
 function level(el: Element): number {

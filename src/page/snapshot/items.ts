@@ -164,12 +164,15 @@ export function ownText(el: Element, skip: Set<Element>, limit = 120): string {
   return cap(clean(out), limit);
 }
 
-/** Visible text of an item for its name: never text of hidden descendants (collapsed children). */
-export function visibleName(el: Element): string {
+/**
+ * Visible text of an item for its name: never text of hidden descendants (collapsed children). Up to
+ * `limit` characters: a longer name is cut by the extractor, its rest following as text.
+ */
+export function visibleName(el: Element, limit = 120): string {
   const skip = new Set<Element>();
   const list = nestedList(el);
   if (list) skip.add(list);
-  return ownText(el, skip);
+  return ownText(el, skip, limit);
 }
 
 const ICON_TAGS = new Set(['span', 'i', 'div', 'svg', 'img', 'em', 'b']);

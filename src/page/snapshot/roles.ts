@@ -199,12 +199,12 @@ function labelsText(el: Element): string {
   return clean(parts.join(' '));
 }
 
-const GENERIC = new Set(['btn', 'button', 'icon', 'icons', 'img', 'image', 'svg', 'link', 'item', 'wrapper', 'container', 'inner', 'outer', 'default', 'active', 'primary', 'secondary', 'small', 'large']);
+const GENERIC = new Set(['btn', 'button', 'icon', 'icons', 'img', 'image', 'svg', 'link', 'item', 'wrapper', 'container', 'inner', 'outer', 'default', 'active', 'primary', 'secondary', 'small', 'large', 'sprite', 'sprites', 'sprite sheet', 'spritesheet']);
 
 /** A readable word from a file name or class, e.g. `/img/icon-search@2x.png` → `search`. */
 export function hintFromToken(s: string): string {
   const m = s.match(/([^/\\?#]+?)(?:@\dx)?(?:\.[a-z0-9]+)?(?:[?#].*)?$/i);
-  let word = (m ? m[1] : s).replace(/^(?:fa|fas|far|fab|bi|icon|icons|ico|glyphicon|material-icons|mdi|ion|ti|la|btn|button|svg|img)[-_]+/i, '');
+  let word = (m ? m[1] : s).replace(/^(?:fa|fas|far|fab|bi|icon|icons|ico|glyphicon|material-icons|mdi|ion|ti|la|btn|button|svg|img|sprite)[-_]+/i, '');
   word = word.replace(/[-_]+(?:icon|ico|btn|button|svg|img|sm|lg|xl|\d+)$/i, '');
   word = word.replace(/[-_]+/g, ' ').replace(/([a-z])([A-Z])/g, '$1 $2').trim().toLowerCase();
   if (!word || GENERIC.has(word) || word.length < 2 || /^[a-z0-9]{1,2}$|^[0-9a-f]{6,}$|^\d+$/.test(word)) return '';
@@ -214,7 +214,7 @@ export function hintFromToken(s: string): string {
 const ICON_CLASS = /(?:^|\s)(?:fa|fas|far|fab|bi|icon|glyphicon|mdi|ion|ti|la|material-icons)[-_]([a-z0-9-]+)/i;
 const HINT_CLASS = /(?:^|[\s_-])(close|search|menu|cart|basket|user|account|login|logout|settings|share|like|heart|star|play|pause|next|prev|previous|back|forward|delete|trash|remove|add|plus|minus|edit|download|upload|expand|collapse|more|help|info|home|bell|notifications?|filter|sort|refresh|reload|copy|print|mail|email|facebook|twitter|linkedin|instagram|youtube|github|burger|hamburger|toggle|dropdown|arrow[-_]?(?:left|right|up|down))(?:$|[\s_-])/i;
 
-/** Name for an element nothing names: icon class, background/content image, inner img/svg file name. */
+/** Name for an element nothing names: icon class, background/content image, inner img/svg file name (an id is no icon: hints.ts). */
 export function iconHint(el: Element): string {
   const candidates: Element[] = [el];
   const inner = el.querySelector('i, span, svg, img, use');
@@ -245,8 +245,6 @@ export function iconHint(el: Element): string {
         if (w) return w;
       }
     }
-    const idw = c.id ? hintFromToken(c.id) : '';
-    if (idw) return idw;
   }
   return '';
 }
@@ -307,6 +305,25 @@ export function colorName(css: string): string {
   return best;
 }
 
+const POLYGONS = ['', '', 'line', 'triangle', 'quadrilateral', 'pentagon', 'hexagon'];
+
+/** What a shape element draws: `triangle` for a 3-point polygon, `square` for a rect with equal sides. */
+export function shapeName(el: Element): string {
+  const tag = el.localName;
+  if (tag === 'ellipse') return 'circle';
+  if (tag === 'polyline') return 'line';
+  if (tag === 'g' || tag === 'a') return 'group';
+  if (tag === 'polygon') {
+    const n = ((el.getAttribute('points') ?? '').match(/-?[\d.]+(?:e-?\d+)?/gi) ?? []).length >> 1;
+    return POLYGONS[n] || 'polygon';
+  }
+  if (tag === 'rect') {
+    const r = el.getBoundingClientRect();
+    return r.width > 0 && Math.abs(r.width - r.height) <= Math.max(1, r.width * 0.05) ? 'square' : 'rect';
+  }
+  return tag;
+}
+
 /** `red circle, blue rect "42"`: what an SVG shows, so a model can tell shapes apart. */
 export function describeSvg(svg: Element): string {
   const parts: string[] = [];
@@ -320,7 +337,7 @@ export function describeSvg(svg: Element): string {
     }
     const st = getComputedStyle(s);
     const color = colorName(st.fill) || colorName(st.stroke);
-    const shape = s.localName === 'ellipse' ? 'circle' : s.localName === 'polyline' ? 'line' : s.localName;
+    const shape = shapeName(s);
     if (shape === 'path' && shapes.length > 1 && !color) continue;
     parts.push(color ? `${color} ${shape}` : shape);
   }

@@ -65,7 +65,7 @@ function clsOf(shifts: Array<PerformanceEntry & { value: number; hadRecentInput:
 
 const round = (n: number) => Math.round(n);
 
-async function report(): Promise<PerfReport> {
+export async function report(): Promise<PerfReport> {
   const [lcps, shifts, longs] = await Promise.all([buffered('largest-contentful-paint'), buffered('layout-shift'), buffered('longtask')]);
   const nav = performance.getEntriesByType('navigation')[0] as PerformanceNavigationTiming | undefined;
   const fcp = performance.getEntriesByType('paint').find((p) => p.name === 'first-contentful-paint');
@@ -100,4 +100,3 @@ async function report(): Promise<PerfReport> {
   return out;
 }
 
-(globalThis as any).__browserAgentPerf = report;

@@ -1,4 +1,4 @@
-// Runs in an isolated world of the page (bundled by esbuild's ?inpage plugin): the live, rendered
+// Runs in an isolated world of the page (bundled by esbuild's ?pagefn plugin): the live, rendered
 // DOM is what the user sees, including content scripts rendered, so no HTML re-parsing in Node.
 import { Readability } from '@mozilla/readability';
 import TurndownService from 'turndown';
@@ -55,4 +55,7 @@ function tables(): string {
   return result.length ? JSON.stringify(result, null, 1) : '(no tables)';
 }
 
-(globalThis as any).__browserAgentExtract = (mode: Mode): string => (mode === 'links' ? links() : mode === 'tables' ? tables() : markdown());
+/** The main content as Markdown, the links, or the tables as JSON. */
+export function extract(mode: Mode): string {
+  return mode === 'links' ? links() : mode === 'tables' ? tables() : markdown();
+}

@@ -14,12 +14,15 @@ export const MAX_NAME = 200;
  * teaser), so it is shown as page text after the element line instead of being cut: '' when the name
  * is not cut or does not come from the element's text.
  */
-export function nameOverflow(el: Element, name: string): string {
+export function nameOverflow(el: Element, name: string, wholeText: (limit: number) => string = (limit) => subtreeText(el, limit)): string {
   if (name.length <= MAX_NAME || el.hasAttribute('aria-label') || el.hasAttribute('aria-labelledby')) return '';
   const shown = nameShown(name);
-  const full = subtreeText(el, 200_000);
+  const full = wholeText(MAX_REST);
   return full.startsWith(shown) ? full.slice(shown.length).trim() : '';
 }
+
+/** The most text a cut name's rest carries (a terminal's scrollback, a whole article in a link). */
+export const MAX_REST = 200_000;
 
 /**
  * The part of a name longer than MAX_NAME that its line shows (before the `…`). It ends between words when

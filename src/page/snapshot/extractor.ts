@@ -6,15 +6,16 @@ import type { ElementItem, PageItem, RunOptions, RunResult, SummaryResult, Detai
 import { INTERACTIVE_ROLES, closedRoots, shadowOf, buildLabelMap, clearLabelMap, labelsOf, accessibleName, cap, clean, describeSvg, explicitRole, iconHint, isWeakRole, nativeRole } from './roles';
 import { elementStates, fullValue, VALUE_CUT } from './states';
 import { isIconButton, isListLike, markItems, newItemState, ownText, ownerOf, visibleName } from './items';
-import { structureWords, type SiblingCache } from './structure';
+import { structureWords, treeNodeOf, treeToggleOf, type SiblingCache } from './structure';
 import { describeShape, drawnMark, svgHasTargets, svgText } from './drawn';
 import { cssPath, xPath } from './selectors';
-import { MAX_NAME, attributeName, nameOverflow, nameShown, imageText, keyboardReachable, landmarkOf, linkHref } from './reading';
+import { MAX_NAME, MAX_REST, attributeName, nameOverflow, nameShown, imageText, keyboardReachable, landmarkOf, linkHref } from './reading';
 import { expandOptionsOf } from './options';
 import { changeCount } from './changes';
 import './announce';
 import { hoverRevealers, isDoubleClickable, isDragHandle, isEditCell, markEditHosts } from './gestures';
 import { clippedByAncestor, sectionOf } from './scrollAreas';
+import { ICON_ROLES, classHint, controlsHint, describedHint, idHint, rowHint } from './hints';
 
 const SKIP = new Set(['script', 'style', 'noscript', 'template', 'head', 'meta', 'link', 'title', 'base', 'option', 'optgroup', 'datalist', 'param', 'source', 'track']);
 const BLOCK_DISPLAY = /^(block|flex|grid|list-item|table|table-row|table-caption|flow-root)/;
@@ -214,6 +215,9 @@ function run(o: RunOptions): RunResult {
   const sx = scrollX;
   const sy = scrollY;
   const active = deepActive();
+  /** How far the scroll areas around the element being walked are scrolled, summed. */
+  let scrolledX = 0;
+  let scrolledY = 0;
   let buf = '';
   let bufPrefix = '';
   /** Whether any text in `buf` comes from an element inside the viewport. */
@@ -253,7 +257,9 @@ function run(o: RunOptions): RunResult {
   const emit = (el: Element, role: string, st: CSSStyleDeclaration, r: DOMRect, control?: Element) => {
     const target = control ?? el;
     const item = itemState.role.has(el);
-    let name = item && !el.hasAttribute('aria-label') && !el.hasAttribute('aria-labelledby') ? visibleName(el) : accessibleName(el, role);
+    const byText = item && !el.hasAttribute('aria-label') && !el.hasAttribute('aria-labelledby');
+    // Read past MAX_NAME so that a long item (a terminal's output) is cut with its rest following.
+    let name = byText ? visibleName(el, MAX_NAME + 1) : accessibleName(el, role);
     if (!name && control) name = accessibleName(control, role);
     if (!name) {
       // Glyphs drawn with SVG <text> (a letter, a digit) name the control that shows them.
@@ -265,6 +271,13 @@ function run(o: RunOptions): RunResult {
     if (!name && el instanceof SVGElement && el.localName !== 'svg') hint = describeShape(el);
     // An icon button's `value=Search` says more than the shape of its icon.
     if (!name && !hint && target.localName === 'button') hint = attributeName(target);
+    // What the author wrote for it (a description, a tooltip) says more than its looks.
+    if (!name && !hint) hint = describedHint(el);
+    // A tree node's toggle (a treeview's hit area) is named after the node it opens and closes.
+    if (!name && !hint) {
+      const node = treeToggleOf(el);
+      if (node) hint = `toggles ${JSON.stringify(node)}`;
+    }
     if (!name && !hint) {
       if (el.localName === 'svg' || (!clean(el.textContent) && el.querySelector('svg'))) {
         const svg = el.localName === 'svg' ? el : el.querySelector('svg')!;
@@ -280,11 +293,20 @@ function run(o: RunOptions): RunResult {
     }
     // Items say where they are (`2 of 9`); other unnamed controls say what they follow.
     if (!name && !hint) hint = attributeName(target);
+    if (!name && !hint) hint = controlsHint(el);
+    if (!name && !hint && !item && ICON_ROLES.has(role)) {
+      const c = classHint(el);
+      if (c) hint = `${c} icon`;
+    }
+    if (!name && !hint) hint = rowHint(el);
+    if (!name && !hint) hint = idHint(target);
     if (!name && !hint && lastText && !item) hint = `after "${cap(lastText, 30)}"`;
     const id = refFor(el, role, name || hint);
     const inVp = r.bottom > 0 && r.right > 0 && r.top < vh && r.left < vw;
     let states = elementStates(target, role, target === active || el === active);
-    const sw = structureWords(el, ownerOf(itemState, el), role, item, sibCache, states);
+    // A tree node's label with a listener of its own (a jQuery treeview's span) is placed like an item.
+    const node = item ? null : treeNodeOf(el, role);
+    const sw = structureWords(el, node ?? ownerOf(itemState, el), role, item || !!node, sibCache, states);
     if (sw) {
       states = states ? `${sw} ${states}` : sw;
       structOf.set(el, sw);
@@ -294,7 +316,7 @@ function run(o: RunOptions): RunResult {
     if (hitTest) hitTests++;
     flush();
     // A name cut with its rest following as text ends between words (nameShown); one without a rest shows all it can.
-    const rest = nameOverflow(el, name);
+    const rest = nameOverflow(el, name, byText ? (limit) => visibleName(el, limit) : undefined);
     const it: ElementItem = { id, role, name: rest ? nameShown(name) + '…' : cap(name, MAX_NAME), hint: hint || undefined, href: linkHref(el), st: states || undefined, vp: inVp ? 1 : 0, full: fv.length > VALUE_CUT ? fv : undefined };
     items.push(it);
     if (hitTest) toHitTest.push({ el, r, it });
@@ -331,7 +353,8 @@ function run(o: RunOptions): RunResult {
     if (!mayOverlap) mayOverlap = drawnOver(st, display);
     const r = pre ? pre.r : el.getBoundingClientRect();
     // Off-canvas (left:-9999px) and 1px screen-reader-only boxes are not on screen.
-    const offCanvas = r.right + sx < 0 || r.bottom + sy < 0;
+    // An element scrolled out of a scroll area's view above or to the left is in the area, not off-canvas.
+    const offCanvas = r.right + sx + scrolledX < 0 || r.bottom + sy + scrolledY < 0;
     const tiny = r.width <= 1 && r.height <= 1 && (st.overflow === 'hidden' || st.position === 'absolute' || st.position === 'fixed');
     const zeroBox = r.width === 0 && r.height === 0;
     const block = BLOCK_DISPLAY.test(display) && tag !== 'td' && tag !== 'th';
@@ -343,7 +366,9 @@ function run(o: RunOptions): RunResult {
     const visibleBox = !hidden && !offCanvas && r.width > 0 && r.height > 0 && !tiny;
     // Skip links and other controls parked off-screen stay listed (marked offscreen): the keyboard reaches them.
     const parked = !visibleBox && !hidden && (offCanvas || (tiny && r.width + r.height > 0)) && tag !== 'input' && keyboardReachable(el);
-    if (visibleBox || parked || (tag === 'input' && (el as HTMLInputElement).type === 'file')) {
+    // A list of floated items has no height of its own (no clearfix), yet its items are on screen.
+    const spills = !visibleBox && !hidden && !offCanvas && !tiny && r.width + r.height > 0 && S.click.has(el) && st.overflowY === 'visible' && st.overflowX === 'visible' && hasRenderedChild(el);
+    if (visibleBox || parked || spills || (tag === 'input' && (el as HTMLInputElement).type === 'file')) {
       const er = explicitRole(el);
       const nr = nativeRole(el);
       role = er && INTERACTIVE_ROLES.has(er) ? er : nr;
@@ -429,7 +454,9 @@ function run(o: RunOptions): RunResult {
     }
     const inside: 0 | 1 | 2 = role ? (nativeRef ? 2 : inInteractive === 2 ? 2 : 1) : inInteractive;
     const quiet = suppressText || !!inside || (tag === 'label' && !!(el as HTMLLabelElement).control);
-    const section = !quiet && !hidden ? sectionOf(landmarkOf(el), el, st) : '';
+    // A clickable list that scrolls by itself (its rows are items) still says it scrolls.
+    const ownsItems = !!role && !nativeRef && !suppressText && inInteractive !== 2;
+    const section = hidden ? '' : !quiet ? sectionOf(landmarkOf(el), el, st) : ownsItems ? sectionOf('', el, st) : '';
     if (section) {
       flush();
       items.push({ sec: section });
@@ -443,7 +470,16 @@ function run(o: RunOptions): RunResult {
     const elInVp = r.bottom > 0 && r.right > 0 && r.top < vh && r.left < vw;
     const shadow = shadowOf(el);
     if (!shadow && S.hostCandidates.length < MAX_HOST_CANDIDATES && mayHostClosedRoot(el, r)) S.hostCandidates.push(el);
+    // Scroll offsets of the areas around the children: what is scrolled out above is not off-canvas.
+    // (The scrolling element's offsets are the window's, already in sx/sy.)
+    const scrolls = (st.overflowY !== 'visible' || st.overflowX !== 'visible') && el !== document.scrollingElement && el !== document.documentElement;
+    const dx = scrolls ? el.scrollLeft : 0;
+    const dy = scrolls ? el.scrollTop : 0;
+    scrolledX += dx;
+    scrolledY += dy;
     visitChildren(shadow ? shadow.firstChild : el.firstChild, cursor, inside, quiet, textHidden, elInVp);
+    scrolledX -= dx;
+    scrolledY -= dy;
     if (block) {
       if (!quiet) flush();
       else if (bufPrefix) bufPrefix = '';
@@ -488,9 +524,10 @@ function run(o: RunOptions): RunResult {
   const settleContainer = (el: Element, mine: number, role: string, native: boolean) => {
     if (native) return;
     const kids = emitted.slice(mine + 1);
-    const own = ownText(el, new Set(kids));
     const named = el.hasAttribute('aria-label') || el.hasAttribute('aria-labelledby');
+    const own = named ? '' : ownText(el, new Set(kids), MAX_REST);
     const it = emittedItems[mine];
+    // The rest of a name read from the whole subtree repeats the refs' own text: the container's own text replaces it.
     const rest = restOf.get(it);
     if (rest && !named) items.splice(items.indexOf(rest), 1);
     if (!own && !named && (role === 'clickable' || role === 'focusable' || isWeakRole(role))) {
@@ -502,8 +539,10 @@ function run(o: RunOptions): RunResult {
       const only = kids.length === 1 ? emittedItems[mine + 1] : undefined;
       if (sw && only && !only.st?.startsWith(sw)) only.st = only.st ? `${sw} ${only.st}` : sw;
     } else if (!named && own) {
-      it.name = cap(own, 80);
+      it.name = own.length > MAX_NAME ? nameShown(own) + '…' : own;
       it.hint = undefined;
+      // What the name cannot hold follows as text, so no word of the container's own is lost.
+      if (own.length > MAX_NAME) items.splice(items.lastIndexOf(it) + 1, 0, { t: '…' + own.slice(nameShown(own).length).trim(), vp: it.vp });
     }
   };
 
@@ -586,6 +625,15 @@ function isCell(el: Element, tag: string): boolean {
   if (role === 'gridcell' || role === 'cell') return true;
   const p = parentEl(el);
   return !!p && /grid/.test(getComputedStyle(p).display);
+}
+
+/** Whether some child of `el` draws a box (floated items of a list that has no height itself). */
+function hasRenderedChild(el: Element): boolean {
+  for (let c = el.firstElementChild, i = 0; c && i < 50; c = c.nextElementSibling, i++) {
+    const r = c.getBoundingClientRect();
+    if (r.width > 0 && r.height > 0) return true;
+  }
+  return false;
 }
 
 function isRendered(el: Element, keep?: Map<Element, { st: CSSStyleDeclaration; r: DOMRect }>): boolean {

@@ -1,0 +1,42 @@
+// The lint rules do what eslint.config.mjs says: the layers of src/layers.json marked in the editor, the editor's
+// API only in src/vscode/, and a few of the house rules. (npm run lint runs them over the tree.)
+import assert from 'node:assert/strict';
+import { join } from 'node:path';
+import { ESLint } from 'eslint';
+
+const root = join(__dirname, '..', '..', '..');
+
+describe('lint: eslint.config.mjs', function () {
+  this.timeout(60_000);
+  const eslint = new ESLint({ cwd: root });
+  const problems = async (file: string, code: string) => {
+    const [r] = await eslint.lintText(code, { filePath: join(root, file) });
+    return r.messages.map((m) => `${m.ruleId}: ${m.message}`);
+  };
+
+  it('an upward import is marked, from a file at any depth; a downward one is not', async () => {
+    const up = await problems('src/session/probe.ts', "import type { Rating } from '../contract/decision';\nexport type R = Rating;\n");
+    assert.equal(up.length, 1, up.join('\n'));
+    assert.match(up[0], /^no-restricted-imports: .*src\/session\/ imports only [a-z, ]+ \(src\/layers\.json\)/);
+    const deep = await problems('src/vscode/chat/probe.ts', "export { runTool } from '../../runtime/runner';\n");
+    assert.deepEqual(deep, [], 'vscode is above runtime');
+    const deepUp = await problems('src/page/snapshot/probe.ts', "import { resolveRef } from '../../snapshot';\nexport const e = resolveRef;\n");
+    assert.equal(deepUp.length, 1, deepUp.join('\n'));
+    assert.deepEqual(await problems('src/tools/probe.ts', "import { BrowserAgentError } from '../base/errors';\nexport const e = BrowserAgentError;\n"), []);
+  });
+
+  it('only src/vscode/ imports vscode', async () => {
+    const code = "import * as vscode from 'vscode';\nexport const w = vscode.window;\n";
+    assert.match((await problems('src/agent/probe.ts', code)).join('\n'), /'vscode' import is restricted/);
+    assert.deepEqual(await problems('src/vscode/probe.ts', code), []);
+  });
+
+  it('house rules: == only against null; an unused binding only as _name; a bare expression statement', async () => {
+    assert.match((await problems('src/base/probe.ts', 'export const f = (a: number) => a == 2;\n')).join('\n'), /eqeqeq/);
+    assert.deepEqual(await problems('src/base/probe.ts', 'export const f = (a?: number) => a == null;\n'), []);
+    assert.match((await problems('src/base/probe.ts', 'export function f(a: number) { const b = a; }\n')).join('\n'), /no-unused-vars/);
+    assert.deepEqual(await problems('src/base/probe.ts', 'export function f(_a: number, b: () => void) { b(); }\n'), []);
+    assert.match((await problems('src/base/probe.ts', 'export function f(a: { b: number }) { a.b; }\n')).join('\n'), /no-unused-expressions/);
+    assert.deepEqual(await problems('src/base/probe.ts', 'export function f(a: boolean, b: () => void) { a && b(); }\n'), []);
+  });
+});
