@@ -119,14 +119,19 @@ export async function runInSandbox(o: SandboxRun): Promise<SandboxOutcome> {
     sliceStart = Date.now();
     return f();
   };
+  // Host calls not yet settled: with none and no job left, a script still waiting can never go on.
+  const calls = { pending: 0 };
   const pump = () => {
     if (ended) return;
     const r = enter(() => rt.executePendingJobs());
     if (r.error) r.error.dispose();
+    if (!ended && calls.pending === 0 && !rt.hasPendingJob()) {
+      end({ ok: false, kind: 'error', name: 'Error', message: 'the script waits on a promise that nothing will settle (no tool call or sleep is running), so it can never finish' });
+    }
   };
 
   try {
-    enter(() => installHost(vm, o.host, () => ended, pump, end));
+    enter(() => installHost(vm, o.host, () => ended, pump, end, calls));
     enter(() => installDone(vm, o.limits.outputChars, end));
     const prelude = enter(() => vm.evalCode(o.prelude, 'prelude.js'));
     if (prelude.error) {
@@ -161,13 +166,14 @@ export async function runInSandbox(o: SandboxRun): Promise<SandboxOutcome> {
 }
 
 /** Host functions: `__host.async(name, ...args)` and `__host.sync(name, ...args)`, arguments and results as JSON. */
-function installHost(vm: QuickJSContext, host: SandboxHost, isEnded: () => boolean, pump: () => void, end: (o: SandboxOutcome) => void): void {
+function installHost(vm: QuickJSContext, host: SandboxHost, isEnded: () => boolean, pump: () => void, end: (o: SandboxOutcome) => void, calls: { pending: number }): void {
   const obj = vm.newObject();
   const asyncFn = vm.newFunction('async', (nameH, argsH) => {
     const name = vm.getString(nameH);
     const args = JSON.parse(vm.getString(argsH)) as unknown[];
     const deferred = vm.newPromise();
     const fn = host.async[name];
+    calls.pending++;
     void Promise.resolve()
       .then(() => (fn ? fn(...args) : Promise.reject(new Error(`no host function ${name}`))))
       .then(
@@ -185,7 +191,10 @@ function installHost(vm: QuickJSContext, host: SandboxHost, isEnded: () => boole
           h.dispose();
         },
       )
-      .then(pump);
+      .then(() => {
+        calls.pending--;
+        pump();
+      });
     return deferred.handle;
   });
   const syncFn = vm.newFunction('sync', (nameH, argsH) => {

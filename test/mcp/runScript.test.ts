@@ -348,6 +348,11 @@ return (await browser.snapshot()).includes('Delete account');`,
       assert.match(thrown.text, /error: nope 1/);
       const syntax = await s.call({ script: 'return (;' });
       assert.match(syntax.text, /^SCRIPT_ERROR: .*\(SyntaxError\)/);
+      // Awaiting what nothing will settle ends at once, not at the time limit.
+      const t0 = Date.now();
+      const stuck = await s.call({ script: 'await new Promise(() => {}); return 1;' });
+      assert.match(stuck.text, /^SCRIPT_ERROR: .*\n[\s\S]*a promise that nothing will settle/);
+      assert.ok(Date.now() - t0 < 30_000);
     });
   });
 
