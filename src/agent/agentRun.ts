@@ -151,32 +151,40 @@ export class AgentRun {
     let event: StepEvent | undefined;
     // Time spent deciding (a person reading a confirmation) is not the action's duration.
     let decidingMs = 0;
-    const decide = o.hooks?.decide;
+    // A decision that takes a moment is a person looking at a confirmation: say so in the panel.
+    const watched = (decide: RunHooks['decide']): RunHooks['decide'] =>
+      decide &&
+      (async (t, i, preview, c) => {
+        let shown = false;
+        const waiting = setTimeout(() => {
+          shown = true;
+          const call = preview?.inScript ? ` (script call ${preview.inScript.call}${preview.inScript.line ? `, line ${preview.inScript.line}` : ''})` : '';
+          emit({ type: 'status', text: `Waiting for your confirmation${preview ? `: ${preview.message}` : ''}${call}` });
+        }, 250);
+        const t0 = Date.now();
+        try {
+          return await decide(t, i, preview, c);
+        } finally {
+          decidingMs += Date.now() - t0;
+          clearTimeout(waiting);
+          if (shown) emit({ type: 'status', text: '' });
+        }
+      });
+    const nested = o.hooks?.nested;
     const hooks: RunHooks = {
-      // A decision that takes a moment is a person looking at a confirmation: say so in the panel.
-      decide:
-        decide &&
-        (async (t, i, preview, c) => {
-          let shown = false;
-          const waiting = setTimeout(() => {
-            shown = true;
-            emit({ type: 'status', text: `Waiting for your confirmation${preview ? `: ${preview.message}` : ''}` });
-          }, 250);
-          const t0 = Date.now();
-          try {
-            return await decide(t, i, preview, c);
-          } finally {
-            decidingMs += Date.now() - t0;
-            clearTimeout(waiting);
-            if (shown) emit({ type: 'status', text: '' });
-          }
-        }),
+      decide: watched(o.hooks?.decide),
       onStep: async (e) => {
         event = e;
         await o.hooks?.onStep?.(e);
       },
-      // A script's calls (browser_run_script) run through the run's own pipeline.
-      nested: o.hooks?.nested,
+      // A script's calls (browser_run_script) run through the run's own pipeline; the panel says when one waits for you.
+      nested: nested && {
+        tool: nested.tool,
+        hooks: () => {
+          const h = nested.hooks();
+          return { ...h, decide: watched(h.decide) };
+        },
+      },
     };
     const started = Date.now();
     const result = await raceAbort(runTool(tool, input, ctx, hooks), o.signal);

@@ -279,7 +279,8 @@ describe('agent loop against scripted models through the real SDKs', function ()
     await open(`${site.origin}/account`);
     const asked: { rule?: string; call?: number; line?: number }[] = [];
     const vault = new SecretVault();
-    const decider = realDecider(async (req) => (asked.push({ rule: req.rating.rule, call: req.preview?.inScript?.call, line: req.preview?.inScript?.line }), 'allow'), {}, vault);
+    // The person takes a moment (the panel then says what waits for them).
+    const decider = realDecider(async (req) => (asked.push({ rule: req.rating.rule, call: req.preview?.inScript?.call, line: req.preview?.inScript?.line }), await new Promise((r) => setTimeout(r, 600)), 'allow'), {}, vault);
     const root = mkdtempSync(join(tmpdir(), 'ba-loop-script-'));
     const recorder = new AuditRecorder({ root });
     const task = recorder.startTask('delete it with a script', { source: 'chat' });
@@ -292,11 +293,15 @@ describe('agent loop against scripted models through the real SDKs', function ()
         : { toolCalls: [{ name: 'finish', input: { success: /return: true/.test(r.lastText), summary: r.lastText.slice(0, 300) } }] },
     );
     try {
-      const { outcome } = run(provider, { tools: allTools.map(createToolPipeline({ decider, vault }).tool), ctx: toolContext(sessions), hooks: pipeline.hooks() });
+      const { outcome, events } = run(provider, { tools: allTools.map(createToolPipeline({ decider, vault }).tool), ctx: toolContext(sessions), hooks: pipeline.hooks() });
       const o = await outcome;
       assert.equal(o.status, 'success', o.summary);
       assert.equal(await pageStatus(), 'Everything deleted');
       assert.deepEqual(asked, [{ rule: 'sensitive-target-on-sensitive-page', call: 2, line: 2 }], 'the click was asked about, naming the script\'s call and line');
+      assert.ok(
+        events.some((e) => e.type === 'status' && /^Waiting for your confirmation: .*Delete account.* \(script call 2, line 2\)$/.test(e.text)),
+        'the panel said which call of the script waits for the person',
+      );
       await recorder.endTask('success', 'done');
       // The loop's own first look may be a step before them.
       const steps = (await loadTask(task.dir)).steps.filter((x) => x.inScript || x.tool === 'browser_run_script');
