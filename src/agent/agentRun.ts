@@ -182,7 +182,19 @@ export class AgentRun {
         tool: nested.tool,
         hooks: () => {
           const h = nested.hooks();
-          return { ...h, decide: watched(h.decide) };
+          // Each call of the script gets a card of its own under the script's, once it is done.
+          const onStep = async (e: StepEvent) => {
+            await h.onStep?.(e);
+            const innerId = `${id}.${e.preview?.inScript?.call ?? ++this.callSeq}`;
+            const text = textOf(e.result.content);
+            emit({ type: 'step-start', id: innerId, step: stepNo, tool: e.tool, input: e.input });
+            emit({
+              type: 'step-end', id: innerId, step: stepNo, tool: e.tool, input: e.input, target: elementLabel(e.result.meta?.target ?? e.preview?.target),
+              ok: !e.result.isError, code: e.result.code, summary: text.split('\n')[0].slice(0, 200), output: text.slice(0, OUTPUT_FOR_PANEL),
+              durationMs: e.durationMs, decision: e.decision, fingerprint: e.result.meta?.target,
+            });
+          };
+          return { ...h, decide: watched(h.decide), onStep };
         },
       },
     };

@@ -302,6 +302,12 @@ describe('agent loop against scripted models through the real SDKs', function ()
         events.some((e) => e.type === 'status' && /^Waiting for your confirmation: .*Delete account.* \(script call 2, line 2\)$/.test(e.text)),
         'the panel said which call of the script waits for the person',
       );
+      // The panel shows each call of the script as a card of its own, under the script's.
+      const ends = events.filter((e): e is Extract<AgentEvent, { type: 'step-end' }> => e.type === 'step-end');
+      const scriptCard = ends.find((e) => e.tool === 'browser_run_script')!;
+      const inner = ends.filter((e) => e.id.startsWith(`${scriptCard.id}.`));
+      assert.deepEqual(inner.map((e) => [e.id.slice(scriptCard.id.length), e.tool, e.ok]), [['.1', 'browser_snapshot', true], ['.2', 'browser_click', true], ['.3', 'browser_snapshot', true]]);
+      assert.equal(inner[1].decision?.outcome, 'allowed');
       await recorder.endTask('success', 'done');
       // The loop's own first look may be a step before them.
       const steps = (await loadTask(task.dir)).steps.filter((x) => x.inScript || x.tool === 'browser_run_script');
