@@ -117,6 +117,8 @@ const builds = [
   { ...common, entryPoints: ['bench/act.ts'], outfile: 'out/bench/act.js', packages: 'external' },
   { ...common, entryPoints: ['bench/hop.ts'], outfile: 'out/bench/hop.js', packages: 'external' },
   { ...common, entryPoints: ['bench/relay.ts'], outfile: 'out/bench/relay.js', packages: 'external' },
+  // In a folder of its own: the engine helpers it shares with test/fleet find the repository three levels up.
+  { ...common, entryPoints: ['bench/fleet/run.ts'], outfile: 'out/bench/fleet/run.js', packages: 'external' },
   { ...common, entryPoints: ['bench/interception.ts'], outfile: 'out/bench/interception.js', packages: 'external' },
   // The chat panel's webview script (runs in the webview, not in Node).
   { ...common, platform: 'browser', target: 'chrome120', format: 'iife', minify: true, entryPoints: ['media/chat.ts'], outfile: 'dist/media/chat.js' },

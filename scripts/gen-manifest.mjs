@@ -17,7 +17,12 @@ try {
     entryPoints: [entry], outfile: out, bundle: true, platform: 'node', format: 'cjs', target: 'node20', logLevel: 'error',
     external: ['vscode'], nodePaths: [join(process.cwd(), 'node_modules')],
     // In-page scripts are irrelevant to the manifest: stub them instead of bundling them.
-    plugins: [{ name: 'inpage-stub', setup(b) { b.onResolve({ filter: /\?(inpage|pagefn)$/ }, (a) => ({ path: a.path, namespace: 'stub' })); b.onLoad({ filter: /.*/, namespace: 'stub' }, () => ({ contents: 'export default ""', loader: 'js' })); } }],
+    plugins: [{ name: 'inpage-stub', setup(b) {
+      b.onResolve({ filter: /\?(inpage|pagefn)$/ }, (a) => ({ path: a.path, namespace: 'stub' }));
+      b.onLoad({ filter: /\?inpage$/, namespace: 'stub' }, () => ({ contents: 'export default ""', loader: 'js' }));
+      // ?pagefn: an object of function sources, read only when a tool runs.
+      b.onLoad({ filter: /\?pagefn$/, namespace: 'stub' }, () => ({ contents: 'export default {}', loader: 'js' }));
+    } }],
   });
   const { allTools, languageModelToolContributions, toolSetSnippet, DEFAULT_POLICY } = createRequire(import.meta.url)(out);
   const pkgText = readFileSync('package.json', 'utf8');

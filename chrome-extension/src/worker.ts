@@ -182,9 +182,11 @@ async function execute(req: RelayRequest): Promise<Answer> {
         return { result: (await chrome.debugger.sendCommand(target, req.method, req.params as object | undefined)) ?? {} };
       }
       case 'open': {
+        // In the background unless asked otherwise: the person keeps their tab and their window's focus.
+        const front = req.background === false;
         const tab = req.newWindow
-          ? (await chrome.windows.create({ url: req.url, focused: true }))?.tabs?.[0]
-          : await chrome.tabs.create({ url: req.url, active: true });
+          ? (await chrome.windows.create({ url: req.url, focused: front }))?.tabs?.[0]
+          : await chrome.tabs.create({ url: req.url, active: front });
         if (tab?.id === undefined) return { error: { message: 'Chrome did not open the tab.' } };
         const t = await share(tab.id, req.openerTabId !== undefined ? shared.get(req.openerTabId)?.targetId : undefined);
         return { result: { targetId: t.targetId } };

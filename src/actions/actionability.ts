@@ -1,3 +1,4 @@
+import { ignore } from '../base/ignore';
 import { BrowserAgentError } from '../base/errors';
 import { sleep } from '../session/launcher';
 import type { Tab } from '../session/tab';
@@ -75,7 +76,7 @@ export async function ensureActionable(tab: Tab, h: ElementHandle, opts: Actiona
 
 async function topHit(tab: Tab, p: Point): Promise<string> {
   const page = await tab.session();
-  const r = await page.send('Runtime.evaluate', { expression: pageCall(pointerPage.topHit, p.x, p.y), returnByValue: true }, 5000).catch(() => undefined);
+  const r = await page.send('Runtime.evaluate', { expression: pageCall(pointerPage.topHit, p.x, p.y), returnByValue: true }, 5000).catch((e) => ignore(e, 'the top page did not answer: no cover found there'));
   return String(r?.result.value ?? '');
 }
 
@@ -85,7 +86,7 @@ async function pointFor(tab: Tab, h: ElementHandle, viaLabel: boolean, at?: [num
     const objectId = await callLabelObject(h);
     if (!objectId) return undefined;
     const { node } = await h.session.send('DOM.describeNode', { objectId });
-    h.session.send('Runtime.releaseObject', { objectId }).catch(() => {});
+    h.session.send('Runtime.releaseObject', { objectId }).catch((e) => ignore(e, 'release: the object dies with its context anyway'));
     target = { ...h, backendNodeId: node.backendNodeId };
   }
   const quads = await elementQuads(tab, target);
@@ -105,6 +106,6 @@ async function callLabelObject(h: ElementHandle): Promise<string | undefined> {
     objectId: object.objectId,
     functionDeclaration: pointerPage.visibleLabel,
   });
-  h.session.send('Runtime.releaseObject', { objectId: object.objectId! }).catch(() => {});
+  h.session.send('Runtime.releaseObject', { objectId: object.objectId! }).catch((e) => ignore(e, 'release: the object dies with its context anyway'));
   return res.result.objectId;
 }

@@ -1,6 +1,7 @@
 // What keeps an element from being acted on, in words a model can act on: why a button is disabled (in the
 // page's own words when it gives them), and which controls of the overlay covering it would dismiss it. Both run
 // only on the error path, so actions that succeed pay nothing for them.
+import { ignore } from '../base/ignore';
 import { clip, fenceInline } from '../base/untrusted';
 import { evalInFrame, mainFrame, parseRef, refString, tabState, type FrameRef } from '../snapshot/frames';
 import { markShownRefs } from '../snapshot/shown';
@@ -38,7 +39,7 @@ export async function coverControls(tab: Tab, h: ElementHandle): Promise<string>
     const q = parseRef(key);
     if (q && q.prefix === p.prefix && q.id !== p.id) ids.push(q.id);
   }
-  const r = await evalInFrame<{ inside: number[]; texts: string[]; frame: boolean } | null>(tab, frame, pageCall(byRefPage.coverControls, p.id, ids, false)).catch(() => undefined);
+  const r = await evalInFrame<{ inside: number[]; texts: string[]; frame: boolean } | null>(tab, frame, pageCall(byRefPage.coverControls, p.id, ids, false)).catch((e) => ignore(e, 'the error names no controls then; it is raised all the same'));
   const found = r?.value;
   if (!found) return '';
   if (!found.inside.length && found.frame) {
@@ -65,7 +66,7 @@ async function frameControls(tab: Tab, frame: FrameRef, expression: string): Pro
   const { objectId } = await evalInFrame<unknown>(tab, frame, expression, false).catch(() => ({ objectId: undefined }));
   if (!objectId) return '';
   const { node } = await frame.session.send('DOM.describeNode', { objectId }).catch(() => ({ node: undefined }));
-  frame.session.send('Runtime.releaseObject', { objectId }).catch(() => {});
+  frame.session.send('Runtime.releaseObject', { objectId }).catch((e) => ignore(e, 'release: the object dies with its context anyway'));
   const st = tabState(tab);
   const child = node?.frameId ? st.framesById.get(node.frameId) : undefined;
   if (!child) return node?.frameId ? ' It is a frame: take a browser_snapshot for its controls.' : '';

@@ -1,3 +1,4 @@
+import { ignore } from '../base/ignore';
 import { confirmDropAtUse } from './atUse';
 import type { Protocol } from 'devtools-protocol';
 import type { ElementHandle } from '../snapshot/types';
@@ -37,7 +38,7 @@ function spotIn(box: { x: number; y: number; width: number; height: number }, po
 
 async function looksDraggable(s: Scope, from: DragEnd, at: Point): Promise<boolean> {
   if ('handle' in from) return callOnElement<boolean>(from.handle, pointerPage.looksDraggable).catch(() => false);
-  const r = await s.page.send('Runtime.evaluate', { expression: pageCall(pointerPage.looksDraggableAt, at.x, at.y), returnByValue: true }).catch(() => undefined);
+  const r = await s.page.send('Runtime.evaluate', { expression: pageCall(pointerPage.looksDraggableAt, at.x, at.y), returnByValue: true }).catch((e) => ignore(e, 'unknown counts as not draggable: a mouse drag'));
   return r?.result.value === true;
 }
 

@@ -1,3 +1,4 @@
+import { ignore } from '../base/ignore';
 import type { Protocol } from 'devtools-protocol';
 import { BrowserAgentError, errorMessage } from '../base/errors';
 import type { CdpSession } from '../session/cdp';
@@ -64,7 +65,7 @@ export async function callOnElement<T>(h: ElementHandle, fn: string, args: unkno
     if (res.exceptionDetails) throw new BrowserAgentError('CDP_ERROR', `In-page script failed: ${res.exceptionDetails.exception?.description ?? res.exceptionDetails.text}`);
     return res.result.value as T;
   } finally {
-    h.session.send('Runtime.releaseObject', { objectId }).catch(() => {});
+    h.session.send('Runtime.releaseObject', { objectId }).catch((e) => ignore(e, 'release: the object dies with its context anyway'));
   }
 }
 
@@ -78,10 +79,10 @@ export async function elementFrom(h: ElementHandle, fn: string, args: unknown[] 
     const { result } = await h.session.send('Runtime.callFunctionOn', { objectId, functionDeclaration: fn, arguments: args.map((value) => ({ value })) }, 5000);
     if (!result.objectId) return undefined;
     const { node } = await h.session.send('DOM.describeNode', { objectId: result.objectId }, 5000);
-    h.session.send('Runtime.releaseObject', { objectId: result.objectId }).catch(() => {});
+    h.session.send('Runtime.releaseObject', { objectId: result.objectId }).catch((e) => ignore(e, 'release: the object dies with its context anyway'));
     return { ...h, ref: node.backendNodeId === h.backendNodeId ? h.ref : `${h.ref}>`, role: node.backendNodeId === h.backendNodeId ? h.role : '', name, backendNodeId: node.backendNodeId };
   } finally {
-    h.session.send('Runtime.releaseObject', { objectId }).catch(() => {});
+    h.session.send('Runtime.releaseObject', { objectId }).catch((e) => ignore(e, 'release: the object dies with its context anyway'));
   }
 }
 
@@ -167,7 +168,7 @@ export async function scrollIntoView(h: ElementHandle): Promise<void> {
     const msg = errorMessage(e);
     if (/No node|not found/i.test(msg)) throw stale(h);
     // Text nodes, hidden elements: fall back to the DOM API, which is a no-op for hidden ones.
-    await callOnElement(h, scrollingPage.scrollToCenter).catch(() => {});
+    await callOnElement(h, scrollingPage.scrollToCenter).catch((e) => ignore(e, 'scrolling is best effort: the actionability check says what is wrong'));
   }
 }
 

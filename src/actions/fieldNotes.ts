@@ -1,5 +1,6 @@
 // What a text field did with typed text, in the words a model needs: the value it shows when that differs from
 // the text (a mask reformatted it, the app refused a character), and why when the field itself says (maxlength).
+import { ignore } from '../base/ignore';
 import { BrowserAgentError } from '../base/errors';
 import { clip, fenceInline } from '../base/untrusted';
 import type { ElementHandle } from '../snapshot/types';
@@ -17,7 +18,7 @@ export function quote(text: string, secret = false): string {
 
 /** "; the field now shows …" after typing `text` (replacing), with the maxlength that cut it; '' when it shows the text. */
 export async function keptNote(h: ElementHandle, text: string): Promise<string> {
-  const r = await callOnElement<{ value: string; max: number; number: boolean; bad: boolean }>(h, fieldsPage.fieldReading).catch(() => undefined);
+  const r = await callOnElement<{ value: string; max: number; number: boolean; bad: boolean }>(h, fieldsPage.fieldReading).catch((e) => ignore(e, 'no note when the field cannot be read'));
   if (!r || r.value === text) return '';
   const cut = r.max > 0 && text.length > r.max && r.value.length <= r.max;
   const why = cut ? ` — it takes at most ${r.max} characters (maxlength), ${text.length - r.value.length} were not taken` : r.number && (r.bad || !r.value) ? ' — it is a number field: it takes digits (and a sign or decimal point) only' : '';

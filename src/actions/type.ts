@@ -1,3 +1,4 @@
+import { ignore } from '../base/ignore';
 import { confirmFocusAtUse } from './atUse';
 import { BrowserAgentError } from '../base/errors';
 import type { ElementHandle } from '../snapshot/types';
@@ -64,11 +65,11 @@ export async function typeInto(s: Scope, h: ElementHandle, text: string, o: Type
     if (moved) return typeIntoOpened(s, h, moved, text, o);
   }
   if (info.readOnly) {
-    const now = info.count === undefined ? undefined : await callOnElement<number>(h, typingPage.elementCount).catch(() => undefined);
+    const now = info.count === undefined ? undefined : await callOnElement<number>(h, typingPage.elementCount).catch((e) => ignore(e, 'unknown: the error does not say the click changed the page'));
     throw readOnlyError(h, info.value ?? '', now !== undefined && now !== info.count);
   }
   const clear = o.clear ?? true;
-  const prior = text && !o.keystrokes && text.length <= MAX_RETYPE ? await callOnElement<string>(h, typingPage.readValue).catch(() => undefined) : undefined;
+  const prior = text && !o.keystrokes && text.length <= MAX_RETYPE ? await callOnElement<string>(h, typingPage.readValue).catch((e) => ignore(e, 'no value read: typed text is not checked again')) : undefined;
   await callOnElement(h, typingPage.placeCaret, [clear]);
   // The text goes wherever the focus is now: the policy checks that place (a bound secret never reaches another origin's frame).
   await confirmFocusAtUse(s.ctx, s.tab);
@@ -78,7 +79,7 @@ export async function typeInto(s: Scope, h: ElementHandle, text: string, o: Type
   // had: type it again key by key, as a person's keyboard would.
   let keyed = false;
   if (prior !== undefined) {
-    const now = await callOnElement<string>(h, typingPage.readValue).catch(() => undefined);
+    const now = await callOnElement<string>(h, typingPage.readValue).catch((e) => ignore(e, 'no value read: typed text is not checked again'));
     if (now === prior && now !== (clear ? text : prior + text)) {
       await callOnElement(h, typingPage.placeCaret, [clear]);
       await confirmFocusAtUse(s.ctx, s.tab);

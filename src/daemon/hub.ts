@@ -185,9 +185,10 @@ export class BrowserHub {
       case 'Target.getTargets':
         return reply({ targetInfos: this.tabsOf(client) });
       case 'Target.createTarget': {
-        // Each tab in its own window: a tab hidden behind another client's tab stops painting and
-        // running animation frames, which actions wait for, so every session's page stays visible.
-        const own = JSON.stringify({ id: clientId, method, params: { ...params, newWindow: true } });
+        // Always in the background of an existing window: a client never takes the person's tab or window
+        // focus (Bring to Front is the Sessions view's, through activateTarget). A background tab keeps
+        // rendering once its client turns on focus emulation (session/tab.ts).
+        const own = JSON.stringify({ id: clientId, method, params: { ...params, newWindow: undefined, focus: undefined, background: true } });
         return this.forward(client, clientId, method, own, String(clientId).length);
       }
       case 'Target.activateTarget':

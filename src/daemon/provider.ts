@@ -69,7 +69,6 @@ export function daemonProvider(opts: DaemonProviderOptions): BrowserProvider {
         return link.session;
       },
       scope,
-      newWindow: true,
       onTabCreated: (id) => link.own(id),
       async close() {
         await link.end();

@@ -1,9 +1,11 @@
 /**
  * Page code as the CDP side holds it. A file in src/page/ exports typed functions that run in the page;
  * `import fns from './x.ts?pagefn'` gives each as a string that evaluates to the function (esbuild.mjs), and
- * `pageFns<typeof import('./x')>(fns)` keeps each one's signature on its string, so a call is checked:
- *   callFunctionOn: { functionDeclaration: fns.isSelected }     (the element as `this` and first argument)
- *   evaluate:       { expression: pageCall(fns.hitAt, x, y) }
+ * `pageFns<typeof import('./x')>(fns)` keeps each one's signature on its string (a name the file does not
+ * export does not compile, and pageCall checks the arguments):
+ *   callFunctionOn: { functionDeclaration: fns.isSelected }     (actions/element.ts callOnElement passes the
+ *                                                               element as `this` and as first argument)
+ *   evaluate:       { expression: pageCall(fns.whatIsAt, x, y) }
  */
 
 /** The source of a page function of type `F`: a string, typed by what it runs. */
@@ -22,6 +24,3 @@ type Fn = (...args: never[]) => unknown;
 export function pageCall<F extends Fn>(fn: PageFn<F>, ...args: Parameters<F>): string {
   return `(${fn})(${args.map((a) => (a === undefined ? 'undefined' : JSON.stringify(a))).join(',')})`;
 }
-
-/** What a page function returns once CDP has awaited it and sent it by value. */
-export type PageResult<F extends Fn> = Awaited<ReturnType<F>>;

@@ -104,9 +104,8 @@ export class BrowserSession extends EventEmitter {
     const { targetInfos } = await this.connection.send('Target.getTargets');
     for (const info of targetInfos) this.onTargetCreated(info, false);
     const pages = [...this.tabMap.values()];
-    // Our own tab in a browser others use opens in a window of its own: the selected tab of a window is
-    // the only one that renders (animation frames, screenshots), so another client's tab must not hide ours.
-    if (attachTab === 'new' || pages.length === 0) return void (await this.newTab('about:blank', { newWindow: this.kind === 'attached' && pages.length > 0 }));
+    // Our own tab opens in the background of the person's window (newTab): it never takes their focus.
+    if (attachTab === 'new' || pages.length === 0) return void (await this.newTab('about:blank'));
     // The page the user is looking at, even when another client (DevTools, a tool) is attached to it.
     const chosen = chooseAttachTab(await probePages(this.connection).catch(() => []));
     await this.selectTab(chosen && this.tabMap.has(chosen) ? chosen : pages[0].targetId);
@@ -194,11 +193,16 @@ export class BrowserSession extends EventEmitter {
     return tab;
   }
 
-  async newTab(url = 'about:blank', opts: { newWindow?: boolean } = {}): Promise<Tab> {
+  /**
+   * Opens a tab of ours, in the background: a person may be using this browser, and a tab opened in front
+   * would hide theirs and take their window's focus. A background tab still renders and runs its timers at
+   * full speed: Tab turns on focus emulation and keeps it drawing (tab.ts, keepDrawing.ts).
+   */
+  async newTab(url = 'about:blank'): Promise<Tab> {
     this.assertConnected();
     // Guarded: open on about:blank and send the tab on only once its requests are intercepted.
     const later = this.guard.active && url !== 'about:blank' ? url : undefined;
-    const { targetId } = await this.connection.send('Target.createTarget', (opts.newWindow || this.handle.newWindow) ? { url: later ? 'about:blank' : url, newWindow: true } : { url: later ? 'about:blank' : url });
+    const { targetId } = await this.connection.send('Target.createTarget', { url: later ? 'about:blank' : url, background: true });
     this.created.add(targetId);
     this.handle.scope?.add(targetId);
     this.handle.onTabCreated?.(targetId);
@@ -214,16 +218,20 @@ export class BrowserSession extends EventEmitter {
     return selected;
   }
 
+  /**
+   * Makes `id` the tab actions go to. Only ours: the browser's selected tab and focused window stay where
+   * the person left them (the Sessions view's Bring to Front, the daemon's `focus`, changes them when asked).
+   */
   async selectTab(id: string): Promise<Tab> {
     const tab = this.getTab(id);
     await tab.session();
     if (this.activeId !== id) {
       this.activeId = id;
-      this.connection.send('Target.activateTarget', { targetId: id }).catch(() => {});
       this.emit('activeTabChanged', tab);
     }
     return tab;
   }
+
 
   async closeTab(id: string): Promise<void> {
     const tab = this.getTab(id);
@@ -254,7 +262,7 @@ export class BrowserSession extends EventEmitter {
   async replaceTab(id: string): Promise<Tab> {
     const old = this.getTab(id);
     const wasActive = this.activeId === id;
-    const { targetId } = await this.connection.send('Target.createTarget', this.handle.newWindow ? { url: 'about:blank', newWindow: true } : { url: 'about:blank' });
+    const { targetId } = await this.connection.send('Target.createTarget', { url: 'about:blank', background: true });
     this.created.add(targetId);
     this.handle.scope?.add(targetId);
     this.handle.onTabCreated?.(targetId);

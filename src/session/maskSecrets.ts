@@ -1,3 +1,4 @@
+import { ignore } from '../base/ignore';
 import { randomBytes } from 'node:crypto';
 import type { CdpSession } from './cdp';
 import type { Tab } from './tab';
@@ -11,7 +12,7 @@ const guardsPage = pageFns<typeof import('../page/session/guards')>(guardsFns);
  * `maskSecretFields`. Values are never read or sent.
  */
 async function run(sessions: CdpSession[], attr: string, on: boolean): Promise<void> {
-  await Promise.all(sessions.map((s) => s.send('Runtime.evaluate', { expression: pageCall(guardsPage.maskSecretFields, attr, on) }, 2000).catch(() => undefined)));
+  await Promise.all(sessions.map((s) => s.send('Runtime.evaluate', { expression: pageCall(guardsPage.maskSecretFields, attr, on) }, 2000).catch((e) => ignore(e, 'a frame that does not answer shows no field to mask'))));
 }
 
 /** Runs `capture` with the tab's secret fields masked, and unmasks them whatever happens. */

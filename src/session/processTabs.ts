@@ -112,7 +112,7 @@ export class ProcessTabs {
       const active = await b.activeTab().catch(() => undefined);
       if (!active) return;
       if (!this.claims || this.claims.claim(active.targetId)) return this.ownership.assign(THIS_PROCESS, active.targetId);
-      await b.newTab('about:blank', { newWindow: true });
+      await b.newTab('about:blank');
     }
   }
 }

@@ -27,8 +27,6 @@ export interface BrowserHandle {
   sessionId?: string;
   /** In a browser shared with other clients: the tabs that are ours (others are never shown). */
   scope?: TabScope;
-  /** Open each tab in a window of its own (a shared browser: no client's tab hides another's). */
-  newWindow?: boolean;
   /** Told about every tab we open, so the owner of the shared browser knows it is ours. */
   onTabCreated?(targetId: string): void;
   /**

@@ -38,8 +38,8 @@ export type ExtensionMessage =
 /** What the daemon asks of the extension. */
 export type RelayRequest =
   | { op: 'cdp'; tabId: number; sessionId?: string; method: string; params?: unknown }
-  /** Open a tab (shared at once: the agent made it) and return its targetId. */
-  | { op: 'open'; url: string; newWindow?: boolean; openerTabId?: number }
+  /** Open a tab (shared at once: the agent made it) and return its targetId; in the background unless `background: false`. */
+  | { op: 'open'; url: string; newWindow?: boolean; background?: boolean; openerTabId?: number }
   | { op: 'close'; tabId: number }
   | { op: 'activate'; tabId: number }
   /** The tab's request rules (see TabRules); `rules` empty clears them. */

@@ -132,7 +132,7 @@ export class RelayTransport implements CdpTransport {
         return {};
       }
       case 'Target.createTarget': {
-        const { targetId } = await this.link.request({ op: 'open', url: params.url || 'about:blank', newWindow: !!params.newWindow }, this.timeoutMs);
+        const { targetId } = await this.link.request({ op: 'open', url: params.url || 'about:blank', newWindow: !!params.newWindow, background: params.background !== false }, this.timeoutMs);
         return { targetId };
       }
       case 'Target.closeTarget':

@@ -1,4 +1,5 @@
 import { EventEmitter } from 'node:events';
+import { keepDrawing } from './keepDrawing';
 import type { Protocol } from 'devtools-protocol';
 import { BrowserAgentError } from '../base/errors';
 import { fenceInline } from '../base/untrusted';
@@ -116,12 +117,15 @@ export class Tab extends EventEmitter {
       session.send('Network.enable', { maxTotalBufferSize: 1_000_000, maxResourceBufferSize: 500_000 }),
       session.send('Log.enable').catch(() => undefined),
       session.send('Target.setAutoAttach', { autoAttach: true, waitForDebuggerOnStart: true, flatten: true, filter: this.childFilter() }),
-      // Pages of a window without OS focus (a second client's window, a background window) still get
-      // focus and blur, so clicks into fields and typing behave as for a person at that window.
+      // Pages of a window without OS focus, or a background tab, still get focus and blur, so clicks into
+      // fields and typing behave as for a person at that window. It also keeps a background tab visible
+      // (visibilityState, animation frames, unthrottled timers, screenshots; with keepDrawing at full
+      // rate; measured on Chromium 150): agent tabs live behind the person's tab without taking its focus.
       session.send('Emulation.setFocusEmulationEnabled', { enabled: true }).catch(() => undefined),
     ]);
     // Dialogs already open before we attached are re-announced by Page.enable; nothing else to do.
     this._session = session;
+    void keepDrawing(this.connection, this.targetId).then((stop) => (this.closed ? stop() : this.subscriptions.push(stop)), () => undefined);
     this.readFrameTree(session);
     void this.refreshInfo(); // the page may have finished loading before Page.enable
     this.emit('attached', session);

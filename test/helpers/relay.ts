@@ -43,9 +43,15 @@ export interface ChromeWithExtension {
   stop(): Promise<void>;
 }
 
-export async function chromeWithExtension(extensionDir = EXTENSION_DIR): Promise<ChromeWithExtension> {
+export async function chromeWithExtension(extensionDir = EXTENSION_DIR, opts: { display?: string } = {}): Promise<ChromeWithExtension> {
   if (!existsSync(join(extensionDir, 'manifest.json'))) throw new Error(`No built Chrome extension in ${extensionDir}: run npm run build.`);
-  const browser = await launchBrowser({ ...TEST_LAUNCH, args: [...TEST_LAUNCH.args!, `--load-extension=${extensionDir}`, `--disable-extensions-except=${extensionDir}`] });
+  // `display`: headed on that X display (a person's browser), else headless.
+  const display = process.env.DISPLAY;
+  if (opts.display) process.env.DISPLAY = opts.display;
+  const browser = await launchBrowser({ ...TEST_LAUNCH, headless: !opts.display, args: [...TEST_LAUNCH.args!, `--load-extension=${extensionDir}`, `--disable-extensions-except=${extensionDir}`] }).finally(() => {
+    if (display === undefined) delete process.env.DISPLAY;
+    else process.env.DISPLAY = display;
+  });
   try {
     return await withExtension(browser);
   } catch (e) {
@@ -135,11 +141,11 @@ export function knock(port: number, origin: string | undefined, protocols: strin
  * The daemon CLI's pairing (which turns relay mode on) pasted into a fresh Chromium's extension, as a
  * user does with "Pair Chrome Extension"; resolves once the extension is connected.
  */
-export async function pairedChrome(env: Record<string, string>): Promise<{ chrome: ChromeWithExtension; code: string; port: number }> {
+export async function pairedChrome(env: Record<string, string>, opts: { display?: string } = {}): Promise<{ chrome: ChromeWithExtension; code: string; port: number }> {
   const paired = await runDaemonCli(env, 'pair', '--json');
   if (paired.code !== 0) throw new Error(`pair failed: ${paired.stderr}`);
   const { code } = JSON.parse(paired.stdout) as { code: string };
-  const chrome = await chromeWithExtension();
+  const chrome = await chromeWithExtension(EXTENSION_DIR, opts);
   try {
     await chrome.worker(`browserAgentRelay.pair(${JSON.stringify(code)})`);
     await until(async () => (await chrome.worker<{ state: string }>('browserAgentRelay.state()')).state === 'connected', 15_000, 'the extension to connect').catch(async (e) => {

@@ -10,6 +10,8 @@ export interface TcpProxy {
   port: number;
   /** Connections accepted so far. */
   readonly accepted: number;
+  /** Of those, DevTools WebSocket handshakes (what a browser asks a person to allow, one by one). */
+  readonly websockets: number;
   stall(): void;
   cut(): void;
   refuseNew: boolean;
@@ -19,10 +21,14 @@ export interface TcpProxy {
 export async function startTcpProxy(targetPort: number): Promise<TcpProxy> {
   const pairs: { client: Socket; upstream: Socket; stalled: boolean }[] = [];
   let accepted = 0;
+  let websockets = 0;
   const proxy: TcpProxy = {
     port: 0,
     get accepted() {
       return accepted;
+    },
+    get websockets() {
+      return websockets;
     },
     refuseNew: false,
     stall() {
@@ -43,6 +49,7 @@ export async function startTcpProxy(targetPort: number): Promise<TcpProxy> {
     const pair = { client, upstream, stalled: false };
     pairs.push(pair);
     // A stalled pair swallows what comes in both ways: nothing is answered, nothing is closed.
+    client.once('data', (d) => /^GET \/devtools\/[^\r\n]*\r\n[\s\S]*upgrade: websocket/i.test(String(d)) && websockets++);
     client.on('data', (d) => pair.stalled || upstream.write(d));
     upstream.on('data', (d) => pair.stalled || client.write(d));
     for (const s of [client, upstream]) s.on('error', () => {});

@@ -9,6 +9,7 @@ import { isIconButton, isListLike, markItems, newItemState, ownText, ownerOf, vi
 import { structureWords, treeNodeOf, treeToggleOf, type SiblingCache } from './structure';
 import { describeShape, drawnMark, svgHasTargets, svgText } from './drawn';
 import { cssPath, xPath } from './selectors';
+import { elementAt } from '../hit';
 import { MAX_NAME, MAX_REST, attributeName, nameOverflow, nameShown, imageText, keyboardReachable, landmarkOf, linkHref } from './reading';
 import { expandOptionsOf } from './options';
 import { changeCount } from './changes';
@@ -162,13 +163,7 @@ function composedContains(outer: Element, inner: Element | null): boolean {
 }
 
 function hitAt(x: number, y: number): Element | null {
-  let h = document.elementFromPoint(x, y);
-  for (let sr = h && shadowOf(h); h && sr; sr = shadowOf(h)) {
-    const inner = sr.elementFromPoint(x, y);
-    if (!inner || inner === h) break;
-    h = inner;
-  }
-  return h;
+  return elementAt(document, x, y, shadowOf);
 }
 
 /** Covered when every probe point inside the viewport hits something that is neither the element nor its ancestor. */
