@@ -1,7 +1,7 @@
 // One build for everything: the extension, the MCP server bin, the in-page scripts (inlined as
 // strings through the `?inpage` import suffix) and the tests (so tests run exactly what ships).
 import * as esbuild from 'esbuild';
-import { existsSync, readdirSync, readFileSync, statSync, chmodSync, mkdirSync, writeFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, statSync, chmodSync, mkdirSync, copyFileSync, writeFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { buildChrome } from './scripts/build-chrome.mjs';
 
@@ -151,6 +151,8 @@ writeFileSync('dist/media/codicon.css', [
   ...named.map((n) => `.codicon-${n} { --codicon: ${svgUrl(n)}; }`),
   '',
 ].join('\n'));
+// browser_run_script's sandbox (QuickJS as WebAssembly, src/sandbox/wasm.ts) loads it beside the bundles.
+copyFileSync('node_modules/@jitl/quickjs-wasmfile-release-sync/dist/emscripten-module.wasm', 'dist/quickjs.wasm');
 
 /** The command lines package.json's `bin` names: each runs its part of dist/cli.js. */
 const LAUNCHERS = {

@@ -28,6 +28,8 @@ const PAGE_NAMES = new Set(['document', 'window', 'globalThis', 'self', 'navigat
 /** Files outside src/page/ whose JavaScript in strings is not page code. */
 export const NOT_PAGE_CODE: Record<string, string> = {
   'session/watchdog.ts': 'the watchdog is a Node process (node -e), not page code',
+  'sandbox/run.ts': "browser_run_script's sandbox glue: runs inside QuickJS (src/sandbox/), never in a page",
+  'tools/script/api.ts': "the script's prelude (browser.<fn>, refsOf, …): runs inside QuickJS, never in a page",
 };
 
 function sources(dir: string, out: string[] = []): string[] {

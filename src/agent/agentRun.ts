@@ -151,29 +151,51 @@ export class AgentRun {
     let event: StepEvent | undefined;
     // Time spent deciding (a person reading a confirmation) is not the action's duration.
     let decidingMs = 0;
-    const decide = o.hooks?.decide;
+    // A decision that takes a moment is a person looking at a confirmation: say so in the panel.
+    const watched = (decide: RunHooks['decide']): RunHooks['decide'] =>
+      decide &&
+      (async (t, i, preview, c) => {
+        let shown = false;
+        const waiting = setTimeout(() => {
+          shown = true;
+          const call = preview?.inScript ? ` (script call ${preview.inScript.call}${preview.inScript.line ? `, line ${preview.inScript.line}` : ''})` : '';
+          emit({ type: 'status', text: `Waiting for your confirmation${preview ? `: ${preview.message}` : ''}${call}` });
+        }, 250);
+        const t0 = Date.now();
+        try {
+          return await decide(t, i, preview, c);
+        } finally {
+          decidingMs += Date.now() - t0;
+          clearTimeout(waiting);
+          if (shown) emit({ type: 'status', text: '' });
+        }
+      });
+    const nested = o.hooks?.nested;
     const hooks: RunHooks = {
-      // A decision that takes a moment is a person looking at a confirmation: say so in the panel.
-      decide:
-        decide &&
-        (async (t, i, preview, c) => {
-          let shown = false;
-          const waiting = setTimeout(() => {
-            shown = true;
-            emit({ type: 'status', text: `Waiting for your confirmation${preview ? `: ${preview.message}` : ''}` });
-          }, 250);
-          const t0 = Date.now();
-          try {
-            return await decide(t, i, preview, c);
-          } finally {
-            decidingMs += Date.now() - t0;
-            clearTimeout(waiting);
-            if (shown) emit({ type: 'status', text: '' });
-          }
-        }),
+      decide: watched(o.hooks?.decide),
       onStep: async (e) => {
         event = e;
         await o.hooks?.onStep?.(e);
+      },
+      // A script's calls (browser_run_script) run through the run's own pipeline; the panel says when one waits for you.
+      nested: nested && {
+        tool: nested.tool,
+        hooks: () => {
+          const h = nested.hooks();
+          // Each call of the script gets a card of its own under the script's, once it is done.
+          const onStep = async (e: StepEvent) => {
+            await h.onStep?.(e);
+            const innerId = `${id}.${e.preview?.inScript?.call ?? ++this.callSeq}`;
+            const text = textOf(e.result.content);
+            emit({ type: 'step-start', id: innerId, step: stepNo, tool: e.tool, input: e.input });
+            emit({
+              type: 'step-end', id: innerId, step: stepNo, tool: e.tool, input: e.input, target: elementLabel(e.result.meta?.target ?? e.preview?.target),
+              ok: !e.result.isError, code: e.result.code, summary: text.split('\n')[0].slice(0, 200), output: text.slice(0, OUTPUT_FOR_PANEL),
+              durationMs: e.durationMs, decision: e.decision, fingerprint: e.result.meta?.target,
+            });
+          };
+          return { ...h, decide: watched(h.decide), onStep };
+        },
       },
     };
     const started = Date.now();

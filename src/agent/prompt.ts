@@ -29,6 +29,11 @@ export function systemPrompt(p: PromptInput): string {
       ? ['- When a page misbehaves (stays empty, shows an error, ignores a click), read browser_console_messages and browser_network_requests (failedOnly) before guessing: the failed request or the exception usually says why.']
       : []),
     ...(has('browser_performance') ? ['- When the question is why a page is slow, browser_performance (after browser_reload for a fresh load) names the slow parts.'] : []),
+    ...(has('browser_run_script')
+      ? [
+          '- Repetitive work pays to do in code: for loops over rows, pages, list items or many form fields, or extraction across pagination, write one browser_run_script (a short async JavaScript body calling browser.snapshot(), browser.click({ ref }), … and returning only the answer as JSON) instead of dozens of single calls. It costs one step, and each action in it is still checked and confirmed like a direct call. For one or two actions, call the tools directly; look at the page first so the script knows its structure.',
+        ]
+      : []),
     '- Older snapshots and screenshots are replaced by short placeholders to save space; only the latest ones are in full.',
     `- You have at most ${p.maxSteps} steps. "think" also costs a step: use it only when a plan really helps.`,
     '',

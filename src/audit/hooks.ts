@@ -119,6 +119,7 @@ export function createAuditHooks(recorder: AuditRecorder, opts: AuditHookOptions
           input,
           ...(secrets.length ? { redacted: true } : {}),
           action: ev.preview?.message,
+          ...(ev.preview?.inScript ? { inScript: { call: ev.preview.inScript.call, line: ev.preview.inScript.line, fn: ev.preview.inScript.fn } } : {}),
           // The preview saw the element before the action (selector, XPath); the result adds what it learned.
           target: recordedTarget(ev.preview?.target, meta.target, p?.tab?.targetId),
           before: { url: meta.urlBefore ?? p?.before.url ?? ev.preview?.url, title: p?.before.title ?? ev.preview?.title },

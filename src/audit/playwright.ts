@@ -110,7 +110,12 @@ export function toPlaywrightTest(task: LoadedTask): { code: string; secretEnv: s
       continue;
     }
     if (READ_TOOLS.test(s.tool)) continue;
-    body.push(`  // step ${s.step}: ${(s.action ?? s.tool).replace(/\n/g, ' ')}`);
+    // A script's calls are the steps exported above it; the script itself is no step of a test.
+    if (s.tool === 'browser_run_script') {
+      body.push(`  // step ${s.step} (browser_run_script): the script whose calls are the steps above`);
+      continue;
+    }
+    body.push(`  // step ${s.step}: ${(s.action ?? s.tool).replace(/\n/g, ' ')}${s.inScript ? ` (script call ${s.inScript.call}${s.inScript.line ? `, line ${s.inScript.line}` : ''})` : ''}`);
     for (const line of stepLines(s, env)) body.push(`  ${line}`);
   }
   const goal = task.start?.goal ?? task.id;

@@ -98,6 +98,8 @@ function skipReason(s: StepRecord, tool: ToolDefinition, includeReadOnly: boolea
   if (s.decision === 'refused' || s.decision === 'blocked' || s.decision === 'needs-confirmation') return `was ${s.decision} when recorded`;
   if (!s.ok) return `failed when recorded (${s.errorCode ?? 'error'})`;
   if (tool.readOnly && !includeReadOnly) return 'read-only';
+  // A script's calls were recorded as steps of their own (before it): they are what replays, each re-verified.
+  if (tool.composite) return 'a script: its calls are replayed as their own steps';
   return undefined;
 }
 

@@ -48,6 +48,8 @@ export interface StepRecord {
   redacted?: boolean;
   /** The preview sentence (`Clicking button "Submit"…`). */
   action?: string;
+  /** A call a browser_run_script script made: which call and on which line of the script (logged as its own step, before the script's). */
+  inScript?: { call: number; line?: number; fn: string };
   target?: TargetFingerprint;
   before: PageState;
   after: PageState;

@@ -19,6 +19,10 @@ export type ErrorCode =
   | 'PAGE_CRASHED'
   /** The Chrome extension relay lost a call's answer (its service worker was stopped); not repeated. */
   | 'RELAY_INTERRUPTED'
+  /** A browser_run_script script failed: it did not compile, or it threw (its message and line follow). */
+  | 'SCRIPT_ERROR'
+  /** A browser_run_script script hit one of its limits (time, tool calls, memory, output size). */
+  | 'SCRIPT_LIMIT'
   | 'CDP_ERROR';
 
 export class BrowserAgentError extends Error {

@@ -62,6 +62,20 @@ export interface ActionPreview {
   secret?: boolean;
   /** For scripts: the code, shown once and as code in confirmations. */
   code?: string;
+  /** A call made by a browser_run_script script: the script and where in it the call is, for confirmations and the audit log. */
+  inScript?: ScriptCall;
+}
+
+/** Which call of a script an inner call is: the person asked sees the script and the line. */
+export interface ScriptCall {
+  /** 1, 2, 3, … in the order the script made them. */
+  call: number;
+  /** The script's line the call was made on, when known. */
+  line?: number;
+  /** The function the script called (`click`). */
+  fn: string;
+  /** The script's text. */
+  script: string;
 }
 
 /** Everything a handler may use. One context type serves MCP, Copilot and the chat agent. */
@@ -87,6 +101,17 @@ export interface ToolContext {
    * (`{ ...ctx }`) keeps it. Absent: an action that needs such a check refuses (fails closed).
    */
   guard?: ExecutionGuard | NoPolicy;
+  /**
+   * Runs another registry tool through the same pipeline as this call (validation, skill gate, policy,
+   * confirmation, secrets, audit): how browser_run_script acts. Set by runTool from the pipeline's hooks;
+   * absent → a tool that needs it refuses (fails closed).
+   */
+  runTool?(tool: ToolDefinition, input: unknown, ctx: ToolContext, observe?: NestedCallObserver): Promise<ToolResult>;
+}
+
+/** What a caller of ctx.runTool may watch: the safety decision (which may wait for a person) starting and ending. */
+export interface NestedCallObserver {
+  deciding?(): () => void;
 }
 
 /** What the checks at the moment of use read of the safety settings (a PolicySettings, safety/settings.ts, is one). */
@@ -159,6 +184,11 @@ export interface ToolDefinition<S extends z.ZodObject = z.ZodObject> {
   concurrent?: boolean;
   /** Needs no browser (it reads the page only if one is open): never launches one, takes no tab turn. */
   browserless?: boolean;
+  /**
+   * Acts only by running other tools through ctx.runTool (browser_run_script): `{{secret:NAME}}` in its input is
+   * passed on unresolved, and replay and export skip its own step (its calls are recorded as steps of their own).
+   */
+  composite?: boolean;
   /** Side-effect free: what the call would do, for confirmations and prepareInvocation. */
   preview?(input: z.infer<S>, ctx: ToolContext): Promise<ActionPreview>;
   handler(input: z.infer<S>, ctx: ToolContext): Promise<ToolResult>;

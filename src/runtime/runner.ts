@@ -36,6 +36,12 @@ export interface RunHooks {
    */
   decide?(tool: ToolDefinition, input: unknown, preview: ActionPreview | undefined, ctx: ToolContext): Promise<Decided>;
   onStep?(event: StepEvent): void | Promise<void>;
+  /**
+   * How a tool that runs other tools (browser_run_script) runs them: through this same pipeline (the tool as the
+   * front door secures it, and fresh hooks of the same gate, vault and audit task). Set by the pipeline
+   * (safety/pipeline.ts); absent → the handler gets no ctx.runTool and such a tool refuses.
+   */
+  nested?: { tool(def: ToolDefinition): ToolDefinition; hooks(): RunHooks };
 }
 
 /** zod's issues as one readable sentence a model can act on. */
@@ -109,9 +115,12 @@ async function runCounted(tool: ToolDefinition, rawInput: unknown, ctx: ToolCont
         result = errorResult(needsConfirmation(tool.name, decision.rating.reason, preview?.message));
       } else if (decision.outcome === 'refused') {
         result = errorResult(new BrowserAgentError('BLOCKED_BY_POLICY', `The user declined ${tool.name}${preview ? ` (${preview.message})` : ''}.`, 'Do not repeat it; continue another way or finish and explain.'));
+      } else if (ctx.signal?.aborted) {
+        // Cancelled while the person was being asked (a script stopped, an MCP cancel): the late answer acts on nothing.
+        result = errorResult(new BrowserAgentError('CANCELLED', `${tool.name} was cancelled while waiting for its confirmation; nothing was done.`));
       } else {
         // The guard rides in the handler's context, so every copy of it the handler makes still checks.
-        result = await runHandler(tool, parsed.data, { ...ctx, guard });
+        result = await runHandler(tool, parsed.data, { ...ctx, guard, runTool: nestedRunner(hooks) });
       }
     } catch (e) {
       result = errorResult(e);
@@ -134,6 +143,20 @@ async function runCounted(tool: ToolDefinition, rawInput: unknown, ctx: ToolCont
     }
   }
   return result;
+}
+
+/** ctx.runTool for the handler: another tool through the same pipeline, or nothing (the caller then refuses). */
+function nestedRunner(hooks: RunHooks): ToolContext['runTool'] {
+  const nested = hooks.nested;
+  if (!nested) return undefined;
+  // The inner call decides for itself: it never inherits the outer call's guard.
+  return (def, input, inner, observe) => {
+    const hooks = nested.hooks();
+    const decide = hooks.decide;
+    // The caller may stop its clock while a person answers a confirmation (browser_run_script's time limit).
+    const watched: RunHooks = decide && observe?.deciding ? { ...hooks, decide: async (...a) => { const done = observe.deciding!(); try { return await decide(...a); } finally { done(); } } } : hooks;
+    return runTool(nested.tool(def), input, { ...inner, guard: undefined, runTool: undefined }, watched);
+  };
 }
 
 /** The active tab went away without a tool closing it (the page's window.close(), the user, the origin policy). */

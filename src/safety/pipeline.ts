@@ -55,8 +55,9 @@ export function createToolPipeline(o: PipelineOptions): ToolPipeline {
   const hooks = (call: CallOptions = {}): RunHooks => {
     const decide = o.decider.decideWith(call.preconfirmed);
     const recorded = o.record?.({ decide, knownSecrets: () => o.vault.known() });
-    // Scrubbed before recorded: the log never sees a value the vault knows.
-    return { decide: recorded?.decide ?? decide, onStep: redactingStepHook(o.vault, recorded?.onStep) };
+    // Scrubbed before recorded: the log never sees a value the vault knows. A script's calls (browser_run_script)
+    // come back through this same pipeline, each decided on its own: a preconfirmation never carries over.
+    return { decide: recorded?.decide ?? decide, onStep: redactingStepHook(o.vault, recorded?.onStep), nested: { tool, hooks: () => hooks() } };
   };
   return { tool, hooks, run: (def, input, ctx, call) => runTool(tool(def), input, ctx, hooks(call)) };
 }

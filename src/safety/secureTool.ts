@@ -26,6 +26,21 @@ async function assertBoundOrigins(toolName: string, input: unknown, ctx: ToolCon
  * secret value is scrubbed from the result and its preview.
  */
 export function secureTool<T extends ToolDefinition>(tool: T, vault: SecretVault): T {
+  // A script (browser_run_script) passes placeholders on to its calls, each resolved and checked there; it never
+  // sees a value itself. Its result is scrubbed like any other.
+  if (tool.composite) {
+    return {
+      ...tool,
+      preview: tool.preview ? async (input, ctx) => vault.redactDeep(await tool.preview!(input, ctx)) : undefined,
+      handler: async (input, ctx) => {
+        try {
+          return vault.redactResult(await tool.handler(input, ctx));
+        } catch (e) {
+          throw vault.redactError(e);
+        }
+      },
+    };
+  }
   // Placeholders are resolved only where a value is typed into a field; anywhere else the call is refused.
   return {
     ...tool,

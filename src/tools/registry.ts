@@ -16,6 +16,7 @@ import { browserNetworkRequests } from './networkRequests';
 import { browserPerformance } from './performance';
 import { browserPressKey } from './pressKey';
 import { browserReload } from './reload';
+import { browserRunScript } from './runScript';
 import { browserResize } from './resize';
 import { browserScreenshot } from './screenshot';
 import { browserScroll } from './scroll';
@@ -60,6 +61,7 @@ export const allTools: ToolDefinition[] = [
   browserNetworkRequests,
   browserPerformance,
   browserSkillsSearch,
+  browserRunScript,
   browserClose,
 ] as unknown as ToolDefinition[];
 

@@ -1,5 +1,5 @@
 import type { ConfirmRequest } from '../safety/decider';
-import { describeElement } from '../safety/messages';
+import { describeElement, scriptLines } from '../safety/messages';
 import { quotePageText } from '../safety/textFold';
 
 /**
@@ -64,6 +64,8 @@ export function modalText(req: ConfirmRequest): ModalText {
   if (req.pageTitle || req.preview?.url) lines.push(`Page: ${[req.pageTitle ? quotePageText(req.pageTitle) : undefined, req.preview?.url ?? req.origin].filter(Boolean).join(' — ')}`);
   if (req.rating.reason) lines.push(`Why we ask: ${sentence(req.rating.reason)}`);
   if (code) lines.push('', 'Script:', ...code.split('\n').map((l) => `    ${l}`));
+  // A call a browser_run_script script makes: the script, with this call's line marked.
+  if (req.preview?.inScript) lines.push('', ...scriptLines(req.preview.inScript));
   lines.push('', `Tool: ${req.tool}. Don't Allow, Cancel or Escape refuses; the model is told you declined.`);
   return {
     title: `Allow Browser Agent to ${what}?`,

@@ -12,6 +12,15 @@ import { TEST_LAUNCH } from '../helpers/chromium';
 import { startAnthropicServer, startOpenAIServer, type LlmServer, type Script, type ScriptedRequest } from '../helpers/llmServers';
 import { startServer, type TestServer } from '../helpers/servers';
 import { realDecider, realTools, toolContext } from '../helpers/tools';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { createAuditHooks } from '../../src/audit/hooks';
+import { loadTask } from '../../src/audit/reader';
+import { AuditRecorder } from '../../src/audit/recorder';
+import { createToolPipeline } from '../../src/safety/pipeline';
+import { SecretVault } from '../../src/safety/secrets';
+import { allTools } from '../../src/tools/registry';
 
 const FORM = `<title>Profile</title><h1>Profile</h1>
 <input placeholder="Name" id=name>
@@ -264,6 +273,49 @@ describe('agent loop against scripted models through the real SDKs', function ()
     const card = events.find((e): e is Extract<AgentEvent, { type: 'step-end' }> => e.type === 'step-end' && e.tool === 'browser_click')!;
     assert.equal(card.decision?.outcome, 'refused');
     assert.equal(card.code, 'BLOCKED_BY_POLICY');
+  });
+
+  it('browser_run_script in the chat: each call of the script goes through the run\'s own pipeline (asked with the script, recorded as a step)', async () => {
+    await open(`${site.origin}/account`);
+    const asked: { rule?: string; call?: number; line?: number }[] = [];
+    const vault = new SecretVault();
+    // The person takes a moment (the panel then says what waits for them).
+    const decider = realDecider(async (req) => (asked.push({ rule: req.rating.rule, call: req.preview?.inScript?.call, line: req.preview?.inScript?.line }), await new Promise((r) => setTimeout(r, 600)), 'allow'), {}, vault);
+    const root = mkdtempSync(join(tmpdir(), 'ba-loop-script-'));
+    const recorder = new AuditRecorder({ root });
+    const task = recorder.startTask('delete it with a script', { source: 'chat' });
+    // As the extension wires the chat panel (vscode/extension.ts): tools from one pipeline, the run's hooks from another.
+    const pipeline = createToolPipeline({ decider, vault, record: (call) => createAuditHooks(recorder, { ...call, task }) });
+    const script = "const s = await browser.snapshot();\nawait browser.click({ ref: refOf(s, 'button', 'Delete account') });\nreturn (await browser.snapshot()).includes('Everything deleted');";
+    const { provider } = await anthropic((r) =>
+      r.index === 0
+        ? { toolCalls: [{ name: 'browser_run_script', input: { script } }] }
+        : { toolCalls: [{ name: 'finish', input: { success: /return: true/.test(r.lastText), summary: r.lastText.slice(0, 300) } }] },
+    );
+    try {
+      const { outcome, events } = run(provider, { tools: allTools.map(createToolPipeline({ decider, vault }).tool), ctx: toolContext(sessions), hooks: pipeline.hooks() });
+      const o = await outcome;
+      assert.equal(o.status, 'success', o.summary);
+      assert.equal(await pageStatus(), 'Everything deleted');
+      assert.deepEqual(asked, [{ rule: 'sensitive-target-on-sensitive-page', call: 2, line: 2 }], 'the click was asked about, naming the script\'s call and line');
+      assert.ok(
+        events.some((e) => e.type === 'status' && /^Waiting for your confirmation: .*Delete account.* \(script call 2, line 2\)$/.test(e.text)),
+        'the panel said which call of the script waits for the person',
+      );
+      // The panel shows each call of the script as a card of its own, under the script's.
+      const ends = events.filter((e): e is Extract<AgentEvent, { type: 'step-end' }> => e.type === 'step-end');
+      const scriptCard = ends.find((e) => e.tool === 'browser_run_script')!;
+      const inner = ends.filter((e) => e.id.startsWith(`${scriptCard.id}.`));
+      assert.deepEqual(inner.map((e) => [e.id.slice(scriptCard.id.length), e.tool, e.ok]), [['.1', 'browser_snapshot', true], ['.2', 'browser_click', true], ['.3', 'browser_snapshot', true]]);
+      assert.equal(inner[1].decision?.outcome, 'allowed');
+      await recorder.endTask('success', 'done');
+      // The loop's own first look may be a step before them.
+      const steps = (await loadTask(task.dir)).steps.filter((x) => x.inScript || x.tool === 'browser_run_script');
+      assert.deepEqual(steps.map((x) => [x.tool, x.inScript?.call ?? null]), [['browser_snapshot', 1], ['browser_click', 2], ['browser_snapshot', 3], ['browser_run_script', null]]);
+      assert.equal(steps[1].decision, 'allowed');
+    } finally {
+      rmSync(root, { recursive: true, force: true });
+    }
   });
 
   it('context: only the latest snapshot stays in full; long outputs trimmed; token count reported', async () => {

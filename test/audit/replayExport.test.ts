@@ -21,6 +21,8 @@ import type { ToolContext, ToolDefinition, ToolResult } from '../../src/contract
 import { TEST_LAUNCH, crossSite } from '../helpers/chromium';
 import { startServer, type TestServer } from '../helpers/servers';
 import { realDecider, realTools, toolContext } from '../helpers/tools';
+import { createToolPipeline } from '../../src/safety/pipeline';
+import { browserRunScript } from '../../src/tools/runScript';
 import { CHANGED_PAGE, DONE_PAGE, LOGIN_PAGE } from './pages';
 
 /** Replay's binder exactly as the extension builds it (src/vscode/replayDeps.ts), on the real snapshot. */
@@ -256,6 +258,50 @@ describe('audit: replay and Playwright export', function () {
     assert.ok(gone.ok && gone.element.via === 'role-name' && gone.element.name === 'Inner A', 'two selector matches: the one named "Inner A" is taken, by role and name');
     const twoNamed = await relocate(tab, { role: 'button', name: 'Inner', selector: '#b', frame: `${server.url}gone` });
     assert.ok(!twoNamed.ok && /matches in 2 frames/.test(twoNamed.reason), 'nothing unique: refused');
+  });
+
+  it("a script's calls replay (each target re-verified) and export as test steps; the script's own step does neither", async () => {
+    const scriptRoot = mkdtempSync(join(tmpdir(), 'ba-audit-script-'));
+    const outDir = mkdtempSync(join(resolve('out'), 'audit-script-export-'));
+    try {
+      // Recorded through the pipeline, as the MCP server runs a browser_run_script call.
+      const recorder = new AuditRecorder({ root: scriptRoot });
+      const task = recorder.startTask('Sign in with a script', { source: 'mcp' });
+      const pipeline = createToolPipeline({ decider: realDecider(async () => 'allow', {}, vault), vault, record: (call) => createAuditHooks(recorder, { ...call, task }) });
+      const script = [
+        'await browser.navigate({ url: args.url });',
+        'const s = await browser.snapshot();',
+        "await browser.type({ ref: refOf(s, 'textbox', 'Email'), text: 'script@example.com' });",
+        "await browser.type({ ref: refOf(s, 'textbox', 'Account number'), text: '{{secret:ACCOUNT}}' });",
+        "await browser.click({ ref: refOf(s, 'button', 'Sign in') });",
+        "return 'signed in';",
+      ].join('\n');
+      const r = await pipeline.run(browserRunScript, { script, args: { url: `${server.url}login` } }, ctx);
+      assert.equal(r.isError, undefined, textOf(r));
+      await task.end('success');
+      const rec = await loadTask(task.dir);
+      assert.deepEqual(rec.steps.map((x) => `${x.tool}:${x.inScript?.line ?? '-'}`), ['browser_navigate:1', 'browser_snapshot:2', 'browser_type:3', 'browser_type:4', 'browser_click:5', 'browser_run_script:-']);
+      assert.ok(!readFileSync(join(task.dir, 'log.jsonl'), 'utf8').includes(SECRETS.ACCOUNT));
+      const before = submissions.length;
+
+      const replayLog = recorder.startTask(`Replay of ${rec.id}`, { source: 'replay', replayOf: rec.id });
+      const report = await replayTask(rec, { ctx, hooks: createAuditHooks(recorder, { decide: decider(), task: replayLog, knownSecrets: () => vault.known() }), findTool, binder, secret: secrets });
+      await replayLog.end(report.ok ? 'success' : 'failure');
+      assert.equal(report.ok, true, report.reason);
+      assert.deepEqual(report.entries.map((e) => `${e.step}:${e.status}`), ['1:ran', '2:skipped', '3:ran', '4:ran', '5:ran', '6:skipped']);
+      assert.match(report.entries[5].note ?? '', /a script: its calls are replayed as their own steps/);
+      assert.equal(submissions.length, before + 1, 'the script was not run a second time on top of its calls');
+      assert.equal(submissions[submissions.length - 1].get('email'), 'script@example.com');
+      assert.equal(submissions[submissions.length - 1].get('account'), SECRETS.ACCOUNT);
+
+      const spec = readFileSync((await exportTask(rec.dir, outDir)).specFile, 'utf8');
+      assert.match(spec, /\/\/ step 3: .*\(script call 3, line 3\)\n\s+await page\.getByRole\("textbox", \{ name: "Email", exact: true \}\)\.fill\("script@example\.com"\);/);
+      assert.match(spec, /getByRole\("button", \{ name: "Sign in", exact: true \}\)\.click\(\)/);
+      assert.match(spec, /\/\/ step 6 \(browser_run_script\): the script whose calls are the steps above/);
+    } finally {
+      rmSync(scriptRoot, { recursive: true, force: true });
+      rmSync(outDir, { recursive: true, force: true });
+    }
   });
 
   it('exports a Playwright test that runs green against the page with /usr/bin/chromium', async () => {

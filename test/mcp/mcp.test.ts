@@ -65,7 +65,7 @@ describe('mcp: the stdio server through a real MCP client', function () {
 
   it('lists every tool with a JSON schema and annotations from its risk', async () => {
     const { tools } = await mcp.client.listTools();
-    assert.equal(tools.length, 28);
+    assert.equal(tools.length, 29);
     const byName = Object.fromEntries(tools.map((t) => [t.name, t]));
     assert.equal(byName.browser_snapshot.annotations?.readOnlyHint, true);
     assert.equal(byName.browser_click.annotations?.readOnlyHint, false);

@@ -12,6 +12,8 @@ import { mapSecretSource, SecretVault } from '../../src/safety/secrets';
 import { normalizePolicy } from '../../src/safety/settings';
 import { defineTool, text, type ToolContext } from '../../src/contract/types';
 import { sourceFiles } from '../helpers/sources';
+import { runTool } from '../../src/runtime/runner';
+import { browserRunScript } from '../../src/tools/runScript';
 
 /** A context without a browser: these tools never touch one. */
 const ctx = (): ToolContext => ({ sessions: undefined as never, browser: () => Promise.reject(new Error('no browser')), tab: () => Promise.reject(new Error('no browser')), settings: { allowedSchemes: [], downloadsDir: tmpdir(), maxWaitMs: 1000 } });
@@ -114,5 +116,15 @@ describe('one tool pipeline for every front door', () => {
       .filter((f) => /\b(secureTool|redactingStepHook)\(|\.decideWith\(|\bdecider\.decide\b/.test(f.code))
       .map((f) => f.path);
     assert.deepEqual(byHand.sort(), ['safety/pipeline.ts', 'safety/secureTool.ts']);
+  });
+
+  it('browser_run_script runs only inside a pipeline: without one (a bare runTool) it refuses and runs nothing', async () => {
+    const bare = await runTool(browserRunScript, { script: "await browser.navigate({ url: 'https://example.com' }); return 1;" }, ctx());
+    assert.equal(bare.isError, true);
+    assert.match(bare.content.map((c) => (c.type === 'text' ? c.text : '')).join(), /BLOCKED_BY_POLICY: browser_run_script runs each of its calls through the safety pipeline, and this caller provides none; nothing was run/);
+    // Through the pipeline a script with no tool calls runs (and a {{secret:NAME}} in it is passed on, not refused).
+    const piped = await createToolPipeline({ decider, vault }).run(browserRunScript, { script: "const t = '{{secret:API_KEY}}'; return t.length;" }, ctx());
+    assert.equal(piped.isError, undefined, JSON.stringify(piped));
+    assert.match(piped.content.map((c) => (c.type === 'text' ? c.text : '')).join(), /return: 18\n/, 'the script saw the placeholder, never the value');
   });
 });

@@ -85,7 +85,7 @@ describe('skills through the MCP server (real client over stdio)', function () {
     let changes = 0;
     m.client.setNotificationHandler(ToolListChangedNotificationSchema, async () => void changes++);
     try {
-      assert.equal((await m.client.listTools()).tools.length, 28);
+      assert.equal((await m.client.listTools()).tools.length, 29);
       await m.call('browser_navigate', { url: strictSite.url });
       for (let i = 0; i < 50 && !changes; i++) await new Promise((r) => setTimeout(r, 20));
       assert.equal(changes, 1, 'the client was told the list changed');
@@ -100,7 +100,7 @@ describe('skills through the MCP server (real client over stdio)', function () {
       await m.call('browser_navigate', { url: 'about:blank' });
       for (let i = 0; i < 50 && changes < 2; i++) await new Promise((r) => setTimeout(r, 20));
       assert.equal(changes, 2);
-      assert.equal((await m.client.listTools()).tools.length, 28);
+      assert.equal((await m.client.listTools()).tools.length, 29);
     } finally {
       await m.close();
       await strictSite.close();

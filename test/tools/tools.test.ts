@@ -37,6 +37,7 @@ function sampleInput(name: string): unknown {
     browser_resize: { width: 390, height: 844 },
     browser_evaluate: { script: '1' },
     browser_skills_search: { query: 'x' },
+    browser_run_script: { script: 'return 1;' },
   };
   return samples[name] ?? {};
 }
@@ -64,7 +65,7 @@ describe('tools: every tool through runTool, and bad input', function () {
     assert.deepEqual(allTools.map((t) => t.name).sort(), [
       'browser_click', 'browser_close', 'browser_console_messages', 'browser_drag', 'browser_element_details', 'browser_evaluate', 'browser_extract', 'browser_fill_form',
       'browser_find', 'browser_handle_dialog', 'browser_hover', 'browser_navigate', 'browser_navigate_back', 'browser_navigate_forward',
-      'browser_network_requests', 'browser_performance', 'browser_press_key', 'browser_reload', 'browser_resize', 'browser_screenshot', 'browser_scroll', 'browser_select_option', 'browser_skills_search', 'browser_snapshot', 'browser_tabs',
+      'browser_network_requests', 'browser_performance', 'browser_press_key', 'browser_reload', 'browser_resize', 'browser_run_script', 'browser_screenshot', 'browser_scroll', 'browser_select_option', 'browser_skills_search', 'browser_snapshot', 'browser_tabs',
       'browser_type', 'browser_upload_file', 'browser_wait',
     ]);
     for (const t of allTools) assert.ok(t.preview, `${t.name} has a preview`);

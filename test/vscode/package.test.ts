@@ -1,6 +1,8 @@
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
@@ -53,7 +55,7 @@ describe('package: the .vsix is the minified build, with its icon and docs', fun
     assert.doesNotMatch(JSON.stringify(pkg.repository ?? ''), /example\.invalid/);
   });
 
-  it('stays under 1.05 MB', () => {
+  it('stays under 1.35 MB, and ships the sandbox engine browser_run_script loads beside the bundles', () => {
     // Measured when the production build was introduced: 1,105,292 bytes before (development build with
     // dangling sourceMappingURL comments, no docs, no icon), 860,696 after (with docs and icon); 1,078,032 with
     // the daemon and skills, 960,964 once zod's non-English locales were left out (esbuild.mjs).
@@ -69,6 +71,25 @@ describe('package: the .vsix is the minified build, with its icon and docs', fun
     // main reached 1,056,649 with background tabs and the page-code move; 1,001,949 once the webview's icons came
     // as SVG masks (the ones media/chat.ts names, ~5 KB packed) instead of the 61 KB codicon font.
     console.log(`      .vsix: ${vsixBytes} bytes`);
-    assert.ok(vsixBytes < 1_050_000, `${vsixBytes} bytes`);
+    // Raised on purpose for browser_run_script (issue 32): its sandbox is QuickJS compiled to WebAssembly,
+    // dist/quickjs.wasm, 503,134 bytes (234,025 zipped), plus quickjs-emscripten-core in both bundles (~45 KB
+    // zipped): 1,324,748 bytes in all. A real sandbox cannot be smaller than its engine; node:vm is not one.
+    assert.ok(files.includes('dist/quickjs.wasm'), 'the sandbox engine ships');
+    assert.ok(vsixBytes < 1_350_000, `${vsixBytes} bytes`);
+  });
+
+  it('the packaged MCP server runs a script: the sandbox finds its engine beside the bundle, with no node_modules around', async () => {
+    // The shipped files alone, outside the repository (no node_modules to fall back on), as the .vsix installs them.
+    const alone = join(dir, 'installed', 'dist');
+    mkdirSync(alone, { recursive: true });
+    for (const f of ['cli.js', 'mcp.js', 'quickjs.wasm']) copyFileSync(join(root, 'dist', f), join(alone, f));
+    const client = new Client({ name: 'package-test', version: '1' });
+    await client.connect(new StdioClientTransport({ command: process.execPath, args: [join(alone, 'mcp.js'), '--no-daemon', '--audit-dir', 'off'], stderr: 'ignore' }));
+    try {
+      const r: any = await client.callTool({ name: 'browser_run_script', arguments: { script: 'return [1 + 1, typeof require];' } });
+      assert.match(r.content[0].text, /return: \[2,"undefined"\]/, r.content[0].text);
+    } finally {
+      await client.close();
+    }
   });
 });

@@ -6,6 +6,8 @@ import * as vscode from 'vscode';
 import { startServer, type TestServer } from '../../helpers/servers';
 import { api, manifest } from './extension';
 import { refFor, resultText } from './toolResults';
+import type { ConfirmRequest } from '../../../src/safety/decider';
+import { modalText } from '../../../src/vscode/modalText';
 
 const PAGE = `<!doctype html><html><head><title>Shopping list</title></head><body>
 <h1>Shopping list</h1>
@@ -90,6 +92,29 @@ describe('Language-model tools through vscode.lm', () => {
     assert.equal(await tab.evaluate('document.getElementById("item").value'), 'Oat milk');
     assert.deepEqual(await tab.evaluate('[...document.querySelectorAll("#list li")].map((li) => li.textContent)'), ['Oat milk']);
     assert.equal(await tab.evaluate('document.title'), 'Shopping list (1)');
+  });
+
+  it('browser_run_script through vscode.lm: each call of the script goes through the window\'s gate, and the question shows the script and the line', async () => {
+    const a = await api();
+    server ??= await startServer({});
+    server.route('/account/settings', `<!doctype html><title>Account settings</title><h1>Account</h1><button onclick="document.title = 'Account deleted'">Delete account</button>`);
+    const asked: ConfirmRequest[] = [];
+    // In place of the person at the modal: the window's confirmer, answered Allow.
+    a.safety.setConfirmer(async (req) => (asked.push(req), 'allow'));
+    try {
+      const script = "await browser.navigate({ url: args.url });\nconst s = await browser.snapshot();\nawait browser.click({ ref: refOf(s, 'button', 'Delete account') });\nreturn 'clicked';";
+      const text = resultText(await invoke('browser_run_script', { script, args: { url: `${server.origin}/account/settings` } }));
+      assert.match(text, /return: "clicked"/, text);
+      assert.equal(asked.length, 1, 'the one confirm-rated call was asked about');
+      assert.deepEqual({ ...asked[0].preview?.inScript, script: undefined }, { call: 3, line: 3, fn: 'click', script: undefined });
+      const modal = modalText(asked[0]);
+      assert.match(modal.title, /Delete account/);
+      assert.match(modal.detail, /In a script: call 3 \(browser\.click, line 3\)/);
+      assert.match(modal.detail, /→\s+3\s+await browser\.click/);
+      assert.equal(await (await a.sessions.current!.activeTab()).evaluate('document.title'), 'Account deleted');
+    } finally {
+      a.safety.setConfirmer(undefined);
+    }
   });
 
   it('browserAgent.snapshot.maxTokens sets the budget of a snapshot the model calls without one', async () => {
