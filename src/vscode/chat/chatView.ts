@@ -126,6 +126,8 @@ export class ChatViewProvider implements vscode.WebviewViewProvider, vscode.Disp
   private readonly screencast = new Screencast((m) => this.post(m));
   private readonly picked = new PickedModel();
   private listedModels = false;
+  private refreshTimer?: NodeJS.Timeout;
+  private refreshSeq = 0;
   private readonly disposables: vscode.Disposable[] = [];
 
   constructor(
@@ -153,10 +155,11 @@ export class ChatViewProvider implements vscode.WebviewViewProvider, vscode.Disp
       vscode.workspace.onDidChangeConfiguration((e) => {
         if (!e.affectsConfiguration('browserAgent.agent')) return;
         this.picked.settingsChanged();
-        void this.refreshModels();
+        this.refreshSoon();
       }),
       // A key saved from the palette or the walkthrough: the setup and Run say so at once.
-      this.context.secrets.onDidChange(() => void this.refreshModels()),
+      this.context.secrets.onDidChange(() => this.refreshSoon()),
+      { dispose: () => clearTimeout(this.refreshTimer) },
       // One history: what Task History shows, the chat's list shows too, without reopening the panel.
       ...(this.deps.history?.onDidChange ? [this.deps.history.onDidChange(() => void this.history().then((history) => this.post({ type: 'history', history })))] : []),
       // Closed while a task runs: the person does not want it; remembered, until they open it again.
@@ -370,6 +373,7 @@ export class ChatViewProvider implements vscode.WebviewViewProvider, vscode.Disp
     // Listing VS Code's models can take seconds right after start-up: show the panel at once, then fill the picker.
     // Only until they have been listed once: later, the partial list would flip the picker to another model.
     if (!this.listedModels) this.post({ type: 'init', ...(await this.initState(false)) });
+    ++this.refreshSeq; // an earlier refresh still reading must not post over this init
     this.post({ type: 'init', ...(await this.initState()) });
     // The webview leaves a recorded task on init (it shows the current conversation): so does the live badge.
     this.viewingHistory = false;
@@ -503,10 +507,21 @@ export class ChatViewProvider implements vscode.WebviewViewProvider, vscode.Disp
     if (box) this.post({ type: 'highlight', box, label: tool });
   }
 
+  /**
+   * After settings or keys changed: once they have settled (a pick writes the provider and the model one after the
+   * other), and only the newest read is shown, so a slow earlier read never puts back a model no longer chosen.
+   */
+  private refreshSoon(): void {
+    clearTimeout(this.refreshTimer);
+    this.refreshTimer = setTimeout(() => void this.refreshModels(), 300);
+  }
+
   /** The picker, the setup and Run's state again, without touching the conversation. */
   private async refreshModels(): Promise<void> {
     if (!this.view) return;
+    const seq = ++this.refreshSeq;
     const st = await this.initState();
+    if (seq !== this.refreshSeq) return;
     if (st.providers && st.usable) this.post({ type: 'models', models: st.models, selected: st.selected, providers: st.providers, usable: st.usable });
   }
 
