@@ -7,6 +7,7 @@ import { mouseWheel } from './input';
 import type { ActionOutcome, Scope } from './scopeTypes';
 import { pageCall, pageFns } from '../page/fn';
 import scrollingFns from '../page/actions/scrolling.ts?pagefn';
+import type { ScrollPos } from '../page/actions/scrolling';
 
 const scrollingPage = pageFns<typeof import('../page/actions/scrolling')>(scrollingFns);
 
@@ -19,24 +20,15 @@ async function scrollAreaOf(h: ElementHandle, vertical: boolean): Promise<{ hand
   return { handle: area, self: false, label: await callOnElement<string>(area, scrollingPage.areaLabel) };
 }
 
-interface Pos {
-  x: number;
-  y: number;
-  w: number;
-  h: number;
-  vw: number;
-  vh: number;
-}
-
-function where(p: Pos): string {
+function where(p: ScrollPos): string {
   const maxY = Math.max(0, p.h - p.vh);
   const pct = maxY ? Math.round((p.y / maxY) * 100) : 100;
   return `now at y=${Math.round(p.y)} of ${maxY} (${pct}%)${p.w > p.vw ? `, x=${Math.round(p.x)} of ${p.w - p.vw}` : ''}`;
 }
 
-async function pagePos(s: Scope): Promise<Pos> {
+async function pagePos(s: Scope): Promise<ScrollPos> {
   const r = await s.page.send('Runtime.evaluate', { expression: pageCall(scrollingPage.pagePos), awaitPromise: true, returnByValue: true }, 5000);
-  return r.result.value as Pos;
+  return r.result.value as ScrollPos;
 }
 
 /** Scrolls with the mouse wheel (real input, so scroll listeners and lazy loading react). */
@@ -55,10 +47,10 @@ export async function scroll(s: Scope, o: { direction?: Direction; amount?: numb
     // gone afterwards): measure that area, not the element.
     const vertical = direction === 'up' || direction === 'down';
     const area = await scrollAreaOf(h, vertical);
-    const before = area ? await callOnElement<Pos>(area.handle, scrollingPage.elementPos) : await pagePos(s);
+    const before = area ? await callOnElement<ScrollPos>(area.handle, scrollingPage.elementPos) : await pagePos(s);
     const amount = o.amount ?? Math.round((vertical ? before.vh : before.vw) * 0.8);
     await mouseWheel(s.page, point, direction === 'left' ? -amount : direction === 'right' ? amount : 0, direction === 'up' ? -amount : direction === 'down' ? amount : 0);
-    const after = area ? await callOnElement<Pos>(area.handle, scrollingPage.elementPos) : await pagePos(s);
+    const after = area ? await callOnElement<ScrollPos>(area.handle, scrollingPage.elementPos) : await pagePos(s);
     const moved = after.x !== before.x || after.y !== before.y;
     const what = !area ? `the page (around ${describeHandle(h)})` : area.self ? describeHandle(h) : `${area.label} around ${describeHandle(h)}`;
     return { text: moved ? `Scrolled ${what} ${direction} by ${amount} px; it is ${where(after)}` : `${what} did not scroll ${direction} (already at the end, or not scrollable); it is ${where(after)}`, target: fingerprintOf(h) };
