@@ -90,10 +90,17 @@ const READ_TOOLS = /^browser_(snapshot|find|element_details|screenshot|extract|t
  * (BA_SECRET_1, … for redacted values; NAME for `{{secret:NAME}}`); CHROME_PATH points the test at a local Chrome/Chromium when
  * Playwright's own browsers are not installed.
  */
-export function toPlaywrightTest(task: LoadedTask): { code: string; secretEnv: string[] } {
+export function toPlaywrightTest(task: LoadedTask & { turns?: LoadedTask[]; origin?: Map<number, { turn: number; step: number }> }): { code: string; secretEnv: string[] } {
   const env: string[] = [];
   const body: string[] = [];
+  let turn = 0;
   for (const s of task.steps) {
+    // A thread's turns, each headed by the message that started it.
+    const from = task.turns && task.turns.length > 1 ? task.origin?.get(s.step) : undefined;
+    if (from && from.turn !== turn) {
+      turn = from.turn;
+      body.push(`  // Turn ${turn}: ${(task.turns![turn - 1].start?.goal ?? '').replace(/\n/g, ' ')}`);
+    }
     // Left out, but said so: a reader of the spec sees every step that changed or could have changed the page.
     if (s.decision === 'refused' || s.decision === 'blocked' || s.decision === 'needs-confirmation') {
       const why = s.decision === 'refused' ? 'declined by you' : s.decision === 'blocked' ? 'blocked by the safety policy' : 'waiting for a confirmation no one could give';

@@ -13,7 +13,7 @@ import { createLog } from './log';
 import { replayDeps } from './replayDeps';
 import type { SafetyApi } from './safety';
 import { LiveViewPanel } from './liveView';
-import { listTasks } from '../audit/reader';
+import { threadDirs } from '../audit/thread';
 import { registerSessionCommands } from './sessionCommands';
 import { registerSessionsView } from './sessionsView';
 import { configureSharing } from './sharing';
@@ -88,7 +88,7 @@ export function activate(context: vscode.ExtensionContext): BrowserAgentApi {
     resolveRef,
     log: (line) => logger.warn(line),
     liveView,
-    recorded: { dirOf: async (id) => (await listTasks(a.root)).find((t) => t.id === id)?.dir, replay: (dir, view) => a.replay(dir, view) },
+    recorded: { threadDirs: (id) => threadDirs(a.root, id), replay: (dirs, view) => a.replay(dirs, view) },
   });
   // The chat's earlier, separate history goes into the one store once; the old records stay where they were.
   const legacy = legacyHistory(context.globalState.get(LEGACY_HISTORY_KEY));

@@ -27,8 +27,8 @@ export interface AuditApi {
   root: string;
   /** Asks, then deletes every finished task; the count, or undefined when the person said no. */
   clearHistory(): Promise<number | undefined>;
-  /** Replays a recorded task after asking; with `view` the caller (the chat panel) shows it. */
-  replay(dir: string, view?: ReplayView): Promise<ReplayReport | undefined>;
+  /** Replays a recorded task (or a thread's tasks, oldest first) after asking; with `view` the caller (the chat panel) shows it. */
+  replay(dir: string | readonly string[], view?: ReplayView): Promise<ReplayReport | undefined>;
   /** Ends open tasks (explicit ones as interrupted) and fsyncs their logs; call from deactivate. */
   dispose(): Promise<void>;
 }

@@ -2,11 +2,11 @@ import * as vscode from 'vscode';
 import type { CallRecorder, ToolPipeline } from '../../safety/pipeline';
 import type { ToolContext, ToolDefinition } from '../../contract/types';
 import { createAuditHooks } from '../../audit/hooks';
-import { loadTask } from '../../audit/reader';
+import { loadThread } from '../../audit/thread';
 import type { AuditRecorder } from '../../audit/recorder';
 import { replayPlan, replayTask, type RefBinder, type ReplayEntry, type ReplayReport } from '../../audit/replay';
 import type { StepRecord } from '../../audit/types';
-import { pickTask, type TaskRef } from './pickTask';
+import { pickTasks, type TaskRef } from './pickTask';
 
 /** What replay needs from the rest of the extension; the snapshot layer provides `binder`. */
 export interface ReplayDeps {
@@ -36,28 +36,29 @@ export interface ReplayView {
 
 /** "Replay Task…": asks, then re-runs a recorded task's steps without a model, as a task of its own. */
 export async function replayFromHistory(place: ReplayPlace, item?: TaskRef): Promise<void> {
-  const dir = await pickTask(place.root, 'Replay Task', item);
-  if (dir) await replayDir(place, dir);
+  const dirs = await pickTasks(place.root, 'Replay Task', item);
+  if (dirs) await replayDir(place, dirs);
 }
 
 /**
- * Replays the task in `dir` after asking (undefined when the person said no). With `view` the caller shows the
+ * Replays the task in `dir`, or a chat thread's (its folders oldest first: every turn's steps in order), after
+ * asking (undefined when the person said no). With `view` the caller shows the
  * progress and the result (the chat panel), else a notification does. The question names the numbers the replay
  * counts (replayPlan), so the result agrees with it.
  */
-export async function replayDir(place: ReplayPlace, dir: string, view?: ReplayView): Promise<ReplayReport | undefined> {
+export async function replayDir(place: ReplayPlace, dir: string | readonly string[], view?: ReplayView): Promise<ReplayReport | undefined> {
   const { recorder } = place;
   if (!place.deps?.binder) {
     void vscode.window.showWarningMessage('Browser Agent: replay needs the tools and the snapshot layer, which are not available in this build.');
     return undefined;
   }
   const deps = place.deps;
-  const task = await loadTask(dir);
+  const task = await loadThread(typeof dir === 'string' ? [dir] : dir);
   const goal = task.start?.goal ?? task.id;
   const plan = replayPlan(task, deps.findTool);
   const steps = (n: number) => `${n} step${n === 1 ? '' : 's'}`;
   const ok = await vscode.window.showWarningMessage(
-    `Replay "${goal}"?`,
+    `Replay "${goal}"${task.turns.length > 1 ? ` and its ${task.turns.length - 1} follow-up${task.turns.length > 2 ? 's' : ''}` : ''}?`,
     { modal: true, detail: `${steps(plan.run)} ${plan.run === 1 ? 'is' : 'are'} re-run in the browser without a model${plan.skipped ? ` (${steps(plan.skipped)} that only read the page or failed when recorded ${plan.skipped === 1 ? 'is' : 'are'} skipped)` : ''}. Each target must match what was recorded; sensitive steps ask again.` },
     'Replay',
   );

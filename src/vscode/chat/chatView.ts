@@ -82,10 +82,10 @@ export interface ChatDeps {
   actionCache?(): ActionCache | undefined;
   /** The Browser Agent log (Show Log): a model error's full text goes there. */
   log?(line: string): void;
-  /** Recorded tasks: where one is, and its replay shown in the panel. */
+  /** Recorded tasks: a thread's folders (oldest first; one for a task that is no thread), and its replay shown in the panel. */
   recorded?: {
-    dirOf(id: string): Promise<string | undefined>;
-    replay(dir: string, view: ReplayView): Promise<ReplayReport | undefined>;
+    threadDirs(id: string): Promise<string[]>;
+    replay(dirs: readonly string[], view: ReplayView): Promise<ReplayReport | undefined>;
   };
   /** The live view in an editor tab: a task opens it where the page can be seen (see `watch`). */
   liveView?: { readonly isOpen: boolean; show(preserveFocus?: boolean): void; onDidClose: vscode.Event<void> };
@@ -260,20 +260,23 @@ export class ChatViewProvider implements vscode.WebviewViewProvider, vscode.Disp
     await this.sendInit();
   }
 
-  /** Replay, Export or Save as Skill on a past task opened in the panel. */
+  /**
+   * Replay, Export or Save as Skill on a past thread opened in the panel (`id`: the thread's). Replay and Export take
+   * every turn in order; Save as Skill the newest turn (the run that worked).
+   */
   private async taskAction(action: 'replay' | 'export' | 'saveSkill', id: string): Promise<void> {
-    const dir = await this.deps.recorded?.dirOf(id);
-    if (!dir) return void vscode.window.showWarningMessage('Browser Agent: that task is no longer in the history.');
-    if (action === 'export') return void (await vscode.commands.executeCommand('browserAgent.audit.export', { task: { dir } }));
-    if (action === 'saveSkill') return void (await vscode.commands.executeCommand('browserAgent.skills.saveFromTask', { task: { dir } }));
-    await this.replayInPanel(dir);
+    const dirs = (await this.deps.recorded?.threadDirs(id).catch(() => [])) ?? [];
+    if (!dirs.length) return void vscode.window.showWarningMessage('Browser Agent: that task is no longer in the history.');
+    if (action === 'export') return void (await vscode.commands.executeCommand('browserAgent.audit.export', { task: { dirs } }));
+    if (action === 'saveSkill') return void (await vscode.commands.executeCommand('browserAgent.skills.saveFromTask', { task: { dir: dirs.at(-1) } }));
+    await this.replayInPanel(dirs);
   }
 
   /**
    * A replay in the panel, as a task is: a card per step as it runs, the progress in the status line, Stop, and a
    * result whose count is the one the confirmation named.
    */
-  private async replayInPanel(dir: string): Promise<void> {
+  private async replayInPanel(dirs: readonly string[]): Promise<void> {
     if (this.controller) return void vscode.window.showWarningMessage('Browser Agent is already running a task. Stop it first.');
     const controller = (this.controller = new AbortController());
     void vscode.commands.executeCommand('setContext', 'browserAgent.agentRunning', true);
@@ -282,7 +285,7 @@ export class ChatViewProvider implements vscode.WebviewViewProvider, vscode.Disp
     let ran = 0;
     const post = (e: Parameters<TaskTranscript['apply']>[0]) => transcript?.apply(e).forEach((m) => this.post(m));
     try {
-      const report = await this.deps.recorded!.replay(dir, {
+      const report = await this.deps.recorded!.replay(dirs, {
         signal: controller.signal,
         start: ({ goal, run, skipped, replayTaskId }) => {
           planned = run;
@@ -355,8 +358,8 @@ export class ChatViewProvider implements vscode.WebviewViewProvider, vscode.Disp
     const last = rec?.turns.at(-1);
     if (!rec || !last) return void vscode.window.showWarningMessage('Browser Agent: that task is no longer in the history.');
     const resumed = this.controller ? undefined : ChatThread.resume(rec);
-    // What can be done with the newest turn: replay and export any; save as a skill one that worked and was no replay.
-    const actions = this.deps.recorded ? { id: last.id, replay: true, skill: last.status === 'success' && !/^Replay: /.test(last.task) } : undefined;
+    // Replay and export the thread whole; save as a skill its newest turn, when it worked and was no replay.
+    const actions = this.deps.recorded ? { id: rec.id, replay: true, skill: last.status === 'success' && !/^Replay: /.test(last.task) } : undefined;
     if (resumed) {
       this.thread = resumed;
       this.transcript = undefined;

@@ -187,6 +187,33 @@ describe('UI: the chat panel is a conversation (threads, verified outcomes)', fu
     assert.equal(await chat.locator('#log section.task').count(), 3);
   });
 
+  it('an opened past thread replays whole: every turn\'s steps in order, the question and "Replayed N of N" agree', async () => {
+    // The three-turn thread above (Ada, Grace, Linus), opened from the history.
+    await chat.locator('#new-task').click();
+    await chat.locator('.welcome').waitFor({ state: 'visible', timeout: 15_000 });
+    if ((await chat.locator('#history-toggle').getAttribute('aria-expanded')) !== 'true') await chat.locator('#history-toggle').click();
+    await chat.locator('.history-item', { hasText: 'set the name to Ada' }).first().click();
+    const actions = chat.locator('.task-actions');
+    await actions.waitFor({ state: 'visible', timeout: 15_000 });
+    await actions.locator('button[data-action="replay"]').click();
+    const ask = await wb.modal();
+    const question = await ask.innerText();
+    assert.match(question, /Replay "Open .*set the name to Ada and save it\." and its 2 follow-ups\?/);
+    // Turn 1: navigate, type, click (its snapshot only read); turns 2 and 3: type, click. Not the newest turn's 2.
+    const planned = Number(/(\d+) steps? (?:is|are) re-run/.exec(question)?.[1]);
+    assert.equal(planned, 7, `the question counts every turn's steps: ${question}`);
+    await ask.locator('.monaco-button').filter({ hasText: /^\s*Replay\s*$/ }).first().click();
+    await ask.waitFor({ state: 'hidden', timeout: 10_000 });
+    const replay = chat.locator('section.task').last();
+    const box = replay.locator('.result-box');
+    await box.waitFor({ state: 'visible', timeout: 90_000 });
+    assert.match(await box.innerText(), /Replayed 7 of 7 steps\./);
+    const typed = await replay.locator('.card.ok[data-tool="browser_type"]').allInnerTexts();
+    assert.equal(await replay.locator('.card.ok').count(), 7, 'one card per step re-run');
+    assert.deepEqual(typed.map((t) => /Ada|Grace|Linus/.exec(t)?.[0]), ['Ada', 'Grace', 'Linus'], `the turns in order: ${typed.join(' | ')}`);
+    await bothThemes('thread-replayed-whole');
+  });
+
   it('type and two clicks fail on stale refs, the model claims success: told first, then Not verified with the reason, never Done', async () => {
     await chat.locator('#new-task').click();
     await chat.locator('.welcome').waitFor({ state: 'visible', timeout: 15_000 });
