@@ -208,7 +208,8 @@ describe('UI: the chat panel is a conversation (threads, verified outcomes)', fu
     const box = replay.locator('.result-box');
     await box.waitFor({ state: 'visible', timeout: 90_000 });
     assert.match(await box.innerText(), /Replayed 7 of 7 steps\./);
-    const typed = await replay.locator('.card.ok[data-tool="browser_type"]').allInnerTexts();
+    // The typed value is in each card's detail (its input), folded.
+    const typed = await replay.locator('.card.ok[data-tool="browser_type"]').allTextContents();
     assert.equal(await replay.locator('.card.ok').count(), 7, 'one card per step re-run');
     assert.deepEqual(typed.map((t) => /Ada|Grace|Linus/.exec(t)?.[0]), ['Ada', 'Grace', 'Linus'], `the turns in order: ${typed.join(' | ')}`);
     await bothThemes('thread-replayed-whole');
