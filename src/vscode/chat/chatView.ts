@@ -29,6 +29,7 @@ import { ChatThread, resumedNotice } from './chatThread';
 import { FromWebview, TaskRecordSchema, type FromWebviewMessage, type HistoryItem, type TaskRecord, type ToWebviewMessage } from './messages';
 import { PickedModel } from './pickedModel';
 import { locateBox, Screencast } from './screencast';
+import { taskBackInBox } from './taskBack';
 import { TaskTranscript } from './transcript';
 
 function on(emitter: NodeJS.EventEmitter, event: string, fn: (...a: any[]) => void): vscode.Disposable {
@@ -471,8 +472,8 @@ export class ChatViewProvider implements vscode.WebviewViewProvider, vscode.Disp
       this.running = undefined;
       void vscode.commands.executeCommand('setContext', 'browserAgent.agentRunning', false);
       this.post({ type: 'running', running: false });
-      // The model never got it (no key, a 401, an endpoint down): the task goes back into the box to send again.
-      if (!outcome || (outcome.status === 'error' && !outcome.steps)) this.post({ type: 'draft', text: task });
+      // Not done (a model error at any step, Stop, a crash, a refusal): the task goes back into the box to send again.
+      if (taskBackInBox(outcome)) this.post({ type: 'draft', text: task });
       await hooks.end?.(outcome ?? { status: 'error', summary: 'The run ended unexpectedly.', steps: 0, tokens: 0 }, transcript.persistable(), thread.conversation).catch(() => {});
       this.post({ type: 'init', ...(await this.initState()) });
     }

@@ -33,11 +33,14 @@ describe('UI: a model in one minute (setup in the panel, model errors with their
   let url: string;
   /** Requests answered 500 before the script answers (a server error, then recovered). */
   let failFirst = 0;
+  /** Requests answered 500 once the page is open (a model error after a step). */
+  let failAfterStep = 0;
   /** A task: open the page, then say its heading. */
   const script: Script = (r) => {
     if (failFirst > 0) return failFirst--, { status: 500 };
     // After its own navigate call (in an assistant message of either protocol), it answers.
     const own = (r.body.messages ?? []).filter((m: { role?: string }) => m.role === 'assistant');
+    if (failAfterStep > 0 && /browser_navigate/.test(JSON.stringify(own))) return failAfterStep--, { status: 500 };
     return /browser_navigate/.test(JSON.stringify(own))
       ? { text: 'Read it.', toolCalls: [{ name: 'finish', input: { success: true, summary: 'The heading is Hello.' } }] }
       : { text: 'Opening the page.', toolCalls: [{ name: 'browser_navigate', input: { url } }] };
@@ -181,6 +184,27 @@ describe('UI: a model in one minute (setup in the panel, model errors with their
     await bothThemes('model-error-500');
     await retry();
     assert.match(await result(), /Done[\s\S]*The heading is Hello\./);
+    assert.equal(await chat.locator('#task').inputValue(), '', 'sent again, so out of the box');
+  });
+
+  it('a model error after a step: the step stays in the thread, the task goes back in the box, and Retry goes on from there', async () => {
+    await newTask();
+    failAfterStep = 5; // the request after the navigate, and its four retries
+    const task = `Open ${url} and then tell me its heading.`;
+    await typeTask(task);
+    await send(task);
+    const text = await result(120_000);
+    assert.match(text, new RegExp(`The endpoint ${openai.baseURL.replace(/[.:/]/g, '\\$&')} failed with 500 \\(tried 5 times\\)`));
+    assert.deepEqual(await fixes(), ['Retry', 'Show Log']);
+    const turn = chat.locator('section.task').last();
+    assert.equal(await turn.locator('.card.ok[data-tool="browser_navigate"]').count(), 1, 'the step it took is still shown');
+    assert.equal((await turn.locator('.msg.user').innerText()).trim(), task);
+    await until('the task back in the box', async () => (await chat.locator('#task').inputValue()) === task);
+    await bothThemes('model-error-after-a-step');
+    // Retry continues the thread: the model gets the step it took, and finishes from there.
+    await retry();
+    assert.match(await result(), /Done[\s\S]*The heading is Hello\./);
+    assert.equal(await chat.locator('#log section.task').count(), 2, 'the failed turn stays above the retry');
     assert.equal(await chat.locator('#task').inputValue(), '', 'sent again, so out of the box');
   });
 

@@ -185,6 +185,8 @@ describe('UI: a task in the chat panel', function () {
     assert.match(await card('browser_evaluate').locator('.result').innerText(), /declined browser_evaluate/, 'the message, not only a code');
     assert.match(await result.innerText(), /Could not finish[\s\S]*refused/);
     assert.equal(await cardState('finish'), 'error', 'no green check on a finish that reports failure');
+    // Declined, not done: the thread stays, and the words typed are back in the box to send again or edit.
+    assert.equal(await chat.locator('#task').inputValue(), `Open ${url} again, greet Ada and mark the page with a script`);
     // A follow-up in the same thread: the first turn is still there, above this one.
     assert.equal(await chat.locator('.msg.user', { hasText: 'greet Ada and mark the page with a script' }).count(), 2);
     // …with its own cards: the scripted model reuses call ids across tasks, and a card never moves to a later task.
@@ -230,6 +232,9 @@ describe('UI: a task in the chat panel', function () {
     assert.equal((await result.innerText()).trim(), 'Stopped by you');
     assert.equal(await chat.locator('#stop').isHidden(), true);
     assert.equal(await chat.locator('#task').isEnabled(), true, 'the task box is usable again');
+    // Stopped, not done: the turn and its step stay, and the task is back in the box.
+    assert.equal(await chat.locator('#task').inputValue(), `Open ${url} and think about it`);
+    assert.equal(await cardState('browser_navigate'), 'ok');
     await wb.screenshot('stopped');
   });
 
@@ -404,6 +409,26 @@ describe('UI: a task in the chat panel', function () {
     } finally {
       server.route('/greet', PAGE);
     }
+  });
+
+  it('the browser crashes mid-task: the thread, its steps and the task stay; the panel says the browser is gone', async () => {
+    await chat.locator('#new-task').click();
+    await chat.locator('.welcome').waitFor({ state: 'visible', timeout: 15_000 });
+    await pickModel('Scripted (slow)');
+    const task = `Open ${url} and think it over`;
+    await sendTask(task);
+    await until('the navigate card to finish', async () => (await cardState('browser_navigate')) === 'ok');
+    await chat.locator('.msg.assistant', { hasText: 'Thinking it over slowly' }).waitFor({ timeout: 30_000 });
+    const killed = await helper(wb, { kill: 'browser' });
+    assert.equal(killed.status, 'ok', `killed: ${killed.text}`);
+    await until('the live view to say the browser is gone', async () => (await chat.locator('#live-state').innerText()).trim() === 'Disconnected');
+    await chat.locator('#stop').click();
+    await resultBox();
+    assert.equal(await chat.locator('#log section.task').count(), 1, 'the thread is still there');
+    assert.equal((await chat.locator('section.task').last().locator('.msg.user').innerText()).trim(), task);
+    assert.equal(await cardState('browser_navigate'), 'ok', 'its step is still shown');
+    assert.equal(await chat.locator('#task').inputValue(), task, 'the task is back in the box');
+    await wb.screenshot('browser-crashed-task-kept');
   });
 
   it('A task that cannot launch the browser: the card says why and how to fix it, and its Open Settings button opens the setting', async () => {

@@ -156,7 +156,7 @@ export interface HelperOutcome {
 }
 
 /** A tool call (through vscode.lm.invokeTool, or `via: 'command'` through browserAgent.runTool), or a probe. */
-export type HelperRequest = { tool: string; input: object; via?: 'lm' | 'command' } | { probe: string };
+export type HelperRequest = { tool: string; input: object; via?: 'lm' | 'command' } | { probe: string } | { kill: 'browser' };
 
 let nextId = 0;
 
