@@ -122,6 +122,8 @@ const builds = [
   { ...common, entryPoints: ['bench/interception.ts'], outfile: 'out/bench/interception.js', packages: 'external' },
   // The chat panel's webview script (runs in the webview, not in Node).
   { ...common, platform: 'browser', target: 'chrome120', format: 'iife', minify: true, entryPoints: ['media/chat.ts'], outfile: 'dist/media/chat.js' },
+  // The editor-area live view's script (the highlight code shared with the chat panel's).
+  { ...common, platform: 'browser', target: 'chrome120', format: 'iife', minify: true, entryPoints: ['media/liveView.ts'], outfile: 'dist/media/liveView.js' },
   {
     ...common,
     entryPoints: testEntries('test'),

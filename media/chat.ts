@@ -4,6 +4,7 @@ import './zodConfig';
 import { FromWebview, ToWebview, type Card, type Entry, type FromWebviewMessage, type HistoryItem, type ModelChoice, type ProviderStatus, type TaskRecord, type ToWebviewMessage } from '../src/vscode/chat/messages';
 import { outcomeLabel, outcomeTone } from '../src/audit/words';
 import { unfence } from '../src/base/unfence';
+import { noteFrameSize, placeHighlight } from './highlight';
 
 declare function acquireVsCodeApi(): { postMessage(m: unknown): void; getState(): any; setState(s: unknown): void };
 const vscode = acquireVsCodeApi();
@@ -422,21 +423,11 @@ function handle(m: ToWebviewMessage) {
       liveEmpty.hidden = true;
       frameImg.classList.remove('stale');
       frameImg.src = `data:image/jpeg;base64,${m.data}`;
-      frameImg.dataset.w = String(m.width);
-      frameImg.dataset.h = String(m.height);
+      noteFrameSize(frameImg, m.width, m.height);
       break;
-    case 'highlight': {
-      const w = Number(frameImg.dataset.w);
-      if (!m.box || !w || !frameImg.clientWidth) {
-        highlight.hidden = true;
-        break;
-      }
-      const scale = frameImg.clientWidth / w;
-      Object.assign(highlight.style, { left: `${frameImg.offsetLeft + m.box.x * scale}px`, top: `${frameImg.offsetTop + m.box.y * scale}px`, width: `${Math.max(4, m.box.width * scale)}px`, height: `${Math.max(4, m.box.height * scale)}px` });
-      highlight.title = m.label ?? '';
-      highlight.hidden = false;
+    case 'highlight':
+      placeHighlight(highlight, frameImg, m.box, m.label);
       break;
-    }
   }
 }
 

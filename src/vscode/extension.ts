@@ -42,7 +42,7 @@ export function activate(context: vscode.ExtensionContext): BrowserAgentApi {
   const { channel, logger } = createLog((text) => vault?.redact(text) ?? text);
   configureSharing(context.extensionPath);
   const s = (sessions = new SessionManager(readSessionSettings, logger));
-  const liveView = new LiveViewPanel(s);
+  const liveView = new LiveViewPanel(s, context.extensionUri);
   context.subscriptions.push(
     channel,
     createStatusBar(s),

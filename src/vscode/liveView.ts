@@ -1,12 +1,13 @@
-import { randomBytes } from 'node:crypto';
 import * as vscode from 'vscode';
-import { Screencast } from './chat/screencast';
+import { Screencast, type Box } from './chat/screencast';
 import type { SessionManager, SessionStatus } from '../session/manager';
 import { liveState } from './liveState';
+import { liveViewHtml } from './liveViewHtml';
 
 /**
  * "Open Live View": the active tab's screencast in an editor tab, with its URL and the session's
- * state, so the chat panel's conversation keeps its room. One panel; the command reveals it.
+ * state, and the outline of the element a step acts on, so the chat panel's conversation keeps its
+ * room. One panel; the command reveals it. Its script is media/liveView.ts.
  */
 export class LiveViewPanel implements vscode.Disposable {
   private panel?: vscode.WebviewPanel;
@@ -18,7 +19,10 @@ export class LiveViewPanel implements vscode.Disposable {
   readonly onDidClose = this.closed.event;
   private disposing = false;
 
-  constructor(private readonly sessions: SessionManager) {}
+  constructor(
+    private readonly sessions: SessionManager,
+    private readonly extensionUri: vscode.Uri,
+  ) {}
 
   get isOpen(): boolean {
     return !!this.panel;
@@ -27,9 +31,10 @@ export class LiveViewPanel implements vscode.Disposable {
   /** `preserveFocus`: opened for the person to watch (a task began), not asked for: the focus stays in the chat. */
   show(preserveFocus = false): void {
     if (this.panel) return this.panel.reveal(undefined, preserveFocus);
-    const panel = (this.panel = vscode.window.createWebviewPanel('browserAgent.liveView', 'Browser: Live View', { viewColumn: vscode.ViewColumn.Beside, preserveFocus }, { enableScripts: true, retainContextWhenHidden: false }));
+    const media = vscode.Uri.joinPath(this.extensionUri, 'dist', 'media');
+    const panel = (this.panel = vscode.window.createWebviewPanel('browserAgent.liveView', 'Browser: Live View', { viewColumn: vscode.ViewColumn.Beside, preserveFocus }, { enableScripts: true, retainContextWhenHidden: false, localResourceRoots: [media] }));
     panel.iconPath = new vscode.ThemeIcon('eye');
-    panel.webview.html = html(panel.webview.cspSource);
+    panel.webview.html = liveViewHtml(panel.webview.cspSource, panel.webview.asWebviewUri(vscode.Uri.joinPath(media, 'liveView.js')).toString());
     this.sessions.on('status', this.onStatus);
     panel.onDidChangeViewState(() => (panel.visible ? this.update(this.sessions.status) : void this.screencast.stop()));
     panel.onDidDispose(() => {
@@ -39,6 +44,11 @@ export class LiveViewPanel implements vscode.Disposable {
       void this.screencast.stop();
     });
     this.update(this.sessions.status);
+  }
+
+  /** The element a step acts on, outlined over the picture (no box: the outline goes), as the chat panel's live view does. */
+  highlight(box?: Box, label?: string): void {
+    void this.panel?.webview.postMessage(box ? { type: 'highlight', box, label } : { type: 'highlight' });
   }
 
   private update(s: SessionStatus): void {
@@ -57,32 +67,4 @@ export class LiveViewPanel implements vscode.Disposable {
     this.panel?.dispose();
     this.closed.dispose();
   }
-}
-
-function html(csp: string): string {
-  const nonce = randomBytes(16).toString('base64');
-  return `<!DOCTYPE html><html lang="en"><head><meta charset="UTF-8">
-<meta http-equiv="Content-Security-Policy" content="default-src 'none'; img-src ${csp} data:; style-src 'nonce-${nonce}'; script-src 'nonce-${nonce}'">
-<style nonce="${nonce}">
-body{margin:0;padding:8px;color:var(--vscode-foreground);font-family:var(--vscode-font-family);font-size:var(--vscode-font-size)}
-#bar{display:flex;gap:8px;align-items:center;margin-bottom:6px}
-#state{font-size:11px;padding:1px 6px;border-radius:8px;background:var(--vscode-badge-background);color:var(--vscode-badge-foreground);white-space:nowrap}
-#url{font-family:var(--vscode-editor-font-family);overflow:hidden;text-overflow:ellipsis;white-space:nowrap;color:var(--vscode-textLink-foreground)}
-img{display:block;max-width:100%;border:1px solid var(--vscode-panel-border)}
-img.stale{opacity:.35;filter:grayscale(1)}
-#empty{color:var(--vscode-descriptionForeground);font-style:italic}
-</style></head><body>
-<div id="bar"><span id="state" role="status">…</span><span id="url"></span></div>
-<div id="empty"></div><img id="live-frame" alt="Live view of the browser page" hidden>
-<script nonce="${nonce}">
-const img = document.getElementById('live-frame'), state = document.getElementById('state'), url = document.getElementById('url'), empty = document.getElementById('empty');
-window.addEventListener('message', (ev) => {
-  const m = ev.data;
-  if (m.type === 'frame') { img.src = 'data:image/jpeg;base64,' + m.data; img.hidden = false; img.classList.remove('stale'); empty.hidden = true; }
-  if (m.type === 'state') {
-    state.textContent = m.label; url.textContent = m.url || ''; url.title = m.url || '';
-    if (!m.live) { img.classList.add('stale'); empty.textContent = m.note; empty.hidden = false; if (!img.src) img.hidden = true; }
-  }
-});
-</script></body></html>`;
 }

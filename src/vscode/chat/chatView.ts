@@ -28,7 +28,7 @@ import type { ThreadRecord } from './chatHistory';
 import { ChatThread, resumedNotice } from './chatThread';
 import { FromWebview, TaskRecordSchema, type FromWebviewMessage, type HistoryItem, type TaskRecord, type ToWebviewMessage } from './messages';
 import { PickedModel } from './pickedModel';
-import { locateBox, Screencast } from './screencast';
+import { locateBox, Screencast, type Box } from './screencast';
 import { taskBackInBox } from './taskBack';
 import { TaskTranscript } from './transcript';
 
@@ -89,7 +89,7 @@ export interface ChatDeps {
     replay(dirs: readonly string[], view: ReplayView): Promise<ReplayReport | undefined>;
   };
   /** The live view in an editor tab: a task opens it where the page can be seen (see `watch`). */
-  liveView?: { readonly isOpen: boolean; show(preserveFocus?: boolean): void; onDidClose: vscode.Event<void> };
+  liveView?: { readonly isOpen: boolean; show(preserveFocus?: boolean): void; onDidClose: vscode.Event<void>; highlight?(box?: Box, label?: string): void };
 }
 
 /** Whether a task opens the live view in the editor area by itself (off once the person closes it during a task). */
@@ -451,6 +451,7 @@ export class ChatViewProvider implements vscode.WebviewViewProvider, vscode.Disp
           if (e.type === 'step-start') void this.highlight(e.input, e.tool);
           if (e.type === 'step-end') {
             this.post({ type: 'highlight' });
+            this.deps.liveView?.highlight?.();
             void this.followActiveTab();
           }
         },
@@ -504,11 +505,14 @@ export class ChatViewProvider implements vscode.WebviewViewProvider, vscode.Disp
     if (live && !live.isOpen && empty && this.context.globalState.get(LIVE_VIEW_AUTO_KEY, true)) live.show(true);
   }
 
+  /** The acted element outlined in both live views (the panel's and the editor-area one), wherever the page is watched. */
   private async highlight(input: unknown, tool: string): Promise<void> {
-    const tab = this.screencast.target;
+    const tab = this.screencast.target ?? (await this.deps.sessions.current?.activeTab().catch(() => undefined));
     if (!tab) return;
     const box = await locateBox(tab, input, this.deps.resolveRef).catch(() => undefined);
-    if (box) this.post({ type: 'highlight', box, label: tool });
+    if (!box) return;
+    this.post({ type: 'highlight', box, label: tool });
+    this.deps.liveView?.highlight?.(box, tool);
   }
 
   /**

@@ -174,7 +174,22 @@ describe('UI: a task in the chat panel', function () {
     assert.equal(await probe('document.getElementById("out").textContent'), 'Hello, Ada');
   });
 
+  /**
+   * The editor-area live view (opened beside the chat by the first task), listened to: every highlight message it
+   * receives is noted, as its page gets it.
+   */
+  async function listenToLiveView(): Promise<{ frame: Frame; received: () => Promise<Array<{ box?: { x: number; y: number; width: number; height: number }; label?: string }>> }> {
+    const frame = await webviewFrame(wb, '#stage');
+    await frame.evaluate(() => {
+      const w = window as unknown as { __highlights: unknown[] };
+      w.__highlights = [];
+      window.addEventListener('message', (e) => void (e.data?.type === 'highlight' && w.__highlights.push(e.data)));
+    });
+    return { frame, received: () => frame.evaluate(() => (window as unknown as { __highlights: [] }).__highlights) };
+  }
+
   it('Cancel: the card shows the refusal and the script did not run', async () => {
+    const liveView = await listenToLiveView();
     await sendTask(`Open ${url} again, greet Ada and mark the page with a script`);
     const { box } = await evaluateModal();
     await box.locator('.monaco-button').filter({ hasText: /^\s*Cancel\s*$/ }).first().click();
@@ -185,6 +200,24 @@ describe('UI: a task in the chat panel', function () {
     assert.match(await card('browser_evaluate').locator('.result').innerText(), /declined browser_evaluate/, 'the message, not only a code');
     assert.match(await result.innerText(), /Could not finish[\s\S]*refused/);
     assert.equal(await cardState('finish'), 'error', 'no green check on a finish that reports failure');
+    // The editor-area live view outlined the elements the steps acted on (the field typed in, the button), each taken
+    // away when its step ended.
+    const got = await liveView.received();
+    const typed = got.find((m) => m.label === 'browser_type' && m.box);
+    assert.ok(typed && typed.box!.width > 20 && typed.box!.height > 5, `the typed field outlined: ${JSON.stringify(got)}`);
+    assert.ok(got.some((m) => m.label === 'browser_click' && m.box), `the button outlined: ${JSON.stringify(got)}`);
+    assert.ok(!got.at(-1)!.box, 'no outline left after the last step');
+    // How it looks (the same message again, for the picture: the field is where it was).
+    await liveView.frame.evaluate((m) => window.postMessage(m, '*'), typed);
+    await until('the outline on the live view', () => liveView.frame.locator('#highlight').isVisible());
+    await wb.page.waitForTimeout(300);
+    await wb.screenshot('live-view-editor-outline');
+    await wb.runCommand('Preferences: Toggle between Light/Dark Themes');
+    await wb.page.waitForTimeout(1500);
+    await wb.screenshot('live-view-editor-outline-other-theme');
+    await wb.runCommand('Preferences: Toggle between Light/Dark Themes');
+    await wb.page.waitForTimeout(1000);
+    await liveView.frame.evaluate(() => window.postMessage({ type: 'highlight' }, '*'));
     // Declined, not done: the thread stays, and the words typed are back in the box to send again or edit.
     assert.equal(await chat.locator('#task').inputValue(), `Open ${url} again, greet Ada and mark the page with a script`);
     // A follow-up in the same thread: the first turn is still there, above this one.
@@ -344,10 +377,16 @@ describe('UI: a task in the chat panel', function () {
     const question = await ask.innerText();
     const planned = Number(/(\d+) steps? (?:is|are) re-run/.exec(question)?.[1]);
     assert.ok(planned > 0, `the question names how many steps run: ${question}`);
+    // The thread whole: the run that was allowed and its follow-up that was declined (2 messages).
+    assert.match(question, /and its 1 follow-up\?/);
     await ask.locator('.monaco-button').filter({ hasText: /^\s*Replay\s*$/ }).first().click();
     await ask.waitFor({ state: 'hidden', timeout: 10_000 });
     // In the panel, as a task: its line, a card per step, then the result with the same count.
     await chat.locator('.notice.recorded', { hasText: 'A replay of a recorded task, without a model' }).waitFor({ timeout: 15_000 });
+    // The first turn's script was allowed when recorded: replay asks again (the declined one is skipped).
+    const again = await evaluateModal();
+    await again.box.locator('.monaco-button').filter({ hasText: /^\s*Allow\s*$/ }).first().click();
+    await again.box.waitFor({ state: 'hidden', timeout: 15_000 });
     const box = chat.locator('section.task').last().locator('.result-box');
     await box.waitFor({ state: 'visible', timeout: 60_000 });
     const said = await box.innerText();
@@ -411,26 +450,6 @@ describe('UI: a task in the chat panel', function () {
     }
   });
 
-  it('the browser crashes mid-task: the thread, its steps and the task stay; the panel says the browser is gone', async () => {
-    await chat.locator('#new-task').click();
-    await chat.locator('.welcome').waitFor({ state: 'visible', timeout: 15_000 });
-    await pickModel('Scripted (slow)');
-    const task = `Open ${url} and think it over`;
-    await sendTask(task);
-    await until('the navigate card to finish', async () => (await cardState('browser_navigate')) === 'ok');
-    await chat.locator('.msg.assistant', { hasText: 'Thinking it over slowly' }).waitFor({ timeout: 30_000 });
-    const killed = await helper(wb, { kill: 'browser' });
-    assert.equal(killed.status, 'ok', `killed: ${killed.text}`);
-    await until('the live view to say the browser is gone', async () => (await chat.locator('#live-state').innerText()).trim() === 'Disconnected');
-    await chat.locator('#stop').click();
-    await resultBox();
-    assert.equal(await chat.locator('#log section.task').count(), 1, 'the thread is still there');
-    assert.equal((await chat.locator('section.task').last().locator('.msg.user').innerText()).trim(), task);
-    assert.equal(await cardState('browser_navigate'), 'ok', 'its step is still shown');
-    assert.equal(await chat.locator('#task').inputValue(), task, 'the task is back in the box');
-    await wb.screenshot('browser-crashed-task-kept');
-  });
-
   it('A task that cannot launch the browser: the card says why and how to fix it, and its Open Settings button opens the setting', async () => {
     const settingsFile = join(required('BA_E2E_USER_DATA'), 'User', 'settings.json');
     assert.ok(existsSync(settingsFile), settingsFile);
@@ -467,5 +486,25 @@ describe('UI: a task in the chat panel', function () {
       writeFileSync(settingsFile, saved);
       await wb.page.waitForTimeout(1000);
     }
+  });
+
+  it('the browser crashes mid-task: the thread, its steps and the task stay; the panel says the browser is gone', async () => {
+    await chat.locator('#new-task').click();
+    await chat.locator('.welcome').waitFor({ state: 'visible', timeout: 15_000 });
+    await pickModel('Scripted (slow)');
+    const task = `Open ${url} and think it over`;
+    await sendTask(task);
+    await until('the navigate card to finish', async () => (await cardState('browser_navigate')) === 'ok');
+    await chat.locator('.msg.assistant', { hasText: 'Thinking it over slowly' }).waitFor({ timeout: 30_000 });
+    const killed = await helper(wb, { kill: 'browser' });
+    assert.equal(killed.status, 'ok', `killed: ${killed.text}`);
+    await until('the live view to say the browser is gone', async () => (await chat.locator('#live-state').innerText()).trim() === 'Disconnected');
+    await chat.locator('#stop').click();
+    await resultBox();
+    assert.equal(await chat.locator('#log section.task').count(), 1, 'the thread is still there');
+    assert.ok((await chat.locator('section.task').last().locator('.msg.user').innerText()).endsWith(task), 'the message as sent');
+    assert.equal(await cardState('browser_navigate'), 'ok', 'its step is still shown');
+    assert.equal(await chat.locator('#task').inputValue(), task, 'the task is back in the box');
+    await wb.screenshot('browser-crashed-task-kept');
   });
 });
