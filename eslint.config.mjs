@@ -3,6 +3,7 @@
 import { readFileSync } from 'node:fs';
 import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
+import ignoredErrors from './scripts/eslint/ignoredErrors.mjs';
 
 /**
  * The import layers of src/layers.json as no-restricted-imports, so an editor marks an import of a folder above
@@ -51,6 +52,15 @@ export default tseslint.config(
       'prefer-const': ['error', { ignoreReadBeforeAssign: true }],
       eqeqeq: ['error', 'smart'],
     },
+  },
+  {
+    // An error dropped on purpose goes through ignore() with its reason (scripts/eslint/ignoredErrors.mjs), in the
+    // shipped code. Tests, benches and the Chrome extension (its own project, without src/base/) are not held to it.
+    files: ['src/**/*.ts'],
+    // Being split by another change of issue 29: it converts their dropped errors; drop these when it lands.
+    ignores: ['src/page/snapshot/extractor.ts', 'src/session/requestGuard.ts'],
+    plugins: { house: { rules: { 'ignored-errors': ignoredErrors } } },
+    rules: { 'house/ignored-errors': 'error' },
   },
   ...layerRules(),
   {

@@ -14,6 +14,7 @@ import { PROTOCOL_VERSION, type DaemonStatus } from './protocol';
 import { RelayMode } from './relayMode';
 import { DaemonSession } from './session';
 import { claimUserPage } from './userPage';
+import { ignore } from '../base/ignore';
 
 // The daemon's parts, each in its own file: the client connection (clientSocket.ts) and its control messages
 // (controlMessages.ts), the browsers and what they launched (browsers.ts, launchRecords.ts), relay mode
@@ -157,7 +158,7 @@ export class Daemon {
   async status(): Promise<DaemonStatus> {
     const relay = await this.relay.current();
     const browsers = this.browsers.all();
-    await Promise.all(browsers.map((b) => b.hub.refresh().catch(() => {})));
+    await Promise.all(browsers.map((b) => b.hub.refresh().catch((e) => ignore(e, 'a browser that does not answer shows its last known state'))));
     const counts = new Map<string, number>();
     for (const s of this.sessions.values()) counts.set(s.browserKey, (counts.get(s.browserKey) ?? 0) + 1);
     return {
@@ -229,8 +230,8 @@ export class Daemon {
       if (process.platform !== 'win32') {
         try {
           unlinkSync(this.opts.paths.socket);
-        } catch {
-          /* already gone */
+        } catch (e) {
+          ignore(e, 'already gone');
         }
       }
       this.records.remove();
