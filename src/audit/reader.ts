@@ -103,7 +103,10 @@ export async function summarizeTask(dir: string): Promise<TaskSummary> {
       const lines = tail.trimEnd().split('\n');
       const end = JSON.parse(lines[lines.length - 1]) as TaskEndEvent;
       if (start.type === 'task_start' && end.type === 'task_end') {
-        return { id: start.taskId ?? id, dir, goal: start.goal, startedAt: start.ts, endedAt: end.ts, outcome: end.outcome, status: end.status, summary: end.summary, steps: end.steps, source: start.source, thread: start.thread, truncated: false };
+        return {
+          id: start.taskId ?? id, dir, goal: start.goal, startedAt: start.ts, endedAt: end.ts, outcome: end.outcome, status: end.status,
+          summary: end.summary, steps: end.steps, source: start.source, thread: start.thread, truncated: false,
+        };
       }
     } catch (e) {
       ignore(e, 'fall through to a full read');

@@ -164,7 +164,6 @@ async function nearbyText(session: CdpSession, backendNodeId: number): Promise<s
   return String(r.result.value ?? '');
 }
 
-
 /**
  * Finds the recorded element again: by CSS selector, then XPath, in the recorded frame; exactly
  * one match is required, and its role and name (Chromium's accessibility tree) must equal what

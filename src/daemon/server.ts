@@ -99,7 +99,11 @@ export class Daemon {
   private accept(socket: Socket) {
     this.sockets.add(socket);
     socket.on('close', () => this.sockets.delete(socket));
-    serveClient(socket, { open: (hello, s) => this.open(hello, s), control: (msg, session, send) => handleControl(this.controlTarget, msg, session, send), dropped: (session) => this.dropped(session) });
+    serveClient(socket, {
+      open: (hello, s) => this.open(hello, s),
+      control: (msg, session, send) => handleControl(this.controlTarget, msg, session, send),
+      dropped: (session) => this.dropped(session),
+    });
   }
 
   private readonly controlTarget: ControlTarget = {

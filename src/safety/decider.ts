@@ -36,15 +36,19 @@ export class SiteAllowances {
   private key(origin: string | undefined, rule: string | undefined): string {
     return `${origin ?? '?'}\u0000${rule ?? '?'}`;
   }
+
   allow(origin: string | undefined, rule: string | undefined): void {
     this.allowed.add(this.key(origin, rule));
   }
+
   has(origin: string | undefined, rule: string | undefined): boolean {
     return this.allowed.has(this.key(origin, rule));
   }
+
   clear(): void {
     this.allowed.clear();
   }
+
   /** How many answers are remembered (the Forget command says what it did). */
   get size(): number {
     return this.allowed.size;

@@ -233,7 +233,6 @@ export class BrowserSession extends EventEmitter {
     return tab;
   }
 
-
   async closeTab(id: string): Promise<void> {
     const tab = this.getTab(id);
     this.closingTabs.add(id);

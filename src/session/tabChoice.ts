@@ -10,7 +10,6 @@ import { ignore } from '../base/ignore';
 
 const guardsPage = pageFns<typeof import('../page/session/guards')>(guardsFns);
 
-
 /** `focused`: the page the user has open (default); `new`: always a tab of our own. */
 export type AttachTabMode = 'focused' | 'new';
 

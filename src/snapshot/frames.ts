@@ -83,7 +83,10 @@ const states = new WeakMap<Tab, TabState>();
 export function tabState(tab: Tab): TabState {
   let st = states.get(tab);
   if (!st) {
-    st = { framesById: new Map(), framesByPrefix: new Map(), nextPrefix: 1, counters: new Map(), docs: new Map(), refs: new Map(), shown: new Map(), contexts: new Map(), watched: new Set(), offs: [], dialogWaiters: new Set() };
+    st = {
+      framesById: new Map(), framesByPrefix: new Map(), nextPrefix: 1, counters: new Map(), docs: new Map(), refs: new Map(), shown: new Map(),
+      contexts: new Map(), watched: new Set(), offs: [], dialogWaiters: new Set(),
+    };
     states.set(tab, st);
     const s = st;
     const onDialog = () => [...s.dialogWaiters].forEach((w) => w());
@@ -291,7 +294,10 @@ export async function extractFrame(tab: Tab, frame: FrameRef, opts: ExtractOptio
   st.counters.set(frame.prefix, value.next);
   if (value.doc) st.docs.set(frame.prefix, value.doc);
   if (process.env.BA_SNAPSHOT_TIMING) console.error(`[snapshot] frame f${frame.prefix}: listeners ${t1 - t0} ms, run ${Date.now() - t1} ms (in page ${value.ms} ms), ${value.items.length} items`);
-  const result: FrameResult = { frame, items: value.items, children: new Map(), ms: value.ms, count: value.count, url: value.url, base: value.base, title: value.title, doc: value.doc, changes: value.changes };
+  const result: FrameResult = {
+    frame, items: value.items, children: new Map(), ms: value.ms, count: value.count,
+    url: value.url, base: value.base, title: value.title, doc: value.doc, changes: value.changes,
+  };
   frame.url = value.url;
   if (value.frames && opts.frames !== false && depth < MAX_FRAME_DEPTH) {
     const childIds = await iframeIds(frame, tab);

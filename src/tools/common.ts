@@ -79,7 +79,11 @@ export async function previewOf(ctx: ToolContext, verb: string, opts: { ref?: st
       // XPath, they are computed from the element itself; the text near it tells same-named ones apart.
       const path = fp?.selector || fp?.xpath ? undefined : await callOnElement<{ selector: string; xpath: string }>(h, targetPage.elementPaths).catch((e) => ignore(e, 'no path: replay falls back to role and name'));
       const near = await callOnElement<string>(h, targetPage.nearText).catch((e) => ignore(e, 'no text near it: the selector and XPath tell it apart', ''));
-      preview.target = { ref: h.ref, role: h.role, name: h.name, frame: fp?.frame ?? h.frameId, selector: fp?.selector || path?.selector || undefined, xpath: fp?.xpath || path?.xpath || undefined, near: near || undefined, tag, type: attrs.type, inputType: attrs.type, autocomplete: attrs.autocomplete, inForm: form.inForm, facts: facts ?? undefined };
+      preview.target = {
+        ref: h.ref, role: h.role, name: h.name, frame: fp?.frame ?? h.frameId,
+        selector: fp?.selector || path?.selector || undefined, xpath: fp?.xpath || path?.xpath || undefined, near: near || undefined,
+        tag, type: attrs.type, inputType: attrs.type, autocomplete: attrs.autocomplete, inForm: form.inForm, facts: facts ?? undefined,
+      };
       if (form.password || /one-time-code|cc-number|cc-csc/.test(attrs.autocomplete ?? '')) preview.secret = true;
       what = ` ${describeHandle(h)}`;
     } catch {

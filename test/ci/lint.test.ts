@@ -69,4 +69,19 @@ describe('lint: eslint.config.mjs', function () {
     assert.equal(rule(await problems('src/page/probe.ts', offenders[0])).length, 1);
     assert.deepEqual(rule(await problems('test/actions/probe.test.ts', offenders[0])), []);
   });
+
+  it('the formatter (@stylistic) holds the house style: marks what differs, leaves one-line statements and long messages alone', async () => {
+    const style = async (code: string) => (await problems('src/base/probe.ts', code)).filter((m) => m.startsWith('@stylistic/'));
+    assert.match((await style('export const a = "x";\n')).join('\n'), /@stylistic\/quotes/);
+    assert.match((await style('export function f() {\n    return 1;\n}\n')).join('\n'), /@stylistic\/indent/);
+    assert.match((await style('export const a = 1\n')).join('\n'), /@stylistic\/semi/);
+    assert.match((await style('export const a = {\n  b: 1\n};\n')).join('\n'), /@stylistic\/comma-dangle/);
+    assert.match((await style(`export const a = [${'1, '.repeat(70)}1];\n`)).join('\n'), /@stylistic\/max-len/);
+    const house = [
+      'export const f = (a: number, b: () => void) => { if (a > 1) b(); else { b(); b(); } };\n',
+      `export const m = (n: string) => \`${'a long message for the model that stays on one line to be found by grep; '.repeat(4)}\${n}\`;\n`,
+      "export const s = \"it's\";\n",
+    ];
+    for (const code of house) assert.deepEqual(await style(code), [], code);
+  });
 });

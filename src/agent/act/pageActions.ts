@@ -18,7 +18,6 @@ import { ignore } from '../../base/ignore';
 
 const targetPage = pageFns<typeof import('../../page/target')>(targetFns);
 
-
 export interface PageActionDeps {
   provider: ChatProvider;
   ctx: ToolContext;

@@ -86,4 +86,3 @@ export function maskSecretFields(attr: string, on: boolean): void {
 export function visibleAndFocused(): [DocumentVisibilityState, boolean] {
   return [document.visibilityState, document.hasFocus()];
 }
-
