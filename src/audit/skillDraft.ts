@@ -2,6 +2,7 @@ import { stringify } from 'yaml';
 import type { LoadedTask } from './reader';
 import { REDACTED, SECRET_PLACEHOLDER, type StepRecord } from './types';
 import type { TargetFingerprint } from '../contract/types';
+import { ignore } from '../base/ignore';
 
 /** Tools that only look: they say nothing about how the task is done. */
 const OBSERVE = /^browser_(snapshot|find|element_details|screenshot|wait|skills_search|tabs)$/;
@@ -79,8 +80,8 @@ function sitesOf(steps: StepRecord[]): string[] {
       try {
         const u = new URL(url ?? '');
         if (/^https?:$/.test(u.protocol) && !out.includes(u.host)) out.push(u.host);
-      } catch {
-        /* about:blank and the like name no site */
+      } catch (e) {
+        ignore(e, 'about:blank and the like name no site');
       }
     }
   }

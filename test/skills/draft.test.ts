@@ -22,7 +22,6 @@ const PAGE = `<title>Members</title><h1>Members area</h1>
 <label>Member name <input id=u></label><label>Password <input id=p type=password></label>
 <button onclick="document.querySelector('h1').textContent = 'Welcome ' + u.value">Sign in</button>`;
 
-
 describe('Save as Skill: a recorded run becomes a SKILL.md a later run retrieves', function () {
   this.timeout(120_000);
   let h: Harness;
