@@ -204,6 +204,8 @@ describe('UI: the chat panel is a conversation (threads, verified outcomes)', fu
     assert.equal(planned, 7, `the question counts every turn's steps: ${question}`);
     await ask.locator('.monaco-button').filter({ hasText: /^\s*Replay\s*$/ }).first().click();
     await ask.waitFor({ state: 'hidden', timeout: 10_000 });
+    // The replay's own turn first (the thread's last turn has a result box too).
+    await chat.locator('.notice.recorded', { hasText: 'A replay of a recorded task, without a model: 7 steps to re-run' }).waitFor({ timeout: 15_000 });
     const replay = chat.locator('section.task').last();
     const box = replay.locator('.result-box');
     await box.waitFor({ state: 'visible', timeout: 90_000 });
