@@ -237,6 +237,16 @@ export class BrowserSession extends EventEmitter {
   }
 
 
+  /**
+   * Bring to Front, when a person asks: selects the tab actions go to in its window and raises the window.
+   * Never done on its own (agents work in background tabs beside the person); works in every mode.
+   */
+  async bringToFront(): Promise<Tab> {
+    const tab = await this.activeTab();
+    await this.connection.send('Target.activateTarget', { targetId: tab.targetId });
+    return tab;
+  }
+
   async closeTab(id: string): Promise<void> {
     const tab = this.getTab(id);
     this.closingTabs.add(id);
