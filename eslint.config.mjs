@@ -53,13 +53,4 @@ export default tseslint.config(
     },
   },
   ...layerRules(),
-  {
-    // In-page code, which another change of issue 29 is reworking: its comma sequences (drawn.ts, roles.ts) and
-    // one unused constant (states.ts) are left to it; turn these back on when it lands.
-    files: ['src/page/**/*.ts'],
-    rules: {
-      '@typescript-eslint/no-unused-expressions': 'off',
-      '@typescript-eslint/no-unused-vars': 'off',
-    },
-  },
 );

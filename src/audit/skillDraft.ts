@@ -121,21 +121,26 @@ export function draftSkill(task: LoadedTask): { slug: string; text: string } {
   const confirmed = done.filter((s) => s.decision === 'allowed').map((s) => `${stepInWords(s) ?? s.tool} asked for confirmation${s.reason ? ` (${s.reason})` : ''}.`);
   const tools = [...new Set(['browser_snapshot', ...done.map((s) => s.tool)])];
   const slug = slugOf(goal);
+  // Our fields go under `metadata` as strings, the Agent Skills format's place for them, so VS Code's skill
+  // validation finds nothing to flag; the name is the folder's (its rule); the goal in words starts the description.
+  const metadata: Record<string, string> = {};
+  const sites = sitesOf(task.steps);
+  if (sites.length) metadata.sites = sites.join(', ');
+  if (confirmed.length) metadata.risk = confirmed.join(' ');
   const front: Record<string, unknown> = {
-    // The name is the folder's (VS Code's rule); the goal in words is the description's start.
     name: slug,
     description: `${goal}${task.end?.summary ? ` — ${task.end.summary.replace(/\s+/g, ' ').slice(0, 300)}` : ''}`,
-    sites: sitesOf(task.steps),
   };
-  if (confirmed.length) front.risk = confirmed.join(' ');
+  if (sites.length || confirmed.length) front.metadata = metadata;
   const yaml = stringify(front, { lineWidth: 0 }).trimEnd();
+  const toolsLine = `allowed-tools: ${tools.join(' ')}`;
   const text = [
     '---',
     `# Drafted by Browser Agent from the recorded task ${task.id}${task.start?.ts ? ` of ${task.start.ts}` : ''}.`,
     '# Review the steps, replace values that were specific to that run, and uncomment allowed-tools',
     '# to limit the tools on these sites to the ones the run used.',
     yaml,
-    `# allowed-tools: ${tools.join(' ')}`,
+    front.metadata ? `  # ${toolsLine}` : `# metadata:\n#   ${toolsLine}`,
     '---',
     ...lines.map((l, n) => `${n + 1}. ${l}.`),
     '',
