@@ -7,6 +7,7 @@ import { sleep } from '../session/launcher';
 import type { CdpTransport } from '../session/transport';
 import { daemonPaths, ensurePrivateDir, ensurePrivateSocket, type DaemonPaths } from './paths';
 import { isControl, LineReader, PROTOCOL_VERSION, type BrowserSpec, type ClientMessage, type DaemonMessage, type DaemonStatus, type RelayStatus } from './protocol';
+import { ignore } from '../base/ignore';
 
 export interface DaemonClientOptions {
   paths?: DaemonPaths;
@@ -215,8 +216,8 @@ export class DaemonTransport implements CdpTransport {
           return;
         }
         socket.destroy();
-      } catch {
-        /* the daemon is gone */
+      } catch (e) {
+        ignore(e, 'the daemon is gone');
       }
       this.closeReason ??= 'The session daemon exited; the next call starts a new one (the page this session had open is gone).';
     }

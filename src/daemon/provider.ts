@@ -6,6 +6,7 @@ import { resolveEndpoint } from '../session/endpoints';
 import { isBrowserPool } from '../session/remoteEngines';
 import { DaemonLink, DaemonTransport, type DaemonClientOptions } from './client';
 import type { BrowserSpec } from './protocol';
+import { ignore } from '../base/ignore';
 
 export type DaemonTransportMode = 'direct' | 'proxy';
 
@@ -45,7 +46,7 @@ export function daemonProvider(opts: DaemonProviderOptions): BrowserProvider {
     try {
       connection = await CdpConnection.connect(link.info.endpoint, { headers: browser.mode === 'attach' ? browser.headers : undefined, timeoutMs: cdpTimeoutMs });
     } catch (e) {
-      await link.end().catch(() => {});
+      await link.end().catch((e) => ignore(e, 'ending the link is best effort; the connect error is rethrown'));
       throw e;
     }
     const scope = new TabScope(link.info.tabs);
@@ -58,7 +59,7 @@ export function daemonProvider(opts: DaemonProviderOptions): BrowserProvider {
     };
     link.onrejoined = () => connection.setCloseReason(undefined);
     // The browser went away: our session is over too (the daemon relaunches for the next one).
-    connection.on('disconnected', () => void link.end().catch(() => {}));
+    connection.on('disconnected', () => void link.end().catch((e) => ignore(e, 'the browser is gone; ending its link is best effort')));
     // (link.end waits for a rejoin in flight, then ends that session too.)
     return {
       connection,

@@ -9,6 +9,7 @@ import { LandedPageCheck } from './landedPageCheck';
 import { RequestGuard } from './requestGuard';
 import type { RequestPolicy } from './requestRules';
 import { Tab } from './tab';
+import { ignore } from '../base/ignore';
 
 export type { SessionKind } from './provider';
 
@@ -93,7 +94,7 @@ export class BrowserSession extends EventEmitter {
       await session.applyPolicy(requestPolicy);
       await session.init(attachTab);
     } catch (e) {
-      await handle.close().catch(() => {});
+      await handle.close().catch((e) => ignore(e, 'closing after a failed start is best effort; the start error is rethrown'));
       throw e;
     }
     return session;
@@ -107,7 +108,7 @@ export class BrowserSession extends EventEmitter {
     // Our own tab opens in the background of the person's window (newTab): it never takes their focus.
     if (attachTab === 'new' || pages.length === 0) return void (await this.newTab('about:blank'));
     // The page the user is looking at, even when another client (DevTools, a tool) is attached to it.
-    const chosen = chooseAttachTab(await probePages(this.connection).catch(() => []));
+    const chosen = chooseAttachTab(await probePages(this.connection).catch((e) => ignore(e, 'no page read: the first page is chosen', [])));
     await this.selectTab(chosen && this.tabMap.has(chosen) ? chosen : pages[0].targetId);
   }
 
@@ -232,7 +233,6 @@ export class BrowserSession extends EventEmitter {
     return tab;
   }
 
-
   async closeTab(id: string): Promise<void> {
     const tab = this.getTab(id);
     this.closingTabs.add(id);
@@ -269,7 +269,7 @@ export class BrowserSession extends EventEmitter {
     const fresh = this.tabMap.get(targetId) ?? this.addTab({ targetId, url: 'about:blank', title: '', type: 'page', attached: false, canAccessOpener: false } as Protocol.Target.TargetInfo);
     fresh.openerId = old.openerId;
     this.closingTabs.add(id);
-    await this.connection.send('Target.closeTarget', { targetId: id }, undefined, 5000).catch(() => undefined);
+    await this.connection.send('Target.closeTarget', { targetId: id }, undefined, 5000).catch((e) => ignore(e, 'the tab may be gone already'));
     this.onTargetDestroyed(id);
     this.closingTabs.delete(id);
     if (wasActive) await this.selectTab(targetId);
@@ -348,7 +348,7 @@ export class BrowserSession extends EventEmitter {
     this.tabMap.clear();
     if (!this.closing) {
       // The browser crashed, was closed by the user, or the remote endpoint went away.
-      if (this.handle.pid) this.handle.close().catch(() => {});
+      if (this.handle.pid) this.handle.close().catch((e) => ignore(e, 'the browser is gone; closing its process is best effort'));
       this.emit('disconnected');
     } else {
       this.emit('closed');

@@ -6,6 +6,7 @@ import type { LaunchOptions } from './launcher';
 import { localProvider, type BrowserProvider } from './provider';
 import type { RequestPolicy } from './requestRules';
 import { redactEndpoint, type RemoteBrowserMode } from './remoteEngines';
+import { ignore } from '../base/ignore';
 
 export interface SessionSettings {
   /** What `ensure()` does when no browser is connected. */
@@ -90,7 +91,7 @@ export class SessionManager extends EventEmitter {
    */
   async setRequestPolicy(policy: RequestPolicy | undefined): Promise<void> {
     this.requestPolicy = policy;
-    const live = this.current ?? (await this.starting?.catch(() => undefined));
+    const live = this.current ?? (await this.starting?.catch((e) => ignore(e, 'a failed start was reported to its caller; no session to apply it to')));
     await live?.applyPolicy(policy);
   }
 
@@ -135,7 +136,7 @@ export class SessionManager extends EventEmitter {
 
   /** Ends the session: kills a browser we launched, detaches from one we attached to. */
   async close(): Promise<void> {
-    const s = this.session ?? (await this.starting?.catch(() => undefined));
+    const s = this.session ?? (await this.starting?.catch((e) => ignore(e, 'a failed start left no session to close')));
     this.session = undefined;
     this.lastMode = undefined;
     if (s) {
@@ -170,14 +171,14 @@ export class SessionManager extends EventEmitter {
    */
   private async start(kind: 'launched' | 'attached', make: () => Promise<BrowserSession>, profile?: string): Promise<BrowserSession> {
     if (this.disposed) throw shuttingDown();
-    if (this.starting) await this.starting.catch(() => undefined);
+    if (this.starting) await this.starting.catch((e) => ignore(e, 'a failed start was reported to its caller; this one starts anew'));
     const previous = this.session;
     // Why an earlier session (if any) is gone, for the 'started' event: the model must hear of it.
     const replaced = previous ?? this.last;
     const reason: StartReason = !replaced ? 'first' : !replaced.connected && previous ? 'disconnected' : previous ? 'restarted' : 'closed';
     if (previous && (!previous.connected || (kind === 'launched' && previous.kind === 'launched' && profile))) {
       this.session = undefined;
-      await previous.close().catch(() => {});
+      await previous.close().catch((e) => ignore(e, 'the old session may be gone already; the new one starts'));
     }
     this.setStatus({ state: 'starting', kind });
     this.starting = make();
@@ -187,7 +188,7 @@ export class SessionManager extends EventEmitter {
       this.session = session;
       this.last = session;
       this.wire(session);
-      if (old && old !== session) await old.close().catch(() => {});
+      if (old && old !== session) await old.close().catch((e) => ignore(e, 'the replaced session may be gone already'));
       this.refreshStatus();
       this.emit('started', session, { reason, previous: replaced } satisfies StartInfo);
       return session;

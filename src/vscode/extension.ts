@@ -36,7 +36,6 @@ export interface BrowserAgentApi {
   skills: SkillsApi;
 }
 
-
 export function activate(context: vscode.ExtensionContext): BrowserAgentApi {
   // No secret is known before the safety gate (and its vault) exists; from then on every line passes the vault.
   let vault: SafetyApi['vault'] | undefined;
