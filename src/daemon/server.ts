@@ -132,9 +132,9 @@ export class Daemon {
     const browser = await this.browsers.open(spec, msg.cdpTimeoutMs, own ? id : undefined);
     const s = new DaemonSession(id, String(msg.client).slice(0, 200), Number(msg.pid) || 0, browser.hub, browser.key, browser.kind, msg.transport !== 'proxy' && spec.mode !== 'relay' && !browser.pool);
     this.sessions.set(s.id, s);
-    if (msg.rejoin?.tabs?.length) {
-      for (const t of msg.rejoin.tabs) browser.hub.claim(s, t);
-    } else if (browser.kind === 'launched' || spec.mode === 'relay' || (spec.mode === 'attach' && (spec.attachTab ?? 'existing') === 'existing')) {
+    // After a daemon restart: the tabs the client worked in, still open and nobody else's, stay its own.
+    const rejoined = (Array.isArray(msg.rejoin?.tabs) ? msg.rejoin.tabs : []).filter((t) => typeof t === 'string' && browser.hub.targets.has(t) && !browser.hub.owner(t) && (!browser.claims || browser.claims.claim(t)) && browser.hub.claim(s, t));
+    if (!rejoined.length && (browser.kind === 'launched' || spec.mode === 'relay' || (spec.mode === 'attach' && (spec.attachTab ?? 'existing') === 'existing'))) {
       // Launched: the first tab nobody owns; relay: the first shared tab nobody owns; an engine's browser: its
       // first page (it has no user, and a look of our own would cost a browser); attached: the page the user has open.
       if (browser.kind === 'launched' || spec.mode === 'relay' || browser.pool) browser.hub.claimFreePage(s);

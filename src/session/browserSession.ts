@@ -37,6 +37,8 @@ export interface SessionOptions {
 export class BrowserSession extends EventEmitter {
   private readonly tabMap = new Map<string, Tab>();
   private activeId?: string;
+  /** The tabs this session worked in when its connection was lost, for the session that replaces it. */
+  tabsAtLoss?: { tabs: string[]; active?: string };
   private closing = false;
   readonly headless: boolean;
   /** Fails requests the safety policy refuses, in every target, before they are sent. */
@@ -105,6 +107,8 @@ export class BrowserSession extends EventEmitter {
     const { targetInfos } = await this.connection.send('Target.getTargets');
     for (const info of targetInfos) this.onTargetCreated(info, false);
     const pages = [...this.tabMap.values()];
+    // Back in the tab the lost session worked in (handed back by the daemon), whatever attachTab says.
+    if (this.handle.resumeTab && this.tabMap.has(this.handle.resumeTab)) return void (await this.selectTab(this.handle.resumeTab));
     // Our own tab opens in the background of the person's window (newTab): it never takes their focus.
     if (attachTab === 'new' || pages.length === 0) return void (await this.newTab('about:blank'));
     // The page the user is looking at, even when another client (DevTools, a tool) is attached to it.
@@ -233,6 +237,16 @@ export class BrowserSession extends EventEmitter {
     return tab;
   }
 
+  /**
+   * Bring to Front, when a person asks: selects the tab actions go to in its window and raises the window.
+   * Never done on its own (agents work in background tabs beside the person); works in every mode.
+   */
+  async bringToFront(): Promise<Tab> {
+    const tab = await this.activeTab();
+    await this.connection.send('Target.activateTarget', { targetId: tab.targetId });
+    return tab;
+  }
+
   async closeTab(id: string): Promise<void> {
     const tab = this.getTab(id);
     this.closingTabs.add(id);
@@ -344,6 +358,7 @@ export class BrowserSession extends EventEmitter {
   }
 
   private onDisconnected() {
+    if (!this.closing) this.tabsAtLoss = { tabs: [...this.tabMap.keys()], active: this.activeId };
     for (const tab of this.tabMap.values()) tab.dispose();
     this.tabMap.clear();
     if (!this.closing) {

@@ -123,10 +123,15 @@ export class SessionManager extends EventEmitter {
 
   attach(endpoint: string, headers?: Record<string, string>): Promise<BrowserSession> {
     const s = this.settings();
+    // The connection to a browser that lives on was lost (the session daemon died): ask for our tabs back.
+    // (`last`: an attempt that failed, say while the next daemon started, dropped `session` already.)
+    const prev = this.session ?? this.last;
+    const lost = prev && !prev.connected && prev.kind === 'attached' && !prev.pool ? prev.tabsAtLoss : undefined;
     return this.start('attached', async () => {
       this.log.info(`Attaching to ${redactEndpoint(endpoint)}`);
       const attachTab = s.attachTab ?? 'existing';
-      const handle = await (s.provider ?? localProvider).attach(endpoint, { headers: headers ?? s.attach?.headers, cdpTimeoutMs: s.cdpTimeoutMs, attachTab, remoteBrowser: s.remoteBrowser });
+      const rejoin = lost?.tabs.length ? lost : undefined;
+      const handle = await (s.provider ?? localProvider).attach(endpoint, { headers: headers ?? s.attach?.headers, cdpTimeoutMs: s.cdpTimeoutMs, attachTab, remoteBrowser: s.remoteBrowser, rejoin });
       const session = await BrowserSession.open(handle, attachTab, this.requestPolicy);
       this.lastMode = { mode: 'attach', endpoint, headers };
       this.log.info(`Attached to ${redactEndpoint(session.endpoint)}${session.pool ? ' (a remote-browser engine)' : ''}`);

@@ -69,7 +69,11 @@ export class Tab extends EventEmitter {
 
   /** The page session; attaches on first use so attaching to a browser with many tabs stays cheap. */
   async session(): Promise<CdpSession> {
-    if (this.closed) throw new BrowserAgentError('TAB_CLOSED', `The tab "${this.title || this.url}" is closed.`, 'List tabs with browser_tabs and select another one.');
+    if (this.closed) {
+      // Not the tab: the connection under it went (a call that began just as the session daemon exited).
+      if (this.connection.closed) throw new BrowserAgentError('BROWSER_DISCONNECTED', this.connection.closeReason ?? 'The browser connection closed.', 'The browser will be relaunched or reattached on the next action.');
+      throw new BrowserAgentError('TAB_CLOSED', `The tab "${this.title || this.url}" is closed.`, 'List tabs with browser_tabs and select another one.');
+    }
     if (this._session) return this._session;
     this.attaching ??= this.attach().catch((e) => {
       this.attaching = undefined;
