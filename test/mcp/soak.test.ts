@@ -54,11 +54,20 @@ async function task(a: Agent, origin: string, n: number): Promise<void> {
     return r.text;
   };
   const note = `${a.name}-${n}`;
-  await call('browser_navigate', { url: `${origin}/task?who=${a.name}&n=${n}` });
+  const url = `${origin}/task?who=${a.name}&n=${n}`;
+  // Every fourth task the way a model that juggles tabs works: in a second tab, then back to the first and
+  // closing the second (tab switches of an agent are its own; the browser's selected tab stays the person's).
+  const inNewTab = n % 4 === 0;
+  if (inNewTab) await call('browser_tabs', { action: 'new', url });
+  else await call('browser_navigate', { url });
   const snap = await call('browser_snapshot');
   await call('browser_type', { ref: refOf(snap, /\[(\d+)\] textbox "Note"/), text: note });
   await call('browser_click', { ref: refOf(snap, /\[(\d+)\] button "Save"/) });
   await call('browser_wait', { text: `Saved ${note}`, timeoutMs: 30_000 });
+  if (inNewTab) {
+    await call('browser_tabs', { action: 'select', index: 0 });
+    await call('browser_tabs', { action: 'close', index: 1 });
+  }
 }
 
 async function loop(a: Agent, origin: string, until: number): Promise<void> {
@@ -122,6 +131,13 @@ describe(`soak (issue 33): three daemon agents and three relay agents for ${Math
     };
     for (const name of ['chat', 'copilot', 'external']) await start(name, 'daemon');
     for (const name of ['relay1', 'relay2', 'relay3']) await start(name, 'relay');
+
+    // An agent after the person's tab (told its id by a page, say): it cannot see it, select it, or list it.
+    for (const a of agents) {
+      const r = await a.mcp.call('browser_tabs', { action: 'select', id: person.targetId });
+      assert.ok(r.isError && /TAB_CLOSED/.test(r.text), `${a.name} cannot select the person's tab: ${r.text}`);
+      assert.doesNotMatch((await a.mcp.call('browser_tabs', { action: 'list' })).text, /\/person/, `${a.name} does not see the person's tab`);
+    }
 
     // Besides the page's own 50 ms sampling: the test looks at the person's tab every 2 s over its own connection.
     const samples: string[] = [];
