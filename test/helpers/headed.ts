@@ -117,3 +117,23 @@ export async function personState(conn: CdpConnection, targetId: string): Promis
     await conn.send('Target.detachFromTarget', { sessionId }).catch(() => undefined);
   }
 }
+
+/** Skips a suite that needs a display when there is no Xvfb here; under CI the skip fails the run (.mocharc.cjs). */
+export function skipWithoutXvfb(ctx: Mocha.Context, inCI: boolean): void {
+  if (hasXvfb()) return;
+  console.log(`      skipped: no Xvfb here (apt-get install xvfb)${inCI ? '; .ci/run installs it' : ''}`);
+  ctx.skip();
+}
+
+/**
+ * Waits until the person's tab has the focus, then clears what its page logged while it was being opened:
+ * from here on any entry is something an agent did to it.
+ */
+export async function personFocused(conn: CdpConnection, targetId: string): Promise<void> {
+  for (let i = 0; i < 100 && !(await personState(conn, targetId).catch(() => undefined))?.hasFocus; i++) await sleep(50);
+  const { sessionId } = await conn.send('Target.attachToTarget', { targetId, flatten: true });
+  await conn.send('Runtime.evaluate', { expression: 'focusLog.length = 0; focusLost = 0' }, sessionId);
+  await conn.send('Target.detachFromTarget', { sessionId }).catch(() => undefined);
+  const s = await personState(conn, targetId);
+  if (!s.hasFocus || s.visibility !== 'visible') throw new Error(`the person's tab is not focused and visible before the agents start: ${JSON.stringify(s)}`);
+}

@@ -8,7 +8,7 @@ import assert from 'node:assert/strict';
 import type { CdpConnection } from '../../src/session/cdp';
 import { daemonEnv, runDaemonCli, spawnMcp, type McpProc } from '../helpers/daemon';
 import { freePort, pairedChrome, type ChromeWithExtension } from '../helpers/relay';
-import { hasXvfb, PERSON_PAGE, personState, startHeadedChromium, startXvfb, type HeadedChromium } from '../helpers/headed';
+import { PERSON_PAGE, personFocused, personState, skipWithoutXvfb, startHeadedChromium, startXvfb, type HeadedChromium } from '../helpers/headed';
 import { inCI } from '../helpers/corpus';
 import { startServer, type TestServer } from '../helpers/servers';
 
@@ -82,11 +82,8 @@ describe('background by default: agents work behind a person\'s focused tab (hea
   const procs: McpProc[] = [];
 
   before(async function () {
-    if (!hasXvfb()) {
-      // Locally without Xvfb there is no display for a headed browser: say so and skip; under CI this fails.
-      console.log(`      skipped: no Xvfb here (apt-get install xvfb)${inCI() ? '; .ci/run installs it' : ''}`);
-      this.skip();
-    }
+    // Locally without Xvfb there is no display for a headed browser: say so and skip; under CI this fails.
+    skipWithoutXvfb(this, inCI());
     srv = await startServer({ '/person': PERSON_PAGE, '/agent': AGENT_PAGE });
     xvfb = await startXvfb();
     chrome = await startHeadedChromium(xvfb.display, srv.origin + '/person');
@@ -161,10 +158,7 @@ describe('background by default through the Chrome extension relay (headed Chrom
   let mcp: McpProc | undefined;
 
   before(async function () {
-    if (!hasXvfb()) {
-      console.log(`      skipped: no Xvfb here (apt-get install xvfb)${inCI() ? '; .ci/run installs it' : ''}`);
-      this.skip();
-    }
+    skipWithoutXvfb(this, inCI());
     srv = await startServer({ '/person': PERSON_PAGE, '/agent': AGENT_PAGE });
     xvfb = await startXvfb();
     env = { ...daemonEnv(5000, 'direct'), BROWSER_AGENT_RELAY_PORT: String(await freePort()) };
@@ -180,10 +174,8 @@ describe('background by default through the Chrome extension relay (headed Chrom
 
   it('an --extension client with no shared tab opens its own in the background and works there; the person\'s tab keeps focus', async () => {
     const person = await chrome!.open(srv.origin + '/person');
-    const state = () => personState(chrome!.conn, person.targetId);
-    for (let i = 0; i < 100 && !(await state().catch(() => undefined))?.hasFocus; i++) await new Promise((r) => setTimeout(r, 50));
-    await chrome!.conn.send('Runtime.evaluate', { expression: 'focusLog.length = 0; focusLost = 0' }, (await chrome!.conn.send('Target.attachToTarget', { targetId: person.targetId, flatten: true })).sessionId);
-    assert.equal((await state()).hasFocus, true, 'the person\'s tab has focus before the agent starts');
+    // The premise: the person's tab is the focused one (throws otherwise), its log cleared.
+    await personFocused(chrome!.conn, person.targetId);
     const before = new Set((await chrome!.conn.send('Target.getTargets')).targetInfos.filter((t) => t.type === 'page').map((t) => t.targetId));
     mcp = await spawnMcp(env, ['--extension', '--allow-confirm-actions', '--audit-dir', 'off'], 'relay-agent');
     await agentWorks(mcp, srv.origin);
