@@ -3,10 +3,10 @@ import type { Protocol } from 'devtools-protocol';
 import { ignore } from '../base/ignore';
 import type { CdpConnection } from './cdp';
 import { NO_SERVICE_WORKERS } from './autoAttach';
-import { Waiters } from './waiters';
 import type { BlockedRequest } from './blockedLog';
 import { PolicyRules, type RequestPolicy, type RequestVerdict } from './requestRules';
-import { FETCH_TYPES, SETUP_TIMEOUT_MS, guardedPage, sender, type GuardedPage, type GuardedTarget } from './guardedTarget';
+import { FETCH_TYPES, SETUP_TIMEOUT_MS, sender, type GuardedPage, type GuardedTarget } from './guardedTarget';
+import { GuardedTargets } from './guardedTargets';
 import { TargetInterception } from './targetInterception';
 import { RequestRefusals } from './requestRefusals';
 import { workerRequestEnded, workerRequestSent, workerRestarted, workerStopped } from './serviceWorkers';
@@ -21,14 +21,13 @@ export type { GuardedPage } from './guardedTarget';
  * every request whose URL the policy refuses with `BlockedByClient`. Its sessions are separate
  * from the tabs' own, so tools never have to call it.
  *
- * This class attaches and keeps the targets; what goes into each target is targetInterception.ts, the
- * verdicts and the blocked log requestRefusals.ts, service workers' restarts and requests serviceWorkers.ts.
+ * This class decides which targets to attach and follows their events; the targets attached are kept in
+ * guardedTargets.ts, what goes into each is targetInterception.ts, the verdicts and the blocked log
+ * requestRefusals.ts, service workers' restarts and requests serviceWorkers.ts.
  */
 export class RequestGuard extends EventEmitter {
-  /** The targets attached, by the guard's session id. */
-  private readonly targets = new Map<string, GuardedTarget>();
-  /** Set-up of each target by target id, to wait for before sending a tab somewhere. */
-  private readonly setups = new Map<string, Promise<void>>();
+  /** The targets attached and their set-ups. */
+  private readonly targets = new GuardedTargets();
   private started?: Promise<void>;
   private rules = new PolicyRules();
   private syncing = Promise.resolve();
@@ -83,7 +82,7 @@ export class RequestGuard extends EventEmitter {
       const ic = this.interception;
       await Promise.all([
         ic.browserFetch !== undefined && ic.browserFetch !== want ? ic.setBrowserFetch(want) : undefined,
-        ...[...this.targets.values()]
+        ...[...this.targets.all()]
           .filter((t) => FETCH_TYPES.has(t.type))
           .flatMap((t) => [
             (t.fetch !== want ? ic.setFetch(t, want) : Promise.resolve()).then(() => ic.setTabRules(t)),
@@ -107,11 +106,11 @@ export class RequestGuard extends EventEmitter {
     if (!this.active) return;
     await this.sync();
     // Shared browser: a tab we just opened may have been announced before it was known to be ours.
-    if (this.scope && !this.setups.has(targetId) && this.scope.owns({ targetId })) {
+    if (this.scope && !this.targets.known(targetId) && this.scope.owns({ targetId })) {
       const { sessionId } = await this.connection.send('Target.attachToTarget', { targetId, flatten: true }, undefined, SETUP_TIMEOUT_MS);
-      if (!this.setups.has(targetId)) await this.onAttached({ sessionId, targetInfo: { targetId, type: 'page' } as Protocol.Target.TargetInfo, waitingForDebugger: false });
+      if (!this.targets.known(targetId)) await this.onAttached({ sessionId, targetInfo: { targetId, type: 'page' } as Protocol.Target.TargetInfo, waitingForDebugger: false });
     }
-    await this.setUp(targetId, timeoutMs);
+    await this.targets.setUp(targetId, timeoutMs);
   }
 
   /**
@@ -121,16 +120,7 @@ export class RequestGuard extends EventEmitter {
    */
   async childReady(targetId: string, timeoutMs = 1000): Promise<void> {
     if (!this.active) return;
-    await this.setUp(targetId, timeoutMs);
-  }
-
-  /** Who waits for a target the guard has not seen yet, by target id (woken by onAttached). */
-  private readonly waiting = new Waiters();
-
-  /** The set-up of `targetId`, once it is announced (or after `timeoutMs` when it never is). */
-  private async setUp(targetId: string, timeoutMs: number): Promise<void> {
-    if (!this.setups.has(targetId)) await this.waiting.wait(targetId, timeoutMs);
-    await this.setups.get(targetId);
+    await this.targets.setUp(targetId, timeoutMs);
   }
 
   /**
@@ -159,13 +149,12 @@ export class RequestGuard extends EventEmitter {
 
   /** The page target behind one of the guard's sessions (main-frame commits arrive there). */
   pageBySession(sessionId: string | undefined): GuardedPage | undefined {
-    const t = sessionId ? this.targets.get(sessionId) : undefined;
-    return t?.type === 'page' ? guardedPage(t) : undefined;
+    return this.targets.pageBySession(sessionId);
   }
 
   /** The page targets the guard is attached to. */
   pages(): GuardedPage[] {
-    return [...this.targets.values()].filter((t) => t.type === 'page').map(guardedPage);
+    return this.targets.pages();
   }
 
   /**
@@ -189,7 +178,7 @@ export class RequestGuard extends EventEmitter {
       // apart from the sessions other code attaches at the root (a tab's own, a probe), which the guard used to take
       // over as well (each request was paused in both). A shared browser refuses one, and the extension relay has
       // none; there the root's announcements are the guard's (the relay's only sessions are the tabs').
-      const own = await conn.send('Target.attachToBrowserTarget', undefined, undefined, SETUP_TIMEOUT_MS).then((r) => r.sessionId, () => undefined);
+      const own = await conn.send('Target.attachToBrowserTarget', undefined, undefined, SETUP_TIMEOUT_MS).then((r) => r.sessionId, (e) => ignore(e, 'a shared browser or the extension relay gives none'));
       this.browserWide = !!own;
       // In a browser shared with other clients the guard stays at the root (our tabs become ours only once
       // announced there; see guarded()).
@@ -213,7 +202,7 @@ export class RequestGuard extends EventEmitter {
         await Promise.all(pages.map((t) => conn.send('Target.attachToTarget', { targetId: t.targetId, flatten: true }, undefined, SETUP_TIMEOUT_MS).catch((e) => ignore(e, 'the page closed meanwhile'))));
       }
       // Existing targets are announced before that call returns; let their setup run.
-      await this.settled();
+      await this.targets.settled();
     })();
     return this.started;
   }
@@ -221,7 +210,7 @@ export class RequestGuard extends EventEmitter {
   /** The CDP events the guard follows, each mapped to the target of the session it arrived in. */
   private listen(): void {
     const conn = this.connection;
-    const target = (sessionId?: string) => (sessionId ? this.targets.get(sessionId) : undefined);
+    const target = (sessionId?: string) => this.targets.get(sessionId);
     const handlers: Record<string, (p: any, sessionId?: string) => void> = {
       'Target.attachedToTarget': (p: Protocol.Target.AttachedToTargetEvent, parent?: string) => this.onAnnounced(p, parent),
       'Target.detachedFromTarget': (p: Protocol.Target.DetachedFromTargetEvent) => this.onDetached(p),
@@ -277,29 +266,16 @@ export class RequestGuard extends EventEmitter {
     }
     // Through the daemon's proxy a popup is announced at the root twice: handed over paused by the daemon, and
     // again as its tab's own session. One session guards a page (in two, each request was paused twice).
-    if (browserLevel && !this.root && p.targetInfo.type === 'page' && this.guardsPage(p.targetInfo.targetId)) return;
+    if (browserLevel && !this.root && p.targetInfo.type === 'page' && this.targets.guardsPage(p.targetInfo.targetId, this.root)) return;
     void this.onAttached(p, parent);
   }
 
   private onDetached(p: Protocol.Target.DetachedFromTargetEvent): void {
-    const t = p.sessionId ? this.targets.get(p.sessionId) : undefined;
+    const t = this.targets.get(p.sessionId);
     if (!t) return;
-    this.targets.delete(t.sessionId);
-    this.setups.delete(t.targetId);
+    this.targets.remove(t);
     // A worker that started again while the guard left it runs unguarded: take it back (set up like any running target).
     if (t.reattach && t.parent === this.root) void this.connection.send('Target.attachToTarget', { targetId: t.targetId, flatten: true }, this.root, SETUP_TIMEOUT_MS).catch((e) => ignore(e, 'the worker stopped again'));
-  }
-
-  /** A session of the guard's own at the root already guards this page. */
-  private guardsPage(targetId: string): boolean {
-    for (const t of this.targets.values()) if (t.targetId === targetId && t.type === 'page' && t.parent === this.root) return true;
-    return false;
-  }
-
-  private pendingSetups = new Set<Promise<void>>();
-
-  private async settled(): Promise<void> {
-    while (this.pendingSetups.size) await Promise.all([...this.pendingSetups]);
   }
 
   private onAttached(p: Protocol.Target.AttachedToTargetEvent, parent?: string): Promise<void> {
@@ -313,13 +289,9 @@ export class RequestGuard extends EventEmitter {
       url: p.targetInfo.url,
       fresh: p.waitingForDebugger && p.targetInfo.type === 'page',
     };
-    this.targets.set(p.sessionId, t);
+    this.targets.add(t);
     if (t.type === 'page') this.emit('pageAttached', this.pageBySession(t.sessionId));
-    const setup = this.interception.setUp(t, p.waitingForDebugger, this.childFilter());
-    this.pendingSetups.add(setup);
-    this.setups.set(t.targetId, setup);
-    this.waiting.wake(t.targetId);
-    return setup.finally(() => this.pendingSetups.delete(setup));
+    return this.targets.settingUp(t, this.interception.setUp(t, p.waitingForDebugger, this.childFilter()));
   }
 
   /** Whom a request stopped at the browser level is told as: its frame's page when that is one of ours, else the browser. */
