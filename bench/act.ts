@@ -48,7 +48,12 @@ async function main() {
   const site = await startServer(PAGES);
   const model = await startOpenAIServer((r) => ({ toolCalls: [{ name: 'choose_elements', input: resolve(r.allText) }] }));
   const sessions = new SessionManager(() => ({ mode: 'launch', launch: TEST_LAUNCH }));
-  const ctx: ToolContext = { sessions, browser: () => sessions.ensure(), tab: async () => (await sessions.ensure()).activeTab(), settings: { allowedSchemes: [], downloadsDir: tmpdir(), maxWaitMs: 15_000 } };
+  const ctx: ToolContext = {
+    sessions,
+    browser: () => sessions.ensure(),
+    tab: async () => (await sessions.ensure()).activeTab(),
+    settings: { allowedSchemes: [], downloadsDir: tmpdir(), maxWaitMs: 15_000 },
+  };
   const dir = mkdtempSync(join(tmpdir(), 'ba-bench-act-'));
   const provider = openaiProvider({ apiKey: 'k', model: 'scripted', baseURL: model.baseURL, stream: false, vision: false });
   const ROUNDS = 5;

@@ -413,7 +413,10 @@ async function main() {
         page,
         elements: truth.length,
         folded: /\[Page text folded after line \d+/.test(ours),
-        ours: { ms, chars: ours.length, tokens: countTokens(ours), recall: recall(truth, names), recallFirst: recall(truth, refNames(ours, true)), words: cov.distinct, occurrences: cov.occurrences, wordsAll: covAll.distinct, occurrencesAll: covAll.occurrences, parts, tokensAll },
+        ours: {
+          ms, chars: ours.length, tokens: countTokens(ours), recall: recall(truth, names), recallFirst: recall(truth, refNames(ours, true)),
+          words: cov.distinct, occurrences: cov.occurrences, wordsAll: covAll.distinct, occurrencesAll: covAll.occurrences, parts, tokensAll,
+        },
         theirs,
         cdm: cdmFig,
         cdmError,

@@ -85,8 +85,9 @@ export function checkPageCode(src: string): string[] {
         const text = literalText(m);
         if (text !== undefined && !isValue(text)) problems.push(`${at(m)}: ${where} is written here as a string; write it in src/page/ and import it (?pagefn)`);
         // pageCall(fn, …args): the function is code; its arguments are data, sent as JSON.
-        else if (ts.isCallExpression(m) && ts.isIdentifier(m.expression) && m.expression.text === 'pageCall') { if (m.arguments[0]) noLiteral(m.arguments[0], where); }
-        else if (text === undefined) ts.forEachChild(m, (c) => noLiteral(c, where));
+        else if (ts.isCallExpression(m) && ts.isIdentifier(m.expression) && m.expression.text === 'pageCall') {
+          if (m.arguments[0]) noLiteral(m.arguments[0], where);
+        } else if (text === undefined) ts.forEachChild(m, (c) => noLiteral(c, where));
       };
       if (ts.isCallExpression(n)) {
         const callee = ts.isPropertyAccessExpression(n.expression) ? n.expression.name.text : ts.isIdentifier(n.expression) ? n.expression.text : '';

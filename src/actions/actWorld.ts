@@ -1,5 +1,6 @@
 import type { CdpConnection, CdpSession } from '../session/cdp';
 import { worldName } from '../session/worlds';
+import { ignore } from '../base/ignore';
 
 /** The isolated world actions run their element functions in (one per frame, made on first use). */
 const WORLD = worldName('act');
@@ -24,7 +25,10 @@ export function actWorld(session: CdpSession, frameId: string): Promise<number> 
   let p = t.get(key);
   if (!p) {
     p = session.send('Page.createIsolatedWorld', { frameId, worldName: WORLD, grantUniveralAccess: false }, 5000).then((r) => r.executionContextId);
-    p.catch(() => t.delete(key));
+    p.catch((e) => {
+      ignore(e, 'the caller sees the error; the failed world is forgotten, so the next call makes it again');
+      t.delete(key);
+    });
     t.set(key, p);
   }
   return p;

@@ -68,7 +68,7 @@ export async function ensureActionable(tab: Tab, h: ElementHandle, opts: Actiona
     case 'moving':
       throw new BrowserAgentError('NOT_INTERACTABLE', `The element ${what} keeps moving (animating).`, 'Wait with browser_wait and try again, or click it by x/y from a screenshot.');
     case 'covered':
-      throw new BrowserAgentError('COVERED', `The element ${what} is covered by ${last.hit}, which would receive the click instead.${await coverControls(tab, h).catch(() => '')}`, 'Dismiss the overlay first with one of its controls (a consent banner: accept or reject; a popup: its close button) or Escape, then act again; or scroll the element clear of it.');
+      throw new BrowserAgentError('COVERED', `The element ${what} is covered by ${last.hit}, which would receive the click instead.${await coverControls(tab, h).catch((e) => ignore(e, "the overlay's controls are a hint; the error stands without them", ''))}`, 'Dismiss the overlay first with one of its controls (a consent banner: accept or reject; a popup: its close button) or Escape, then act again; or scroll the element clear of it.');
     default:
       throw new BrowserAgentError('NOT_INTERACTABLE', `The element ${what} cannot be acted on.`);
   }

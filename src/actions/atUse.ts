@@ -5,6 +5,7 @@ import { guardFor } from './guard';
 import { readFocusedTarget } from './focusFacts';
 import { factsSignature, targetAt, type Point } from './pointTarget';
 import type { Rating, RiskLevel } from '../contract/decision';
+import { ignore } from '../base/ignore';
 
 const ORDER: RiskLevel[] = ['auto', 'notify', 'confirm', 'block'];
 
@@ -27,7 +28,7 @@ export async function confirmAtUse(ctx: ToolContext, tab: Tab, point: Point, opt
   if (!guard) return;
   // Fail closed: a click whose target cannot be read is not made (the page may stall on purpose to pass unread).
   // A page that just loaded a new document is read once more; `ifUnread` may say why instead (the element is gone: STALE_REF).
-  const target = (await targetAt(tab, point).catch(() => undefined)) ?? (await targetAt(tab, point).catch(() => undefined));
+  const target = (await targetAt(tab, point).catch((e) => ignore(e, 'an unread target is read once more, then refused below (fails closed)'))) ?? (await targetAt(tab, point).catch((e) => ignore(e, 'an unread target is read once more, then refused below (fails closed)')));
   if (!target) {
     await opts.ifUnread?.();
     throw new BrowserAgentError('BLOCKED_BY_POLICY', 'Not clicked: the element under the pointer could not be read for the safety check (the page did not answer).', 'Take a new snapshot and try again; if the page is hung, reload it.');
@@ -43,7 +44,7 @@ export async function confirmAtUse(ctx: ToolContext, tab: Tab, point: Point, opt
 export async function confirmFocusAtUse(ctx: ToolContext, tab: Tab): Promise<void> {
   const guard = guardFor(ctx, 'Not typed');
   if (!guard) return;
-  const target = (await readFocusedTarget(tab).catch(() => null)) ?? (await readFocusedTarget(tab).catch(() => null));
+  const target = (await readFocusedTarget(tab).catch((e) => ignore(e, 'an unread focus is read once more, then refused below (fails closed)', null))) ?? (await readFocusedTarget(tab).catch((e) => ignore(e, 'an unread focus is read once more, then refused below (fails closed)', null)));
   if (target === null) throw new BrowserAgentError('BLOCKED_BY_POLICY', 'Not typed: the focused element could not be read for the safety check (the page did not answer).', 'Take a new snapshot and try again; if the page is hung, reload it.');
   if (!target) return; // nothing has focus: the keys reach no field
   await recheck(guard, target, 'the focus moved after the check', 'Not typed: the focus moved to another element after the safety check');
@@ -56,7 +57,7 @@ export async function confirmFocusAtUse(ctx: ToolContext, tab: Tab): Promise<voi
 export async function confirmDropAtUse(ctx: ToolContext, tab: Tab, point: Point): Promise<void> {
   const guard = guardFor(ctx, 'Not dropped');
   if (!guard) return;
-  const target = (await targetAt(tab, point).catch(() => undefined)) ?? (await targetAt(tab, point).catch(() => undefined));
+  const target = (await targetAt(tab, point).catch((e) => ignore(e, 'an unread target is read once more, then refused below (fails closed)'))) ?? (await targetAt(tab, point).catch((e) => ignore(e, 'an unread target is read once more, then refused below (fails closed)')));
   if (!target) throw new BrowserAgentError('BLOCKED_BY_POLICY', 'Not dropped: the element under the pointer could not be read for the safety check (the page did not answer).', 'Take a new snapshot and try again.');
   await recheck(guard, target, 'where it drops changed after the check', 'Not dropped: what is under the pointer is not what was checked', 'dropTarget');
 }

@@ -4,6 +4,7 @@ import type { LandedPageCheck, PolicyAct } from '../session/landedPageCheck';
 import { describeBlocked, type BlockedRequest } from '../session/blockedLog';
 import type { RequestGuard } from '../session/requestGuard';
 import type { Scope } from './scopeTypes';
+import { ignore } from '../base/ignore';
 
 /**
  * What the session stopped, left or closed while an action ran, told to the model with the rule
@@ -23,7 +24,7 @@ export function blockedNavigation(scope: Scope, mark: number): BlockedRequest | 
 
 /** Leaves the error page a stopped navigation left (for about:blank) and gives the error naming the rule. */
 export async function leaveBlocked(scope: Scope, b: BlockedRequest): Promise<BrowserAgentError> {
-  await scope.page.send('Page.navigate', { url: 'about:blank' }).catch(() => undefined);
+  await scope.page.send('Page.navigate', { url: 'about:blank' }).catch((e) => ignore(e, 'the tab may be gone; the blocked error is what the caller needs'));
   return blockedError(b);
 }
 

@@ -18,7 +18,7 @@ const fieldsPage = pageFns<typeof import('../page/actions/fields')>(fieldsFns);
 
 /** Why the page disabled the element, as the sentence added to "is disabled": the page's reason, or the form's fields still to fill. */
 export async function disabledReason(h: ElementHandle): Promise<string> {
-  const r = await callOnElement<{ said?: string; fields?: string[]; more?: number } | null>(h, fieldsPage.disabledReason).catch(() => null);
+  const r = await callOnElement<{ said?: string; fields?: string[]; more?: number } | null>(h, fieldsPage.disabledReason).catch((e) => ignore(e, 'the element may be gone; "is disabled" stands without a reason', null));
   if (r?.said) return ` The page says: ${fenceInline(clip(r.said, 300))}`;
   if (r?.fields?.length) return ` Fields of its form not valid yet: ${fenceInline(r.fields.map((f) => clip(f, 120)).join('; '))}${r.more ? ` (and ${r.more} more)` : ''}.`;
   return '';
@@ -32,7 +32,7 @@ export async function coverControls(tab: Tab, h: ElementHandle): Promise<string>
   const p = parseRef(h.ref);
   if (!p) return '';
   const st = tabState(tab);
-  const frame = p.prefix === 0 ? await mainFrame(tab).catch(() => undefined) : st.framesByPrefix.get(p.prefix);
+  const frame = p.prefix === 0 ? await mainFrame(tab).catch((e) => ignore(e, 'no main frame (navigating): no cover controls to name')) : st.framesByPrefix.get(p.prefix);
   if (!frame) return '';
   const ids: number[] = [];
   for (const key of st.refs.keys()) {
@@ -63,9 +63,9 @@ const CONTROL_ROLES = new Set(['button', 'link', 'checkbox', 'switch', 'menuitem
 
 /** " Its controls (in frame fN): [fN:1] button "Accept all", …" for an iframe the cover expression returns. */
 async function frameControls(tab: Tab, frame: FrameRef, expression: string): Promise<string> {
-  const { objectId } = await evalInFrame<unknown>(tab, frame, expression, false).catch(() => ({ objectId: undefined }));
+  const { objectId } = await evalInFrame<unknown>(tab, frame, expression, false).catch((e) => ignore(e, 'the frame may be gone: no controls to name', { objectId: undefined }));
   if (!objectId) return '';
-  const { node } = await frame.session.send('DOM.describeNode', { objectId }).catch(() => ({ node: undefined }));
+  const { node } = await frame.session.send('DOM.describeNode', { objectId }).catch((e) => ignore(e, 'the object may be gone: no controls to name', { node: undefined }));
   frame.session.send('Runtime.releaseObject', { objectId }).catch((e) => ignore(e, 'release: the object dies with its context anyway'));
   const st = tabState(tab);
   const child = node?.frameId ? st.framesById.get(node.frameId) : undefined;

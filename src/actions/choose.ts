@@ -9,6 +9,7 @@ import { typeInto } from './type';
 import type { SelectResult } from '../page/actions/choose';
 import { pageFns } from '../page/fn';
 import chooseFns from '../page/actions/choose.ts?pagefn';
+import { ignore } from '../base/ignore';
 
 const choosePage = pageFns<typeof import('../page/actions/choose')>(chooseFns);
 
@@ -20,7 +21,7 @@ async function chooseCustom(s: Scope, h: ElementHandle, values: string[], how: s
   const what = `[${h.ref}] ${describeHandle(h)}`;
   // A list that takes several: most select one row per click and add one with Control+click (file managers,
   // mail lists); lists whose click toggles take Control+click the same way. An option already selected is left.
-  const multi = values.length > 1 && (await callOnElement<boolean>(h, choosePage.multiselect).catch(() => false));
+  const multi = values.length > 1 && (await callOnElement<boolean>(h, choosePage.multiselect).catch((e) => ignore(e, 'unread counts as a single-select list', false)));
   const options: ElementHandle[] = [];
   for (const v of values) {
     let option = how === 'search' ? undefined : await elementFrom(h, choosePage.findOption, [v], v);
@@ -34,16 +35,16 @@ async function chooseCustom(s: Scope, h: ElementHandle, values: string[], how: s
       }
     }
     if (!option) {
-      const available = await callOnElement<string[]>(h, choosePage.optionLabels).catch(() => []);
+      const available = await callOnElement<string[]>(h, choosePage.optionLabels).catch((e) => ignore(e, 'the error stands without the list of options', []));
       throw new BrowserAgentError('TARGET_NOT_FOUND', `${what} shows no option "${v}" (it is open now).`, available.length ? `Available: ${available.map((a) => `"${a}"`).join(', ')}` : 'Take a snapshot to see what the click opened, and click the option.');
     }
     options.push(option);
-    if (multi && (await callOnElement<boolean>(option, choosePage.isSelected).catch(() => false))) continue;
+    if (multi && (await callOnElement<boolean>(option, choosePage.isSelected).catch((e) => ignore(e, 'unread counts as not selected: it is clicked', false)))) continue;
     await clickElement(s, { ...option, role: 'option' }, multi && options.length > 1 ? { modifiers: ['Control'] } : {});
   }
   if (multi) {
     const missed: string[] = [];
-    for (const [i, o] of options.entries()) if (!(await callOnElement<boolean>(o, choosePage.isSelected).catch(() => true))) missed.push(values[i]);
+    for (const [i, o] of options.entries()) if (!(await callOnElement<boolean>(o, choosePage.isSelected).catch((e) => ignore(e, 'unread is not reported as missed', true)))) missed.push(values[i]);
     if (missed.length) throw new BrowserAgentError('NOT_INTERACTABLE', `Clicked the options of ${what}, but ${missed.map((m) => `"${m}"`).join(', ')} ${missed.length === 1 ? 'is' : 'are'} not selected now.`, 'The list may take several with Shift+click or a checkbox per row: take a snapshot and click them as the page shows.');
   }
   return { text: `Chose ${values.map((v) => `"${v}"`).join(', ')} in ${describeHandle(h)} (${how === 'search' ? 'typed it and' : 'opened it and'} clicked the option)`, target: fingerprintOf(h) };

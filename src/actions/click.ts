@@ -8,6 +8,7 @@ import type { ActionOutcome, Scope } from './scopeTypes';
 import { confirmAtUse } from './atUse';
 import { pageCall, pageFns } from '../page/fn';
 import pointerFns from '../page/actions/pointer.ts?pagefn';
+import { ignore } from '../base/ignore';
 
 const pointerPage = pageFns<typeof import('../page/actions/pointer')>(pointerFns);
 
@@ -36,7 +37,7 @@ function verb(o: ClickOptions): string {
 async function aim(s: Scope, h: ElementHandle, opts: { enabled?: boolean } = {}) {
   let target = await ensureActionable(s.tab, h, opts);
   await mouseMove(s.page, target.point);
-  const box = await elementBox(s.tab, h).catch(() => undefined);
+  const box = await elementBox(s.tab, h).catch((e) => ignore(e, 'no box: the aim stays at the actionable point'));
   if (!target.viaLabel && box) {
     const cx = box.x + box.width / 2;
     const cy = box.y + box.height / 2;

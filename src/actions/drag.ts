@@ -37,7 +37,7 @@ function spotIn(box: { x: number; y: number; width: number; height: number }, po
 }
 
 async function looksDraggable(s: Scope, from: DragEnd, at: Point): Promise<boolean> {
-  if ('handle' in from) return callOnElement<boolean>(from.handle, pointerPage.looksDraggable).catch(() => false);
+  if ('handle' in from) return callOnElement<boolean>(from.handle, pointerPage.looksDraggable).catch((e) => ignore(e, 'unknown counts as not draggable: a mouse drag', false));
   const r = await s.page.send('Runtime.evaluate', { expression: pageCall(pointerPage.looksDraggableAt, at.x, at.y), returnByValue: true }).catch((e) => ignore(e, 'unknown counts as not draggable: a mouse drag'));
   return r?.result.value === true;
 }
@@ -112,9 +112,9 @@ export async function drag(s: Scope, from: DragEnd, to: DragEnd, opts: { positio
     try {
       await confirmDropAtUse(s.ctx, s.tab, end);
     } catch (e) {
-      if (dragData) await page.send('Input.dispatchDragEvent', { type: 'dragCancel', x: end.x, y: end.y, data: dragData }).catch(() => {});
-      await page.send('Input.dispatchMouseEvent', { type: 'mouseMoved', x: start.x, y: start.y, button: 'left', buttons: 1 }).catch(() => {});
-      await page.send('Input.dispatchMouseEvent', { type: 'mouseReleased', x: start.x, y: start.y, button: 'left', buttons: 0, clickCount: 1 }).catch(() => {});
+      if (dragData) await page.send('Input.dispatchDragEvent', { type: 'dragCancel', x: end.x, y: end.y, data: dragData }).catch((e) => ignore(e, 'undoing a refused drag is best effort; the refusal is rethrown'));
+      await page.send('Input.dispatchMouseEvent', { type: 'mouseMoved', x: start.x, y: start.y, button: 'left', buttons: 1 }).catch((e) => ignore(e, 'undoing a refused drag is best effort; the refusal is rethrown'));
+      await page.send('Input.dispatchMouseEvent', { type: 'mouseReleased', x: start.x, y: start.y, button: 'left', buttons: 0, clickCount: 1 }).catch((e) => ignore(e, 'undoing a refused drag is best effort; the refusal is rethrown'));
       throw e;
     }
     if (dragData) {
@@ -130,6 +130,6 @@ export async function drag(s: Scope, from: DragEnd, to: DragEnd, opts: { positio
     };
   } finally {
     offIntercept();
-    await page.send('Input.setInterceptDrags', { enabled: false }).catch(() => {});
+    await page.send('Input.setInterceptDrags', { enabled: false }).catch((e) => ignore(e, 'the tab may be gone; interception ends with it'));
   }
 }

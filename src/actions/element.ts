@@ -30,7 +30,7 @@ function stale(h: ElementHandle, detail?: string): BrowserAgentError {
  */
 export async function resolveObject(h: ElementHandle): Promise<string> {
   for (let attempt = 0; ; attempt++) {
-    const contextId = await actWorld(h.session, h.frameId).catch(() => undefined);
+    const contextId = await actWorld(h.session, h.frameId).catch((e) => ignore(e, 'no isolated world: resolved in the default one'));
     try {
       const { object } = await h.session.send('DOM.resolveNode', { backendNodeId: h.backendNodeId, ...(contextId ? { executionContextId: contextId } : {}) });
       if (!object.objectId) throw stale(h);

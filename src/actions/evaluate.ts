@@ -3,6 +3,7 @@ import { BrowserAgentError } from '../base/errors';
 import type { Scope } from './scopeTypes';
 import { pageFns } from '../page/fn';
 import evaluateFns from '../page/evaluate.ts?pagefn';
+import { ignore } from '../base/ignore';
 
 const evaluatePage = pageFns<typeof import('../page/evaluate')>(evaluateFns);
 
@@ -31,6 +32,6 @@ export async function evaluateInPage(s: Scope, script: string, maxChars = 20_000
     else json = r.type === 'undefined' ? 'undefined' : JSON.stringify(r.value);
     return json.length > maxChars ? `${json.slice(0, maxChars)}… [truncated, ${json.length} characters in all]` : json;
   } finally {
-    page.send('Runtime.releaseObjectGroup', { objectGroup: 'browser-agent-eval' }).catch(() => {});
+    page.send('Runtime.releaseObjectGroup', { objectGroup: 'browser-agent-eval' }).catch((e) => ignore(e, 'release: the objects die with their context anyway'));
   }
 }

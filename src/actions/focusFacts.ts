@@ -13,9 +13,10 @@ const focusPage = pageFns<typeof import('../page/actions/focus')>(focusFns);
 const WITH_TEXT = pageCall(focusPage.readFocus, true);
 const WITHOUT_TEXT = pageCall(focusPage.readFocus, false);
 import { boundedRead } from './pageReads';
+import { ignore } from '../base/ignore';
 
 async function readIn(session: CdpSession, frameId: string, withText = false): Promise<FocusRead | undefined> {
-  const contextId = await actWorld(session, frameId).catch(() => undefined);
+  const contextId = await actWorld(session, frameId).catch((e) => ignore(e, "no isolated world: read in the page's default one"));
   const res = await session.send('Runtime.evaluate', { expression: withText ? WITH_TEXT : WITHOUT_TEXT, returnByValue: true, ...(contextId ? { contextId } : {}) }, 3000);
   return res.exceptionDetails ? undefined : (res.result.value as FocusRead);
 }
@@ -36,14 +37,14 @@ function frameIds(node: FrameNode | undefined, out: string[] = []): string[] {
 /** The focused element's facts when focus sits in a cross-origin iframe (in process or out of process). */
 async function focusInFrames(tab: Tab, main: CdpSession): Promise<ElementFacts | undefined> {
   const places: [CdpSession, string][] = [];
-  const tree = await main.send('Page.getFrameTree', undefined, 2000).catch(() => undefined);
+  const tree = await main.send('Page.getFrameTree', undefined, 2000).catch((e) => ignore(e, 'a frame that does not answer is skipped'));
   for (const id of frameIds(tree?.frameTree as FrameNode | undefined)) places.push([main, id]);
   for (const f of tab.frameSessions()) {
     places.push([f.session, f.targetId]);
-    const sub = await f.session.send('Page.getFrameTree', undefined, 2000).catch(() => undefined);
+    const sub = await f.session.send('Page.getFrameTree', undefined, 2000).catch((e) => ignore(e, 'a frame that does not answer is skipped'));
     for (const id of frameIds(sub?.frameTree as FrameNode | undefined)) places.push([f.session, id]);
   }
-  const reads = await Promise.all(places.map(([s, id]) => readIn(s, id).catch(() => undefined)));
+  const reads = await Promise.all(places.map(([s, id]) => readIn(s, id).catch((e) => ignore(e, 'a frame that does not answer is skipped'))));
   // hasFocus() is also true in the frames that hold the focused frame: the one that holds the element itself counts.
   return reads.find((r) => r?.hasFocus && r.focused && !r.crossFrame)?.focused;
 }

@@ -5,6 +5,7 @@ import type { ElementHandle } from '../snapshot/types';
 import { callOnElement } from './element';
 import { pageFns } from '../page/fn';
 import fieldsFns from '../page/actions/fields.ts?pagefn';
+import { ignore } from '../base/ignore';
 
 const fieldsPage = pageFns<typeof import('../page/actions/fields')>(fieldsFns);
 
@@ -16,7 +17,7 @@ const MAX_FIELDS = 3;
  * fields and the browser's messages, when the browser refused to send it.
  */
 export async function invalidFormNote(h: ElementHandle, enter: boolean): Promise<string | undefined> {
-  const bad = await callOnElement<Array<{ label: string; message: string }> | null>(h, fieldsPage.invalidFields, [enter]).catch(() => null);
+  const bad = await callOnElement<Array<{ label: string; message: string }> | null>(h, fieldsPage.invalidFields, [enter]).catch((e) => ignore(e, 'the element may be gone: no note', null));
   if (!bad || !bad.length) return undefined;
   const named = bad.slice(0, MAX_FIELDS).map((b) => `${JSON.stringify(clip(b.label, 60))}: ${clip(b.message, 200)}`);
   const more = bad.length > MAX_FIELDS ? ` (and ${bad.length - MAX_FIELDS} more)` : '';

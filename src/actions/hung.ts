@@ -5,6 +5,7 @@ import type { CdpSession } from '../session/cdp';
 import { answersWithin } from '../session/probe';
 import { BROWSER_PROBE_MS, checkBrowser, unresponsiveError } from '../session/liveness';
 import type { Tab } from '../session/tab';
+import { ignore } from '../base/ignore';
 
 /**
  * A page whose main thread never yields (`while (true) {}`) answers no CDP call that needs the
@@ -64,7 +65,7 @@ export function watchInputHang(tab: Tab, page: CdpSession, sent: () => string | 
     };
     timer = setTimeout(check, INPUT_GRACE_MS);
   });
-  hung.catch(() => {});
+  hung.catch((e) => ignore(e, 'awaited by whoever needs it; here only kept from counting as unhandled'));
   return {
     hung,
     stop() {
@@ -104,7 +105,7 @@ function waitCrashed(tab: Tab, ms: number): Promise<boolean> {
 export async function stopHungPage(browser: BrowserSession, tab: Tab, page: CdpSession, why = `The page ${fenceUrl(tab.url)} was hung (a script never yielded)`): Promise<Recovery> {
   const crashed = waitCrashed(tab, 3000);
   // The renderer dies before it can answer; the reply never comes.
-  page.send('Page.crash', undefined, 1000).catch(() => undefined);
+  page.send('Page.crash', undefined, 1000).catch((e) => ignore(e, 'the renderer dies before it can answer'));
   if (await crashed) return { text: `${why}; its renderer was stopped` };
   const fresh = await browser.replaceTab(tab.targetId);
   return { text: `${why}; the tab was closed and replaced by a new one (id ${fresh.targetId.slice(0, 8)})`, replacedTabId: fresh.targetId };

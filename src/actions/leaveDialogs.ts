@@ -4,6 +4,7 @@ import type { CdpSession } from '../session/cdp';
 import type { Tab } from '../session/tab';
 import { sleep } from '../session/launcher';
 import { stopHungPage, type Recovery } from './hung';
+import { ignore } from '../base/ignore';
 
 /**
  * A tool that leaves the page (navigate, reload, back, forward) while an alert, confirm or prompt is
@@ -68,7 +69,7 @@ export async function leaveDialogs(browser: BrowserSession, tab: Tab, page: CdpS
     last = d;
     const session = d.sessionId === page.id ? page : (tab.frameSessions().find((f) => f.session.id === d.sessionId)?.session ?? page);
     const gone = closed(tab, 1000);
-    await session.send('Page.handleJavaScriptDialog', { accept: false }, 2000).catch(() => undefined);
+    await session.send('Page.handleJavaScriptDialog', { accept: false }, 2000).catch((e) => ignore(e, 'the dialog may have closed on its own; the wait below tells'));
     await gone;
     if (tab.dialog === d) tab.dialog = undefined;
     if (await freeAfterDismissal(tab, page)) return { text: n === 1 ? `Dismissed the ${what(first)} to leave the page` : `Dismissed ${n} dialogs (the last: ${what(last)}) to leave the page` };

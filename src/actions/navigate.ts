@@ -3,6 +3,7 @@ import { fenceUrl } from '../base/untrusted';
 import { shortUrl } from '../snapshot/links';
 import { blockedNavigation, leaveBlocked } from './blockedRequests';
 import type { ActionOutcome, Scope } from './scopeTypes';
+import { ignore } from '../base/ignore';
 
 /**
  * Checks a URL a model asked for: http(s) and about:blank always, other schemes only when the
@@ -77,7 +78,7 @@ function commitWatch(s: Scope): { wait(capMs: number, loaderId?: string): Promis
 
 /** Stops a navigation that did not commit in time, so the tab stays where the error says it is. */
 async function abandon(s: Scope, url: string, capMs: number): Promise<BrowserAgentError> {
-  await s.page.send('Page.stopLoading', undefined, 2000).catch(() => undefined);
+  await s.page.send('Page.stopLoading', undefined, 2000).catch((e) => ignore(e, 'a tab that does not answer stays where it is; the error says so'));
   return notCommitted(s, url, capMs);
 }
 

@@ -7,6 +7,7 @@ import type { BrowserSession } from '../session/browserSession';
 import type { CdpSession } from '../session/cdp';
 import type { Tab } from '../session/tab';
 import { placeDownload, safeFileName } from './downloadFiles';
+import { ignore } from '../base/ignore';
 
 export interface FileChooserState {
   session: CdpSession;
@@ -52,8 +53,8 @@ export class TabObserver extends EventEmitter {
   async init(): Promise<void> {
     const main = await this.tab.session();
     await this.watch(main);
-    for (const f of this.tab.frameSessions()) await this.watch(f.session).catch(() => {});
-    this.tab.on('frameAttached', (f: { session: CdpSession }) => void this.watch(f.session).catch(() => {}));
+    for (const f of this.tab.frameSessions()) await this.watch(f.session).catch((e) => ignore(e, 'a frame that goes away while being watched is not watched'));
+    this.tab.on('frameAttached', (f: { session: CdpSession }) => void this.watch(f.session).catch((e) => ignore(e, 'a frame that goes away while being watched is not watched')));
   }
 
   private async watch(session: CdpSession) {
@@ -222,7 +223,10 @@ export function observeTab(tab: Tab): Promise<TabObserver> {
   if (!p) {
     const o = new TabObserver(tab);
     p = o.init().then(() => o);
-    p.catch(() => tabObservers.delete(tab));
+    p.catch((e) => {
+      ignore(e, 'the caller sees the error; the next call observes the tab again');
+      tabObservers.delete(tab);
+    });
     tabObservers.set(tab, p);
   }
   return p;
@@ -233,7 +237,10 @@ export function observeBrowser(browser: BrowserSession, downloadsDir: string): P
   if (!p) {
     const o = new BrowserObserver(browser, downloadsDir);
     p = o.init().then(() => o);
-    p.catch(() => browserObservers.delete(browser));
+    p.catch((e) => {
+      ignore(e, 'the caller sees the error; the next call observes the browser again');
+      browserObservers.delete(browser);
+    });
     browserObservers.set(browser, p);
   }
   return p;

@@ -8,6 +8,7 @@ import type { HitResult } from '../page/actions/pointer';
 import { pageCall, pageFns } from '../page/fn';
 import pointerFns from '../page/actions/pointer.ts?pagefn';
 import factsFns from '../page/actions/elementFacts.ts?pagefn';
+import { ignore } from '../base/ignore';
 
 const pointerPage = pageFns<typeof import('../page/actions/pointer')>(pointerFns);
 const factsPage = pageFns<typeof import('../page/actions/elementFacts')>(factsFns);
@@ -53,7 +54,7 @@ export async function targetAt(tab: Tab, point: Point): Promise<NonNullable<Acti
 async function childFrameOwned(tab: Tab, parent: CdpSession, backendNodeId: number) {
   for (const f of tab.frameSessions()) {
     if (f.parentSessionId !== parent.id) continue;
-    const owner = await parent.send('DOM.getFrameOwner', { frameId: f.targetId }, 3000).catch(() => undefined);
+    const owner = await parent.send('DOM.getFrameOwner', { frameId: f.targetId }, 3000).catch((e) => ignore(e, 'a frame that does not answer is not the owner'));
     if (owner?.backendNodeId === backendNodeId) return f;
   }
   return undefined;

@@ -1,6 +1,7 @@
 import { rmSync } from 'node:fs';
 import { confirmDownload } from './guard';
 import type { Scope } from './scopeTypes';
+import { ignore } from '../base/ignore';
 
 /**
  * Executable downloads an action set off must be confirmed by the user: a risk decision, not an
@@ -20,7 +21,7 @@ export async function screenDownloads(scope: Scope): Promise<void> {
       await confirmDownload(scope.ctx, d.filename, d.url);
     } catch (e) {
       d.blocked = e instanceof Error ? e.message : String(e);
-      if (d.state === 'inProgress') await scope.browser.connection.send('Browser.cancelDownload', { guid: d.guid }).catch(() => undefined);
+      if (d.state === 'inProgress') await scope.browser.connection.send('Browser.cancelDownload', { guid: d.guid }).catch((e) => ignore(e, 'the download may have finished or gone meanwhile'));
       else if (d.state === 'completed') rmSync(d.path, { force: true });
       d.state = 'canceled';
     }

@@ -6,6 +6,7 @@ import type { ActionOutcome, Scope } from './scopeTypes';
 import type { SettleReport } from './settle';
 import { crashedError } from './hung';
 import { errorLines } from './errorLines';
+import { ignore } from '../base/ignore';
 
 /** New tabs named one by one in a result; more are counted. */
 const MAX_TAB_LINES = 5;
@@ -37,8 +38,8 @@ export async function composeResult(scope: Scope, before: { url: string; title: 
   try {
     const active = await browser.activeTab();
     if (active.targetId !== tab.targetId) tab = active;
-  } catch {
-    /* browser gone: reported by the next call */
+  } catch (e) {
+    ignore(e, 'browser gone: reported by the next call');
   }
   // A page can open dozens of windows from one click: name a few (always the active one) and count the rest.
   const opened = scope.browserObs.takeOpenedTabs();
@@ -58,7 +59,7 @@ export async function composeResult(scope: Scope, before: { url: string; title: 
   // Its renderer died during the action or the wait after it (out of memory, killed): nothing more can be read.
   if (tab.crashed) return { content: [{ type: 'text', text: [joinParts({ said, page }), crashedError(tab).toText()].join('\n') }], isError: true, meta };
   await tab.refreshInfo();
-  const delta = tab.dialog ? undefined : await snapshotDelta(tab, { ref: outcome.target?.ref, text: outcome.text }).catch(() => undefined);
+  const delta = tab.dialog ? undefined : await snapshotDelta(tab, { ref: outcome.target?.ref, text: outcome.text }).catch((e) => ignore(e, 'no delta: the report goes without it'));
   // The URL once (not when the action's own line names it, as "Navigated to …" does), shortened like a link.
   if (tab.url !== before.url && !outcome.text.includes(tab.url) && !outcome.page?.some((l) => l.startsWith('URL: '))) page.push(`URL: ${shortUrl(tab.url, before.url)}`);
   // A page without a title shows its URL as one.

@@ -1,4 +1,5 @@
 import type { RequestEntry } from '../session/pageLog';
+import { ignore } from '../base/ignore';
 
 /** What a page loads by the dozen and a reader rarely needs, unless it failed. */
 export const STATIC = new Set(['Image', 'Font', 'Stylesheet', 'Media', 'Manifest', 'TextTrack']);
@@ -23,8 +24,8 @@ export function showUrl(url: string, page: URL | undefined): string {
   try {
     const u = new URL(url);
     if (page && u.origin === page.origin) s = u.pathname + u.search;
-  } catch {
-    /* shown as it came */
+  } catch (e) {
+    ignore(e, 'shown as it came');
   }
   return s.length > MAX_URL ? `${s.slice(0, MAX_URL)}…(+${s.length - MAX_URL} chars)` : s;
 }

@@ -9,6 +9,7 @@ import { leaveDialogs } from './leaveDialogs';
 import { carryRefs } from '../snapshot/carryRefs';
 import { SettleWatch, type SettleReport } from './settle';
 import type { Scope, ActionOutcome } from './scopeTypes';
+import { ignore } from '../base/ignore';
 
 export interface ScopeOptions {
   /** The action leaves the page (navigate, reload, history): a hung page is stopped instead of refused. */
@@ -47,7 +48,7 @@ export async function openScope(ctx: ToolContext, opts: ScopeOptions = {}): Prom
   const [browserObs, tabObs] = await Promise.all([observeBrowser(browser, ctx.settings.downloadsDir), observeTab(tab)]);
   // Another client of a shared browser may have pointed downloads at its folder, or left (Chrome then
   // falls back to its default folder): the acting client points them at its own again.
-  if (browser.shared) await browserObs.claimDownloads().catch(() => undefined);
+  if (browser.shared) await browserObs.claimDownloads().catch((e) => ignore(e, 'a failed claim leaves the folder as it was; the action goes on'));
   return { ctx, browser, tab, page, browserObs, tabObs, recovered };
 }
 
@@ -96,7 +97,7 @@ export async function perform(ctx: ToolContext, opts: PerformOptions, action: (s
   // navigations have caps of their own.
   const hang = opts.allowDialog || opts.leavesPage ? undefined : watchInputHang(scope.tab, scope.page, () => scope.pending?.text, scope.browser.kind);
   const running = action(scope);
-  running.catch(() => {}); // abandoned when a dialog holds the input call; it resolves once answered
+  running.catch((e) => ignore(e, 'abandoned when a dialog holds the input call; it resolves once answered'));
   try {
     outcome = opts.allowDialog ? await running : await Promise.race([running, dialogOpened, tabClosed, ...(hang ? [hang.hung] : [])]);
   } catch (e) {
@@ -119,7 +120,7 @@ export async function perform(ctx: ToolContext, opts: PerformOptions, action: (s
   if (outcome.afterSettle && !scope.tab.dialog) {
     let timer: ReturnType<typeof setTimeout> | undefined;
     const late = new Promise<undefined>((r) => (timer = setTimeout(() => r(undefined), AFTER_SETTLE_MS)));
-    const line = await Promise.race([outcome.afterSettle().catch(() => undefined), late]);
+    const line = await Promise.race([outcome.afterSettle().catch((e) => ignore(e, 'the line after settling is a nicety; none is shown')), late]);
     clearTimeout(timer);
     if (line) outcome = { ...outcome, details: [...(outcome.details ?? []), line] };
   }

@@ -3,6 +3,7 @@ import type { Tab } from '../session/tab';
 import type { BrowserObserver, TabObserver } from './observer';
 import { pageCall, pageFns } from '../page/fn';
 import scrollingFns from '../page/actions/scrolling.ts?pagefn';
+import { ignore } from '../base/ignore';
 
 const scrollingPage = pageFns<typeof import('../page/actions/scrolling')>(scrollingFns);
 
@@ -179,8 +180,8 @@ export class SettleWatch {
     });
     try {
       await Promise.race([this.main.send('Runtime.evaluate', { expression: pageCall(scrollingPage.domQuiet, Math.round(capMs)), awaitPromise: true, returnByValue: true }, capMs + 1000), dialog]);
-    } catch {
-      /* a navigation destroyed the context: the navigation wait covers it */
+    } catch (e) {
+      ignore(e, 'a navigation destroyed the context: the navigation wait covers it');
     } finally {
       stop();
     }

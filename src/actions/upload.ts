@@ -5,6 +5,7 @@ import type { ElementHandle } from '../snapshot/types';
 import { fingerprintOf } from './click';
 import { describeHandle, describeNode } from './element';
 import type { ActionOutcome, Scope } from './scopeTypes';
+import { ignore } from '../base/ignore';
 
 function checkFiles(paths: string[]): string[] {
   return paths.map((p) => {
@@ -12,8 +13,8 @@ function checkFiles(paths: string[]): string[] {
     let ok = false;
     try {
       ok = statSync(full).isFile();
-    } catch {
-      /* reported below */
+    } catch (e) {
+      ignore(e, 'reported below');
     }
     if (!ok) throw new BrowserAgentError('INVALID_INPUT', `No such file: ${full}.`, 'Give absolute paths of existing files.');
     return full;

@@ -8,6 +8,7 @@ import { callOnElement, describeHandle } from './element';
 import type { ActionOutcome, Scope } from './scopeTypes';
 import { pageCall, pageFns } from '../page/fn';
 import scrollingFns from '../page/actions/scrolling.ts?pagefn';
+import { ignore } from '../base/ignore';
 
 const scrollingPage = pageFns<typeof import('../page/actions/scrolling')>(scrollingFns);
 
@@ -79,8 +80,8 @@ export async function waitFor(s: Scope, spec: WaitSpec, label?: string): Promise
       // Its renderer died (out of memory, killed): nothing will ever show up; say so now, not at the deadline.
       if (s.tab.crashed) throw crashedError(s.tab);
       let ok = true;
-      if (spec.text !== undefined) ok &&= await pageHasText(s, spec.text).catch(() => false);
-      if (ok && spec.textGone !== undefined) ok &&= !(await pageHasText(s, spec.textGone).catch(() => true));
+      if (spec.text !== undefined) ok &&= await pageHasText(s, spec.text).catch((e) => ignore(e, 'unread counts as not shown yet: the wait goes on', false));
+      if (ok && spec.textGone !== undefined) ok &&= !(await pageHasText(s, spec.textGone).catch((e) => ignore(e, 'unread counts as still shown: the wait goes on', true)));
       if (ok && spec.state) ok &&= met(await elementState(spec), spec.state);
       if (ok && spec.navigation) ok &&= navigated;
       if (ok) return { text: `${label ?? 'Condition'} met after ${Date.now() - start} ms` };

@@ -17,6 +17,7 @@ import { PageActions } from './act/pageActions';
 import { carryOver } from './thread';
 import type { AgentMessage, AgentMode, ChatProvider, ToolCall, ToolSpec, UserPart } from './types';
 import { ActionLedger } from './verify';
+import { ignore } from '../base/ignore';
 
 export interface AgentOptions {
   task: string;
@@ -116,8 +117,8 @@ export class AgentRun {
       const tab = o.ctx.sessions.current ? await raceAbort(o.ctx.tab(), o.signal) : undefined;
       this.startUrl = tab?.url;
       this.startTitle = tab?.title;
-    } catch {
-      /* no browser yet: the model navigates first */
+    } catch (e) {
+      ignore(e, 'no browser yet: the model navigates first');
     }
     this.system = systemPrompt({ mode: this.vision ? 'hybrid' : 'dom', toolNames: [...this.byName.keys()], startUrl: this.startUrl, startTitle: this.startTitle, now: o.now ?? new Date(), maxSteps: o.maxSteps });
   }
@@ -125,8 +126,8 @@ export class AgentRun {
   emit(e: AgentEvent): void {
     try {
       this.o.onEvent?.(e);
-    } catch {
-      /* an observer never breaks the run */
+    } catch (e) {
+      ignore(e, 'an observer never breaks the run');
     }
   }
 
@@ -146,7 +147,7 @@ export class AgentRun {
     const { o, ctx } = this;
     const emit = (e: AgentEvent) => this.emit(e);
     const id = `s${++this.callSeq}`;
-    const target = await stepTarget(input, ctx).catch(() => targetOf(input));
+    const target = await stepTarget(input, ctx).catch((e) => ignore(e, "the step's target is read from the input alone", targetOf(input)));
     emit({ type: 'step-start', id, step: stepNo, tool: tool.name, input, target });
     let event: StepEvent | undefined;
     // Time spent deciding (a person reading a confirmation) is not the action's duration.
@@ -275,7 +276,7 @@ export class AgentRun {
 
   /** Specs offered this turn: a skill's allowed-tools for the current site narrows them (runTool enforces it too). */
   async offeredSpecs(): Promise<ToolSpec[]> {
-    const narrowing = await narrowingFor(this.o.ctx.skills, await currentPageUrl(this.ctx)).catch(() => undefined);
+    const narrowing = await narrowingFor(this.o.ctx.skills, await currentPageUrl(this.ctx)).catch((e) => ignore(e, "no narrowing read: all specs offered (runTool enforces a skill's allowed-tools)"));
     return narrowing ? this.specs.filter((sp) => !this.byName.has(sp.name) || narrowing.tools.has(sp.name)) : this.specs;
   }
 

@@ -6,6 +6,7 @@ import type { AgentOutcome } from './events';
 import { followUpText } from './thread';
 import { answerCall, type Turn } from './turnCalls';
 import type { ToolCall, UserPart } from './types';
+import { ignore } from '../base/ignore';
 
 export type { AgentOptions } from './agentRun';
 
@@ -22,7 +23,7 @@ export async function runAgent(o: AgentOptions): Promise<AgentOutcome> {
   try {
     // Observe first: the task arrives together with the page it starts from and the user's skills for it.
     const first: UserPart[] = [{ type: 'text', text: earlier.length ? followUpText(o.task) : `Task: ${o.task}` }];
-    run.addGuidance(first, await run.guide?.atStart(run.startUrl).catch(() => undefined));
+    run.addGuidance(first, await run.guide?.atStart(run.startUrl).catch((e) => ignore(e, 'guidance is a nicety; the run starts without it')));
     context.push({ role: 'user', content: first });
     const snap = byName.get(run.snapshotName);
     if (snap && run.startUrl) {
@@ -67,7 +68,7 @@ export async function runAgent(o: AgentOptions): Promise<AgentOutcome> {
         if (ended) return ended;
       }
       const { finished, results } = turn;
-      if (!finished) run.addGuidance(results, await run.guide?.onPage(await currentPageUrl(run.ctx)).catch(() => undefined));
+      if (!finished) run.addGuidance(results, await run.guide?.onPage(await currentPageUrl(run.ctx)).catch((e) => ignore(e, 'guidance is a nicety; the turn goes on without it')));
       context.push({ role: 'user', content: results });
       run.tokens();
       if (finished) return run.done(finished.status, finished.summary, finished.data, finished.reason);

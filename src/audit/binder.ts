@@ -4,6 +4,7 @@ import { markShown, resolveLine } from '../snapshot';
 import { elementsFor } from '../snapshot/snapshot';
 import type { ElementHandle } from '../snapshot/types';
 import type { RefBinder } from './replay';
+import { ignore } from '../base/ignore';
 
 /** A ref the snapshot issues for the page now, with whatever the snapshot layer needs to resolve it. */
 export interface Candidate {
@@ -37,7 +38,7 @@ export function createSnapshotBinder<C extends Candidate>(api: SnapshotRefApi<C>
       const name = norm(el.name);
       const ordered = [...all.filter((c) => norm(c.name) === name), ...all.filter((c) => norm(c.name) !== name)].slice(0, maxResolves);
       for (const c of ordered) {
-        const h = await api.resolve(tab, c).catch(() => undefined);
+        const h = await api.resolve(tab, c).catch((e) => ignore(e, 'a candidate that does not resolve is not the element'));
         if (h && h.backendNodeId === el.backendNodeId && h.session.id === el.session.id) {
           api.show(tab, c);
           return { ref: h.ref, role: h.role, name: h.name };

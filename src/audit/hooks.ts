@@ -9,6 +9,7 @@ import { recordedTarget } from './frame';
 import { redactInput } from './redact';
 import { captureScreenshot } from './screenshot';
 import type { PageState } from './types';
+import { ignore } from '../base/ignore';
 
 const RESULT_MAX = 2000;
 const RANK: Record<RiskLevel, number> = { auto: 0, notify: 1, confirm: 2, block: 3 };
@@ -108,7 +109,10 @@ export function createAuditHooks(recorder: AuditRecorder, opts: AuditHookOptions
         const before = await p?.shotBefore;
         if (before) {
           screenshots.before = `step-${String(step).padStart(4, '0')}-before.jpg`;
-          await fs.rename(join(task.dir, before), join(task.dir, screenshots.before)).catch(() => (screenshots.before = before));
+          await fs.rename(join(task.dir, before), join(task.dir, screenshots.before)).catch((e) => {
+            ignore(e, 'not renamed: the record names the file as it is');
+            screenshots.before = before;
+          });
         }
         if (tab && ran && recorder.screenshots && RANK[level] >= RANK.notify) {
           screenshots.after = await captureScreenshot(tab, task.dir, `step-${String(step).padStart(4, '0')}-after.jpg`);
@@ -135,7 +139,7 @@ export function createAuditHooks(recorder: AuditRecorder, opts: AuditHookOptions
           ...(screenshots.before || screenshots.after ? { screenshots } : {}),
         };
       });
-      await recorded.catch(() => {});
+      await recorded.catch((e) => ignore(e, 'a step that could not be recorded does not stop the run'));
       if (opts.onStep) await opts.onStep(ev);
     },
   };

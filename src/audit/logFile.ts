@@ -1,5 +1,6 @@
 import { promises as fs } from 'node:fs';
 import type { AuditEvent } from './types';
+import { ignore } from '../base/ignore';
 
 /**
  * An append-only JSONL file. Each event is one `write` of a whole line on a file opened with
@@ -23,7 +24,7 @@ export class JsonlAppender {
       let off = 0;
       while (off < buf.length) off += (await this.handle.write(buf, off)).bytesWritten;
     });
-    this.chain = next.catch(() => {});
+    this.chain = next.catch((e) => ignore(e, 'the caller of this write gets its error; the chain goes on'));
     return next;
   }
 
@@ -38,7 +39,7 @@ export class JsonlAppender {
         this.handle = undefined;
       }
     });
-    this.chain = next.catch(() => {});
+    this.chain = next.catch((e) => ignore(e, 'the caller of this write gets its error; the chain goes on'));
     return next;
   }
 }

@@ -1,6 +1,7 @@
 import { promises as fs } from 'node:fs';
 import { join } from 'node:path';
 import type { StepRecord, TaskEndEvent, TaskStartEvent } from './types';
+import { ignore } from '../base/ignore';
 
 export const LOG_FILE = 'log.jsonl';
 
@@ -102,10 +103,13 @@ export async function summarizeTask(dir: string): Promise<TaskSummary> {
       const lines = tail.trimEnd().split('\n');
       const end = JSON.parse(lines[lines.length - 1]) as TaskEndEvent;
       if (start.type === 'task_start' && end.type === 'task_end') {
-        return { id: start.taskId ?? id, dir, goal: start.goal, startedAt: start.ts, endedAt: end.ts, outcome: end.outcome, status: end.status, summary: end.summary, steps: end.steps, source: start.source, thread: start.thread, truncated: false };
+        return {
+          id: start.taskId ?? id, dir, goal: start.goal, startedAt: start.ts, endedAt: end.ts, outcome: end.outcome, status: end.status,
+          summary: end.summary, steps: end.steps, source: start.source, thread: start.thread, truncated: false,
+        };
       }
-    } catch {
-      /* fall through to a full read */
+    } catch (e) {
+      ignore(e, 'fall through to a full read');
     }
   }
   const t = parseLog(await fs.readFile(path, 'utf8'), dir, id);
@@ -137,8 +141,8 @@ export async function listTasks(root: string): Promise<TaskSummary[]> {
   for (const name of names) {
     try {
       out.push(await summarizeTask(join(root, name)));
-    } catch {
-      /* not a task folder */
+    } catch (e) {
+      ignore(e, 'not a task folder');
     }
   }
   return out.sort((a, b) => (b.startedAt ?? b.id).localeCompare(a.startedAt ?? a.id));

@@ -5,6 +5,7 @@ import { JsonlAppender } from './logFile';
 import { LOG_FILE } from './reader';
 import { scrubDeep } from './redact';
 import { AUDIT_FORMAT, type StepRecord, type TaskMeta, type TaskOutcome, type TaskSource } from './types';
+import { ignore } from '../base/ignore';
 
 export interface RecorderOptions {
   /** Folder holding one sub-folder per task (the extension's globalStorageUri/audit, or --audit-dir). */
@@ -74,7 +75,7 @@ export class TaskRecorder {
       const record: StepRecord = Object.assign({ type: 'step' as const, step }, body, { type: 'step' as const, step });
       await this.appender.append(scrubDeep(record, this.secretValues));
     });
-    this.order = next.catch(() => {});
+    this.order = next.catch((e) => ignore(e, 'the caller of this write gets its error; the chain goes on'));
     return next.then(() => step);
   }
 
@@ -84,9 +85,9 @@ export class TaskRecorder {
     this._ended = true;
     this.onEnd(this);
     await this.order;
-    await this.ready.catch(() => {});
+    await this.ready.catch((e) => ignore(e, 'a failed start was reported; the end record is still tried'));
     const line = scrubDeep({ type: 'task_end' as const, ts: new Date().toISOString(), outcome, summary, steps: this.stepCount, ...(status && status !== outcome ? { status } : {}) }, this.secretValues);
-    await this.appender.append(line).catch(() => {});
+    await this.appender.append(line).catch((e) => ignore(e, 'the end record is best effort: the task ends either way'));
     await this.appender.close();
   }
 }
@@ -124,9 +125,9 @@ export class AuditRecorder {
     const ready = fs
       // Owner only: the log holds what was done on which pages (folders 0700, files 0600).
       .mkdir(dir, { recursive: true, mode: 0o700 })
-      .then(() => Promise.all([fs.chmod(dir, 0o700), fs.chmod(this.root, 0o700).catch(() => undefined)]))
+      .then(() => Promise.all([fs.chmod(dir, 0o700), fs.chmod(this.root, 0o700).catch((e) => ignore(e, "the root may be another user's or read-only; the task's own folder is 0700"))]))
       .then(() => appender.append({ type: 'task_start', v: AUDIT_FORMAT, taskId: id, ts: new Date().toISOString(), goal, ...meta }));
-    ready.catch(() => {});
+    ready.catch((e) => ignore(e, 'awaited in end(); here only kept from counting as unhandled'));
     const task = new TaskRecorder(id, dir, goal, meta, ready, appender, (t) => {
       this.open.delete(t);
       if (this.active === t) this.active = undefined;

@@ -5,6 +5,7 @@ import type { TargetFingerprint } from '../contract/types';
 import { worldName } from '../session/worlds';
 import { pageFns } from '../page/fn';
 import targetFns from '../page/target.ts?pagefn';
+import { ignore } from '../base/ignore';
 
 const targetPage = pageFns<typeof import('../page/target')>(targetFns);
 
@@ -79,8 +80,8 @@ async function framesFor(tab: Tab, fp: TargetFingerprint): Promise<FrameTarget[]
       const frames = flattenFrames(frameTree);
       if (session === main) mainId = frames[0].id; // the root of the page's own tree
       for (const f of frames) if (!all.some((x) => x.frameId === f.id)) all.push({ session, frameId: f.id, url: f.url });
-    } catch {
-      /* frame went away */
+    } catch (e) {
+      ignore(e, 'frame went away');
     }
   }
   const mainIndex = all.findIndex((f) => f.session === main && f.frameId === mainId);
@@ -133,9 +134,9 @@ async function byRoleAndName(frames: FrameTarget[], fp: TargetFingerprint): Prom
           if (sameName(norm(fp.name), name)) hits.push({ target, backendNodeId: n.backendDOMNodeId, role: String(n.role?.value ?? r), name });
         }
       }
-      await target.session.send('Runtime.releaseObject', { objectId: doc.result.objectId }).catch(() => {});
-    } catch {
-      /* frame went away */
+      await target.session.send('Runtime.releaseObject', { objectId: doc.result.objectId }).catch((e) => ignore(e, 'release: the objects die with their context anyway'));
+    } catch (e) {
+      ignore(e, 'frame went away');
     }
   }
   let pick = hits;
@@ -143,7 +144,7 @@ async function byRoleAndName(frames: FrameTarget[], fp: TargetFingerprint): Prom
     const near = norm(fp.near);
     const close: typeof hits = [];
     for (const h of hits) {
-      const text = await nearbyText(h.target.session, h.backendNodeId).catch(() => '');
+      const text = await nearbyText(h.target.session, h.backendNodeId).catch((e) => ignore(e, 'no text near it: not close', ''));
       if (norm(text).includes(near)) close.push(h);
     }
     pick = close;
@@ -159,10 +160,9 @@ async function nearbyText(session: CdpSession, backendNodeId: number): Promise<s
   const { object } = await session.send('DOM.resolveNode', { backendNodeId }, 5000);
   if (!object.objectId) return '';
   const r = await session.send('Runtime.callFunctionOn', { objectId: object.objectId, functionDeclaration: targetPage.nearText, returnByValue: true }, 5000);
-  await session.send('Runtime.releaseObject', { objectId: object.objectId }).catch(() => {});
+  await session.send('Runtime.releaseObject', { objectId: object.objectId }).catch((e) => ignore(e, 'release: the objects die with their context anyway'));
   return String(r.result.value ?? '');
 }
-
 
 /**
  * Finds the recorded element again: by CSS selector, then XPath, in the recorded frame; exactly
@@ -183,15 +183,15 @@ export async function relocate(tab: Tab, fp: TargetFingerprint, opts: { verify?:
         const r = await findIn(target, kind, query);
         if (r.objectId) found.push({ target, objectId: r.objectId });
         else if (r.count > 1) notes.push(`${kind} ${JSON.stringify(query)} matches ${r.count} elements`);
-      } catch {
-        /* frame detached meanwhile */
+      } catch (e) {
+        ignore(e, 'frame detached meanwhile');
       }
     }
     if (found.length > 1) notes.push(`${kind} ${JSON.stringify(query)} matches in ${found.length} frames`);
     if (found.length !== 1) continue;
     const { target, objectId } = found[0];
     const { node } = await target.session.send('DOM.describeNode', { objectId }, 5000);
-    await target.session.send('Runtime.releaseObject', { objectId }).catch(() => {});
+    await target.session.send('Runtime.releaseObject', { objectId }).catch((e) => ignore(e, 'release: the objects die with their context anyway'));
     const now = await axRoleName(target.session, node.backendNodeId);
     // verify: false when the caller checks with the same role/name source the fingerprint came from.
     const mismatch = opts.verify === false ? undefined : fingerprintMismatch(fp, now);

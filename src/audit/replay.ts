@@ -230,4 +230,3 @@ export async function replayTask(task: LoadedTask, opts: ReplayOptions): Promise
   }
   return { ok: true, entries };
 }
-

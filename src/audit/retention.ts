@@ -1,5 +1,6 @@
 import { promises as fs } from 'node:fs';
 import { join } from 'node:path';
+import { ignore } from '../base/ignore';
 
 export interface RetentionPolicy {
   /** Task folders older than this are deleted; 0 keeps them forever. */
@@ -17,7 +18,7 @@ async function folderSize(dir: string): Promise<{ bytes: number; mtimeMs: number
   let bytes = 0;
   let mtimeMs = 0;
   for (const name of await fs.readdir(dir)) {
-    const st = await fs.stat(join(dir, name)).catch(() => undefined);
+    const st = await fs.stat(join(dir, name)).catch((e) => ignore(e, 'a file removed meanwhile is not counted'));
     if (!st?.isFile()) continue;
     bytes += st.size;
     mtimeMs = Math.max(mtimeMs, st.mtimeMs);
@@ -38,7 +39,7 @@ export async function cleanupAudit(root: string, policy: RetentionPolicy, keep: 
   }
   const folders: { name: string; bytes: number; mtimeMs: number }[] = [];
   for (const name of names) {
-    const st = await fs.stat(join(root, name)).catch(() => undefined);
+    const st = await fs.stat(join(root, name)).catch((e) => ignore(e, 'a folder removed meanwhile is not counted'));
     if (!st?.isDirectory() || keep.has(name)) continue;
     folders.push({ name, ...(await folderSize(join(root, name))) });
   }

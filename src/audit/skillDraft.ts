@@ -2,6 +2,7 @@ import { stringify } from 'yaml';
 import type { LoadedTask } from './reader';
 import { REDACTED, SECRET_PLACEHOLDER, type StepRecord } from './types';
 import type { TargetFingerprint } from '../contract/types';
+import { ignore } from '../base/ignore';
 
 /** Tools that only look: they say nothing about how the task is done. */
 const OBSERVE = /^browser_(snapshot|find|element_details|screenshot|wait|skills_search|tabs)$/;
@@ -79,8 +80,8 @@ function sitesOf(steps: StepRecord[]): string[] {
       try {
         const u = new URL(url ?? '');
         if (/^https?:$/.test(u.protocol) && !out.includes(u.host)) out.push(u.host);
-      } catch {
-        /* about:blank and the like name no site */
+      } catch (e) {
+        ignore(e, 'about:blank and the like name no site');
       }
     }
   }
@@ -121,21 +122,26 @@ export function draftSkill(task: LoadedTask): { slug: string; text: string } {
   const confirmed = done.filter((s) => s.decision === 'allowed').map((s) => `${stepInWords(s) ?? s.tool} asked for confirmation${s.reason ? ` (${s.reason})` : ''}.`);
   const tools = [...new Set(['browser_snapshot', ...done.map((s) => s.tool)])];
   const slug = slugOf(goal);
+  // Our fields go under `metadata` as strings, the Agent Skills format's place for them, so VS Code's skill
+  // validation finds nothing to flag; the name is the folder's (its rule); the goal in words starts the description.
+  const metadata: Record<string, string> = {};
+  const sites = sitesOf(task.steps);
+  if (sites.length) metadata.sites = sites.join(', ');
+  if (confirmed.length) metadata.risk = confirmed.join(' ');
   const front: Record<string, unknown> = {
-    // The name is the folder's (VS Code's rule); the goal in words is the description's start.
     name: slug,
     description: `${goal}${task.end?.summary ? ` — ${task.end.summary.replace(/\s+/g, ' ').slice(0, 300)}` : ''}`,
-    sites: sitesOf(task.steps),
   };
-  if (confirmed.length) front.risk = confirmed.join(' ');
+  if (sites.length || confirmed.length) front.metadata = metadata;
   const yaml = stringify(front, { lineWidth: 0 }).trimEnd();
+  const toolsLine = `allowed-tools: ${tools.join(' ')}`;
   const text = [
     '---',
     `# Drafted by Browser Agent from the recorded task ${task.id}${task.start?.ts ? ` of ${task.start.ts}` : ''}.`,
     '# Review the steps, replace values that were specific to that run, and uncomment allowed-tools',
     '# to limit the tools on these sites to the ones the run used.',
     yaml,
-    `# allowed-tools: ${tools.join(' ')}`,
+    front.metadata ? `  # ${toolsLine}` : `# metadata:\n#   ${toolsLine}`,
     '---',
     ...lines.map((l, n) => `${n + 1}. ${l}.`),
     '',

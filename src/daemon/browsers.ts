@@ -11,6 +11,7 @@ import { browserKey } from './browserKey';
 import { adopted, ownsProfile, type Launched, type LaunchRecords } from './launchRecords';
 import type { BrowserSpec } from './protocol';
 import type { RelayServer } from './relayServer';
+import { ignore } from '../base/ignore';
 
 /** How long a client asking for the relay waits for the Chrome extension to connect. */
 const RELAY_CONNECT_MS = Number(process.env.BROWSER_AGENT_RELAY_CONNECT_MS) || 15_000;
@@ -78,7 +79,7 @@ export class Browsers {
       // Frozen, or its connection stalled: its sessions end, a browser we launched is killed, the next one starts.
       this.opts.log(`Browser ${key} does not answer; ${live.launched ? 'closing it' : 'dropping the connection'}.`);
       live.hub.close();
-      await live.launched?.kill().catch(() => {});
+      await live.launched?.kill().catch((e) => ignore(e, 'the browser may have exited already'));
     }
     let p = this.starting.get(key);
     if (!p) {
@@ -136,7 +137,7 @@ export class Browsers {
   private async gone(b: Browser) {
     if (this.byKey.get(b.key) === b) this.byKey.delete(b.key);
     if (b.launched) {
-      await b.launched.kill().catch(() => {});
+      await b.launched.kill().catch((e) => ignore(e, 'the browser may have exited already'));
       this.opts.records.record(b.launched, false);
     }
     await this.opts.onGone(b);

@@ -3,10 +3,12 @@ import { closeSync, existsSync, openSync } from 'node:fs';
 import { createConnection, type Socket } from 'node:net';
 import { join } from 'node:path';
 import { BrowserAgentError } from '../base/errors';
+import { isBrowserPool } from '../session/remoteEngines';
 import { sleep } from '../session/launcher';
 import type { CdpTransport } from '../session/transport';
 import { daemonPaths, ensurePrivateDir, ensurePrivateSocket, type DaemonPaths } from './paths';
 import { isControl, LineReader, PROTOCOL_VERSION, type BrowserSpec, type ClientMessage, type DaemonMessage, type DaemonStatus, type RelayStatus } from './protocol';
+import { ignore } from '../base/ignore';
 
 export interface DaemonClientOptions {
   paths?: DaemonPaths;
@@ -162,15 +164,15 @@ export class DaemonTransport implements CdpTransport {
 
   private constructor(
     private socket: Socket,
-    readonly info: DaemonSessionInfo,
-    private readonly opts: DaemonClientOptions & { client: string },
+    readonly info: DaemonSessionInfo & { tabs: string[] },
+    private readonly opts: DaemonClientOptions & { client: string; browser: BrowserSpec },
   ) {}
 
-  static async open(opts: DaemonClientOptions & { client: string; browser: BrowserSpec; cdpTimeoutMs?: number; timeoutMs?: number }): Promise<DaemonTransport> {
-    const hello: Extract<ClientMessage, { t: 'hello' }> = { t: 'hello', v: PROTOCOL_VERSION, client: opts.client, pid: process.pid, browser: opts.browser, cdpTimeoutMs: opts.cdpTimeoutMs, transport: 'proxy' };
+  static async open(opts: DaemonClientOptions & { client: string; browser: BrowserSpec; cdpTimeoutMs?: number; timeoutMs?: number; rejoin?: string[] }): Promise<DaemonTransport> {
+    const hello: Extract<ClientMessage, { t: 'hello' }> = { t: 'hello', v: PROTOCOL_VERSION, client: opts.client, pid: process.pid, browser: opts.browser, cdpTimeoutMs: opts.cdpTimeoutMs, transport: 'proxy', rejoin: opts.rejoin ? { tabs: opts.rejoin } : undefined };
     // Launching a browser can take a while on a busy machine.
     const { socket, welcome, reader } = await helloWithRetry(opts, hello, opts.timeoutMs ?? 60_000);
-    const t = new DaemonTransport(socket, { session: welcome.session!, kind: welcome.kind!, endpoint: welcome.endpoint ?? '', headless: !!welcome.headless, daemonPid: welcome.daemonPid }, opts);
+    const t = new DaemonTransport(socket, { session: welcome.session!, kind: welcome.kind!, endpoint: welcome.endpoint ?? '', headless: !!welcome.headless, daemonPid: welcome.daemonPid, tabs: welcome.tabs ?? [] }, opts);
     t.wire(socket, reader);
     return t;
   }
@@ -215,10 +217,14 @@ export class DaemonTransport implements CdpTransport {
           return;
         }
         socket.destroy();
-      } catch {
-        /* the daemon is gone */
+      } catch (e) {
+        ignore(e, 'the daemon is gone');
       }
-      this.closeReason ??= 'The session daemon exited; the next call starts a new one (the page this session had open is gone).';
+      // A browser we attached to outlives the daemon (a launched one and an engine's go with it).
+      const livesOn = this.info.kind === 'attached' && this.opts.browser.mode === 'attach' && !isBrowserPool(this.opts.browser.endpoint);
+      this.closeReason ??= livesOn
+        ? 'The session daemon exited; the next call registers with a new one and goes on in the tabs this session worked in (refs taken before are stale).'
+        : 'The session daemon exited; the next call starts a new one (the page this session had open is gone).';
     }
     this.finish();
   }
@@ -299,8 +305,8 @@ export class DaemonLink {
     this.session = info.session;
   }
 
-  static async open(opts: DaemonClientOptions & { client: string; browser: BrowserSpec; cdpTimeoutMs?: number; timeoutMs?: number }): Promise<DaemonLink> {
-    const { socket, welcome, reader } = await DaemonLink.hello(opts, undefined, opts.timeoutMs ?? 60_000);
+  static async open(opts: DaemonClientOptions & { client: string; browser: BrowserSpec; cdpTimeoutMs?: number; timeoutMs?: number; rejoin?: string[] }): Promise<DaemonLink> {
+    const { socket, welcome, reader } = await DaemonLink.hello(opts, opts.rejoin, opts.timeoutMs ?? 60_000);
     const link = new DaemonLink(socket, { session: welcome.session!, kind: welcome.kind!, endpoint: welcome.endpoint ?? '', headless: !!welcome.headless, daemonPid: welcome.daemonPid, tabs: welcome.tabs ?? [] }, opts);
     link.wire(socket, reader);
     return link;

@@ -2,6 +2,7 @@ import type { Protocol } from 'devtools-protocol';
 import { BrowserAgentError } from '../base/errors';
 import type { CdpTransport } from '../session/transport';
 import { TabOwnership } from '../session/tabOwnership';
+import { ignore } from '../base/ignore';
 
 /** What the hub needs of a daemon session: where its messages go and which targets it may see. */
 export interface HubClient {
@@ -345,7 +346,7 @@ export class BrowserHub {
       return owner.deliver(line);
     }
     // Answered only once every holder has let it run: not waited for.
-    void this.call('Runtime.runIfWaitingForDebugger', {}, params.sessionId, 60_000).catch(() => undefined);
+    void this.call('Runtime.runIfWaitingForDebugger', {}, params.sessionId, 60_000).catch((e) => ignore(e, 'answered only once every holder has let it run: not waited for'));
   }
 
   /** A download started in a subframe has no known owner: every client hears of it. */
@@ -374,8 +375,11 @@ export class BrowserHub {
     for (const [g, o] of this.downloadOwner) if (o === client) this.downloadOwner.delete(g);
     if (this._closed) return;
     await Promise.all([
-      ...sessions.map((sessionId) => this.call('Target.detachFromTarget', { sessionId }, undefined, 5000).catch(() => {})),
-      ...(closeTabs ? tabs.map((targetId) => this.call('Target.closeTarget', { targetId }, undefined, 5000).catch(() => void this.closing.delete(targetId))) : []),
+      ...sessions.map((sessionId) => this.call('Target.detachFromTarget', { sessionId }, undefined, 5000).catch((e) => ignore(e, 'the session may be gone already'))),
+      ...(closeTabs ? tabs.map((targetId) => this.call('Target.closeTarget', { targetId }, undefined, 5000).catch((e) => {
+        ignore(e, 'the tab may be gone already: it is no longer closing');
+        this.closing.delete(targetId);
+      })) : []),
     ]);
   }
 

@@ -1,5 +1,6 @@
 import { readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { groupAlive, sleep, type LaunchedBrowser } from '../session/launcher';
+import { ignore } from '../base/ignore';
 
 /** A browser this daemon (or a killed predecessor it adopted) launched. */
 export type Launched = Pick<LaunchedBrowser, 'pid' | 'wsEndpoint' | 'userDataDir' | 'temporaryProfile' | 'kill'> & { headless: boolean; key?: string };
@@ -23,14 +24,14 @@ export function adopted(r: LaunchRecord): Launched {
     async kill() {
       try {
         process.kill(-r.pid, 'SIGTERM');
-      } catch {
-        /* gone */
+      } catch (e) {
+        ignore(e, 'the process group is gone already');
       }
       for (let i = 0; i < 60 && groupAlive(r.pid); i++) await sleep(50);
       try {
         process.kill(-r.pid, 'SIGKILL');
-      } catch {
-        /* gone */
+      } catch (e) {
+        ignore(e, 'the process group is gone already');
       }
       if (r.temporaryProfile) rmSync(r.userDataDir, { recursive: true, force: true, maxRetries: 5, retryDelay: 100 });
     },
@@ -57,8 +58,8 @@ export class LaunchRecords {
     if (live) this.list.push({ pid: b.pid, wsEndpoint: b.wsEndpoint, userDataDir: b.userDataDir, temporaryProfile: b.temporaryProfile, headless: b.headless, key: b.key });
     try {
       writeFileSync(this.file, JSON.stringify(this.list), { mode: 0o600 });
-    } catch {
-      /* best effort */
+    } catch (e) {
+      ignore(e, 'browsers.json is best effort: without it a restart finds no leftovers');
     }
   }
 

@@ -3,6 +3,7 @@ import type { BrowserHub } from './hub';
 import { readPairing } from './relayPairing';
 import { RelayServer } from './relayServer';
 import type { DaemonSession } from './session';
+import { ignore } from '../base/ignore';
 
 export interface RelayModeHooks {
   log: (line: string) => void;
@@ -34,7 +35,7 @@ export class RelayMode {
 
   /** The relay endpoint if it is open. */
   current(): Promise<RelayServer | undefined> {
-    return this.relay?.catch(() => undefined) ?? Promise.resolve(undefined);
+    return this.relay?.catch((e) => ignore(e, 'a relay that failed to open is none')) ?? Promise.resolve(undefined);
   }
 
   start(): Promise<RelayServer> {
@@ -63,13 +64,16 @@ export class RelayMode {
       this.viewTimer.unref?.();
       return relay;
     })();
-    this.relay.catch(() => (this.relay = undefined));
+    this.relay.catch((e) => {
+      ignore(e, 'the caller sees the error; the next call opens the relay again');
+      this.relay = undefined;
+    });
     return this.relay;
   }
 
   /** The side panel's view: sessions on the relay, their tabs and current step. */
   private async pushView() {
-    const relay = await this.relay?.catch(() => undefined);
+    const relay = await this.relay?.catch((e) => ignore(e, 'a relay that failed to open has no view to push'));
     if (!relay?.connected) return;
     const hub = this.hooks.relayHub();
     const tabIds = new Map(relay.tabs.map((t) => [t.targetId, t.tabId]));

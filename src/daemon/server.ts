@@ -14,6 +14,7 @@ import { PROTOCOL_VERSION, type DaemonStatus } from './protocol';
 import { RelayMode } from './relayMode';
 import { DaemonSession } from './session';
 import { claimUserPage } from './userPage';
+import { ignore } from '../base/ignore';
 
 // The daemon's parts, each in its own file: the client connection (clientSocket.ts) and its control messages
 // (controlMessages.ts), the browsers and what they launched (browsers.ts, launchRecords.ts), relay mode
@@ -98,7 +99,11 @@ export class Daemon {
   private accept(socket: Socket) {
     this.sockets.add(socket);
     socket.on('close', () => this.sockets.delete(socket));
-    serveClient(socket, { open: (hello, s) => this.open(hello, s), control: (msg, session, send) => handleControl(this.controlTarget, msg, session, send), dropped: (session) => this.dropped(session) });
+    serveClient(socket, {
+      open: (hello, s) => this.open(hello, s),
+      control: (msg, session, send) => handleControl(this.controlTarget, msg, session, send),
+      dropped: (session) => this.dropped(session),
+    });
   }
 
   private readonly controlTarget: ControlTarget = {
@@ -127,9 +132,9 @@ export class Daemon {
     const browser = await this.browsers.open(spec, msg.cdpTimeoutMs, own ? id : undefined);
     const s = new DaemonSession(id, String(msg.client).slice(0, 200), Number(msg.pid) || 0, browser.hub, browser.key, browser.kind, msg.transport !== 'proxy' && spec.mode !== 'relay' && !browser.pool);
     this.sessions.set(s.id, s);
-    if (msg.rejoin?.tabs?.length) {
-      for (const t of msg.rejoin.tabs) browser.hub.claim(s, t);
-    } else if (browser.kind === 'launched' || spec.mode === 'relay' || (spec.mode === 'attach' && (spec.attachTab ?? 'existing') === 'existing')) {
+    // After a daemon restart: the tabs the client worked in, still open and nobody else's, stay its own.
+    const rejoined = (Array.isArray(msg.rejoin?.tabs) ? msg.rejoin.tabs : []).filter((t) => typeof t === 'string' && browser.hub.targets.has(t) && !browser.hub.owner(t) && (!browser.claims || browser.claims.claim(t)) && browser.hub.claim(s, t));
+    if (!rejoined.length && (browser.kind === 'launched' || spec.mode === 'relay' || (spec.mode === 'attach' && (spec.attachTab ?? 'existing') === 'existing'))) {
       // Launched: the first tab nobody owns; relay: the first shared tab nobody owns; an engine's browser: its
       // first page (it has no user, and a look of our own would cost a browser); attached: the page the user has open.
       if (browser.kind === 'launched' || spec.mode === 'relay' || browser.pool) browser.hub.claimFreePage(s);
@@ -157,7 +162,7 @@ export class Daemon {
   async status(): Promise<DaemonStatus> {
     const relay = await this.relay.current();
     const browsers = this.browsers.all();
-    await Promise.all(browsers.map((b) => b.hub.refresh().catch(() => {})));
+    await Promise.all(browsers.map((b) => b.hub.refresh().catch((e) => ignore(e, 'a browser that does not answer shows its last known state'))));
     const counts = new Map<string, number>();
     for (const s of this.sessions.values()) counts.set(s.browserKey, (counts.get(s.browserKey) ?? 0) + 1);
     return {
@@ -229,8 +234,8 @@ export class Daemon {
       if (process.platform !== 'win32') {
         try {
           unlinkSync(this.opts.paths.socket);
-        } catch {
-          /* already gone */
+        } catch (e) {
+          ignore(e, 'already gone');
         }
       }
       this.records.remove();

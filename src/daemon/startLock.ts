@@ -2,6 +2,7 @@ import { mkdirSync, readFileSync, rmdirSync, rmSync, statSync, writeFileSync } f
 import { join } from 'node:path';
 import { BrowserAgentError } from '../base/errors';
 import { sleep } from '../session/launcher';
+import { ignore } from '../base/ignore';
 
 /** A lock with no owner file yet (its starter is between mkdir and the write) is stale only after this long. */
 const UNOWNED_STALE_MS = 10_000;
@@ -73,8 +74,8 @@ export async function withStartLock<T>(lock: string, fn: () => Promise<T>, waitM
     rmSync(join(lock, 'owner'), { force: true });
     try {
       rmdirSync(lock);
-    } catch {
-      /* already gone */
+    } catch (e) {
+      ignore(e, 'already gone');
     }
   }
 }

@@ -201,4 +201,3 @@ export async function runMcpServer(): Promise<void> {
   await server.connect(new LimitedStdioTransport(opts.maxInputBytes ?? DEFAULT_MAX_INPUT_BYTES));
   server.onclose = () => void shutdown();
 }
-

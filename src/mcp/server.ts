@@ -4,6 +4,7 @@ import { currentPageUrl, isAllowed, narrowingFor } from '../skills/gate';
 import { runTool, type RunHooks } from '../runtime/runner';
 import type { ToolContext, ToolDefinition, ToolResult } from '../contract/types';
 import { inputSchemaOf } from '../contract/inputSchema';
+import { ignore } from '../base/ignore';
 
 export const SERVER_NAME = 'browser-agent';
 export const SERVER_VERSION = '0.1.0';
@@ -43,13 +44,13 @@ export function createMcpServer(tools: ToolDefinition[], ctx: ToolContext, hooks
   const entries = tools.map(mcpToolEntry);
   // A skill's allowed-tools for the current site narrows the list; the client hears when it changes.
   const offered = async () => {
-    const narrowing = await narrowingFor(ctx.skills, currentPageUrl(ctx)).catch(() => undefined);
+    const narrowing = await narrowingFor(ctx.skills, currentPageUrl(ctx)).catch((e) => ignore(e, "no narrowing read: all tools listed (runTool enforces a skill's allowed-tools)"));
     return entries.filter((e) => isAllowed(narrowing, e.name));
   };
   let listed = '';
   const noteListChange = async () => {
     const names = (await offered()).map((e) => e.name).join(',');
-    if (names !== listed && listed) await server.sendToolListChanged().catch(() => undefined);
+    if (names !== listed && listed) await server.sendToolListChanged().catch((e) => ignore(e, 'the client may be gone; it reads the list on its next request'));
     listed = names;
   };
   server.setRequestHandler(ListToolsRequestSchema, async () => {

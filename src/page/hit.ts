@@ -3,6 +3,7 @@
  * open ones, and closed ones the caller holds) and, for `hitThroughFrames`, into same-origin iframes.
  * `elementFromPoint` stops at a shadow host; asking its root again goes one level in, until it answers the same.
  */
+import { ignore } from './ignore';
 
 /** Shadow roots to descend into: the element's own open one, else the closed one the caller holds for it. */
 export type Roots = (el: Element) => ShadowRoot | null | undefined;
@@ -46,7 +47,7 @@ export function hitThroughFrames(x: number, y: number, depth: number): FrameHit 
     const r = hit.getBoundingClientRect();
     const ix = x - r.x - hit.clientLeft, iy = y - r.y - hit.clientTop;
     let inner: Document | null = null;
-    try { inner = hit.contentDocument; } catch { /* cross-origin: no document */ }
+    try { inner = hit.contentDocument; } catch (e) { ignore(e, 'cross-origin: no document'); }
     if (!inner) {
       const w = doc.defaultView!;
       return { crossOrigin: hit, docX: x + w.scrollX, docY: y + w.scrollY, x: ix, y: iy, frames };

@@ -2,6 +2,7 @@ import type { BrowserSession } from '../session/browserSession';
 import type { SessionManager, StartInfo } from '../session/manager';
 import type { Tab } from '../session/tab';
 import { carryRefs } from '../snapshot/carryRefs';
+import { ignore } from '../base/ignore';
 
 /**
  * When the browser is relaunched or reattached behind the model's back (it crashed, was closed,
@@ -46,8 +47,8 @@ function track(c: Continuity, session: BrowserSession) {
       const tab = session.getTab(t.id);
       rec.all.add(tab);
       if (t.active) rec.active = tab;
-    } catch {
-      /* closed meanwhile */
+    } catch (e) {
+      ignore(e, 'closed meanwhile');
     }
   }
   session.on('tabOpened', (tab: Tab) => rec.all.add(tab));
@@ -66,8 +67,8 @@ function onStarted(c: Continuity, session: BrowserSession, info: StartInfo) {
   for (const t of session.tabs()) {
     try {
       carryRefs(old.all, old.active, session.getTab(t.id), session.kind === 'attached' ? 'before Browser Agent reattached to the browser' : 'in the browser before it was restarted');
-    } catch {
-      /* closed meanwhile */
+    } catch (e) {
+      ignore(e, 'closed meanwhile');
     }
   }
 }

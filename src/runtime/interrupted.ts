@@ -1,6 +1,7 @@
 import { BrowserAgentError, errorMessage } from '../base/errors';
 import { RELAY_INTERRUPTED } from '../session/relayProtocol';
 import type { ToolContext, ToolDefinition, ToolResult } from '../contract/types';
+import { ignore } from '../base/ignore';
 
 // Chrome stops the companion extension's service worker whenever it likes (src/daemon/relayServer.ts).
 // A CDP call it was running when it stopped has no answer; the daemon sends only plain reads again
@@ -39,8 +40,8 @@ async function again(tool: ToolDefinition, input: unknown, ctx: ToolContext): Pr
   try {
     const page = await (await ctx.tab()).session();
     await page.send('Runtime.evaluate', { expression: '0', returnByValue: true }, MAX_WAIT_MS);
-  } catch {
-    /* the new run finds out what is wrong and says so */
+  } catch (e) {
+    ignore(e, 'the new run finds out what is wrong and says so');
   }
   return tool.handler(input as never, ctx);
 }

@@ -10,6 +10,7 @@ import { runHandler } from './interrupted';
 import { callEnded, callStarted } from './inFlight';
 import { describeUnknownArgs, unknownArgs } from './unknownArgs';
 import { takeBlockedNotes, takePolicyNotes } from '../actions/blockedRequests';
+import { ignore } from '../base/ignore';
 
 /** One executed (or refused) tool call, for the audit log, notifications and the chat panel. */
 export interface StepEvent {
@@ -103,7 +104,7 @@ async function runCounted(tool: ToolDefinition, rawInput: unknown, ctx: ToolCont
         decision = { rating: { level: 'block', rule: 'skill-allowed-tools', reason }, outcome: 'blocked' };
         throw new BrowserAgentError('BLOCKED_BY_POLICY', `${reason}.`, 'Use one of the allowed tools; do not retry this one on this site.');
       }
-      preview = tool.preview ? await tool.preview(parsed.data, ctx).catch(() => undefined) : undefined;
+      preview = tool.preview ? await tool.preview(parsed.data, ctx).catch((e) => ignore(e, 'no preview: the decision goes on without it')) : undefined;
       const t0 = Date.now();
       if (hooks.decide) ({ decision, guard } = await hooks.decide(tool, parsed.data, preview, ctx));
       decidingMs = Date.now() - t0;
@@ -138,8 +139,8 @@ async function runCounted(tool: ToolDefinition, rawInput: unknown, ctx: ToolCont
   if (hooks.onStep) {
     try {
       await hooks.onStep({ tool: tool.name, input: parsed.success ? parsed.data : rawInput, preview, decision, result, startedAt, durationMs: Math.max(0, Date.now() - startedAt - decidingMs) });
-    } catch {
-      /* a failing observer never breaks the action */
+    } catch (e) {
+      ignore(e, 'a failing observer never breaks the action');
     }
   }
   return result;

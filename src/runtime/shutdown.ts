@@ -1,5 +1,6 @@
 import type { SessionManager } from '../session/manager';
 import { callsSettled } from './inFlight';
+import { ignore } from '../base/ignore';
 
 /** How long a shutdown lets calls it cut short finish (they fail at once: their browser is gone). */
 const CALLS_GRACE_MS = 3000;
@@ -12,7 +13,7 @@ const CALLS_GRACE_MS = 3000;
  * with a closing record and loses no step.
  */
 export async function shutdown(parts: { sessions?: SessionManager; audit?: { dispose(): Promise<void> } }, graceMs = CALLS_GRACE_MS): Promise<void> {
-  await parts.sessions?.dispose().catch(() => undefined);
+  await parts.sessions?.dispose().catch((e) => ignore(e, 'shutting down: the audit log is closed whatever the sessions did'));
   await callsSettled(graceMs);
-  await parts.audit?.dispose().catch(() => undefined);
+  await parts.audit?.dispose().catch((e) => ignore(e, 'shutting down: nothing is left to report to'));
 }

@@ -10,6 +10,7 @@ import type { PolicySettings } from './settings';
 import type { Decision, Rating } from '../contract/decision';
 import { readFocusAndText } from '../actions/focusFacts';
 import { displaySafePreview } from './confirmDisplay';
+import { ignore } from '../base/ignore';
 
 /** What a person is asked. Everything needed to name the action, element, page and rule. */
 export interface ConfirmRequest {
@@ -35,15 +36,19 @@ export class SiteAllowances {
   private key(origin: string | undefined, rule: string | undefined): string {
     return `${origin ?? '?'}\u0000${rule ?? '?'}`;
   }
+
   allow(origin: string | undefined, rule: string | undefined): void {
     this.allowed.add(this.key(origin, rule));
   }
+
   has(origin: string | undefined, rule: string | undefined): boolean {
     return this.allowed.has(this.key(origin, rule));
   }
+
   clear(): void {
     this.allowed.clear();
   }
+
   /** How many answers are remembered (the Forget command says what it did). */
   get size(): number {
     return this.allowed.size;
@@ -94,7 +99,7 @@ export async function resolveFrameUrl(ctx: ToolContext, frameId: string): Promis
     if (frameId === tab.targetId) return undefined; // the main frame: already checked as the page
     const sessions = [await tab.session(), ...tab.frameSessions().map((f) => f.session)];
     for (const session of sessions) {
-      const tree = await session.send('Page.getFrameTree', undefined, 2000).catch(() => undefined);
+      const tree = await session.send('Page.getFrameTree', undefined, 2000).catch((e) => ignore(e, 'a frame that does not answer is searched no further'));
       const hit = findFrame(tree?.frameTree as FrameTreeNode | undefined, frameId);
       if (hit) return hit;
     }
@@ -171,8 +176,8 @@ export function createDecider(settings: () => PolicySettings, confirmer: Confirm
       case 'notify':
         try {
           notifier?.(`${preview?.message ?? tool}: ${rating.reason ?? 'flagged by the safety policy'}`, req);
-        } catch {
-          /* a failing notification never stops the action */
+        } catch (e) {
+          ignore(e, 'a failing notification never stops the action');
         }
         return { rating, outcome: 'notified' };
       case 'confirm': {

@@ -1,3 +1,4 @@
+import { ignore } from '../base/ignore';
 /**
  * Phrase lists from settings compiled to one regular expression each. Entries are plain phrases
  * (case-insensitive, whole words for alphabetic scripts, substrings for CJK) or `/regex/`.
@@ -53,8 +54,8 @@ export function findUrlWord(url: string | undefined, entries: readonly string[])
   try {
     const u = new URL(url);
     subject = `${u.hostname}${decodeURIComponent(u.pathname)}${decodeURIComponent(u.search)}${u.hash}`;
-  } catch {
-    /* not a URL: match the raw text */
+  } catch (e) {
+    ignore(e, 'not a URL: match the raw text');
   }
   const words = entries.map((e) => (/^\/.+\/$/.test(e) ? e : `/(?<![a-z0-9])${escape(e.toLowerCase())}(?:e?s)?(?![a-z])/`));
   return findPhrase(subject.toLowerCase(), words);

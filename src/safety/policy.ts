@@ -8,6 +8,7 @@ import type { Rating, RiskLevel } from '../contract/decision';
 import { filledChoice } from './fillRules';
 import { actionUrlWord, consequentialChoice, consequentialTarget, findInForms, looksLikeCardNumber, sensitiveFieldFacts, submittedForm } from './targetRules';
 import { ICON_HINTS } from '../actions/elementFacts';
+import { ignore } from '../base/ignore';
 
 function knowsTarget(t: ActionPreview['target']): boolean {
   return !!(t && (t.role || t.name || t.tag || t.inputType || t.type));
@@ -106,8 +107,8 @@ function executableName(url: string | undefined, settings: PolicySettings): stri
   let path = url;
   try {
     path = new URL(url).pathname;
-  } catch {
-    /* a bare file name */
+  } catch (e) {
+    ignore(e, 'a bare file name');
   }
   const ext = /\.([a-z0-9]+)$/i.exec(path)?.[1]?.toLowerCase();
   return ext && settings.executableExtensions.includes(ext) ? path.split('/').pop() : undefined;

@@ -9,6 +9,7 @@ import { LandedPageCheck } from './landedPageCheck';
 import { RequestGuard } from './requestGuard';
 import type { RequestPolicy } from './requestRules';
 import { Tab } from './tab';
+import { ignore } from '../base/ignore';
 
 export type { SessionKind } from './provider';
 
@@ -36,6 +37,8 @@ export interface SessionOptions {
 export class BrowserSession extends EventEmitter {
   private readonly tabMap = new Map<string, Tab>();
   private activeId?: string;
+  /** The tabs this session worked in when its connection was lost, for the session that replaces it. */
+  tabsAtLoss?: { tabs: string[]; active?: string };
   private closing = false;
   readonly headless: boolean;
   /** Fails requests the safety policy refuses, in every target, before they are sent. */
@@ -93,7 +96,7 @@ export class BrowserSession extends EventEmitter {
       await session.applyPolicy(requestPolicy);
       await session.init(attachTab);
     } catch (e) {
-      await handle.close().catch(() => {});
+      await handle.close().catch((e) => ignore(e, 'closing after a failed start is best effort; the start error is rethrown'));
       throw e;
     }
     return session;
@@ -104,10 +107,12 @@ export class BrowserSession extends EventEmitter {
     const { targetInfos } = await this.connection.send('Target.getTargets');
     for (const info of targetInfos) this.onTargetCreated(info, false);
     const pages = [...this.tabMap.values()];
+    // Back in the tab the lost session worked in (handed back by the daemon), whatever attachTab says.
+    if (this.handle.resumeTab && this.tabMap.has(this.handle.resumeTab)) return void (await this.selectTab(this.handle.resumeTab));
     // Our own tab opens in the background of the person's window (newTab): it never takes their focus.
     if (attachTab === 'new' || pages.length === 0) return void (await this.newTab('about:blank'));
     // The page the user is looking at, even when another client (DevTools, a tool) is attached to it.
-    const chosen = chooseAttachTab(await probePages(this.connection).catch(() => []));
+    const chosen = chooseAttachTab(await probePages(this.connection).catch((e) => ignore(e, 'no page read: the first page is chosen', [])));
     await this.selectTab(chosen && this.tabMap.has(chosen) ? chosen : pages[0].targetId);
   }
 
@@ -232,6 +237,15 @@ export class BrowserSession extends EventEmitter {
     return tab;
   }
 
+  /**
+   * Bring to Front, when a person asks: selects the tab actions go to in its window and raises the window.
+   * Never done on its own (agents work in background tabs beside the person); works in every mode.
+   */
+  async bringToFront(): Promise<Tab> {
+    const tab = await this.activeTab();
+    await this.connection.send('Target.activateTarget', { targetId: tab.targetId });
+    return tab;
+  }
 
   async closeTab(id: string): Promise<void> {
     const tab = this.getTab(id);
@@ -269,7 +283,7 @@ export class BrowserSession extends EventEmitter {
     const fresh = this.tabMap.get(targetId) ?? this.addTab({ targetId, url: 'about:blank', title: '', type: 'page', attached: false, canAccessOpener: false } as Protocol.Target.TargetInfo);
     fresh.openerId = old.openerId;
     this.closingTabs.add(id);
-    await this.connection.send('Target.closeTarget', { targetId: id }, undefined, 5000).catch(() => undefined);
+    await this.connection.send('Target.closeTarget', { targetId: id }, undefined, 5000).catch((e) => ignore(e, 'the tab may be gone already'));
     this.onTargetDestroyed(id);
     this.closingTabs.delete(id);
     if (wasActive) await this.selectTab(targetId);
@@ -344,11 +358,12 @@ export class BrowserSession extends EventEmitter {
   }
 
   private onDisconnected() {
+    if (!this.closing) this.tabsAtLoss = { tabs: [...this.tabMap.keys()], active: this.activeId };
     for (const tab of this.tabMap.values()) tab.dispose();
     this.tabMap.clear();
     if (!this.closing) {
       // The browser crashed, was closed by the user, or the remote endpoint went away.
-      if (this.handle.pid) this.handle.close().catch(() => {});
+      if (this.handle.pid) this.handle.close().catch((e) => ignore(e, 'the browser is gone; closing its process is best effort'));
       this.emit('disconnected');
     } else {
       this.emit('closed');

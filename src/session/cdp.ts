@@ -70,9 +70,14 @@ export class CdpConnection extends EventEmitter {
     return this._closed;
   }
 
+  /** Once closed: why, when the transport knows (e.g. the session daemon exited). */
+  get closeReason(): string | undefined {
+    return this._closed ? this.transport.closeReason : undefined;
+  }
+
   send<M extends CommandName>(method: M, params?: Params<M>, sessionId?: string, timeoutMs?: number): Promise<Result<M>> {
     if (this._closed) {
-      return Promise.reject(new BrowserAgentError('BROWSER_DISCONNECTED', `The browser connection is closed (while calling ${method}).`, 'The browser will be relaunched or reattached on the next action.'));
+      return Promise.reject(new BrowserAgentError('BROWSER_DISCONNECTED', this.closeReason ?? `The browser connection is closed (while calling ${method}).`, 'The browser will be relaunched or reattached on the next action.'));
     }
     if (sessionId && this.crashed.size) {
       const crashed = this.crashed.get(sessionId);

@@ -1,5 +1,6 @@
 import type { Protocol } from 'devtools-protocol';
 import type { CdpConnection } from './cdp';
+import { ignore } from '../base/ignore';
 
 /**
  * Keeps a tab that is not the selected one of its window (our background tabs, or a tab the person left)
@@ -13,10 +14,10 @@ import type { CdpConnection } from './cdp';
 export async function keepDrawing(connection: CdpConnection, targetId: string): Promise<() => void> {
   const { sessionId } = await connection.send('Target.attachToTarget', { targetId, flatten: true });
   const session = connection.session(sessionId);
-  const off = session.on('Page.screencastFrame', (f: Protocol.Page.ScreencastFrameEvent) => void session.send('Page.screencastFrameAck', { sessionId: f.sessionId }).catch(() => undefined));
+  const off = session.on('Page.screencastFrame', (f: Protocol.Page.ScreencastFrameEvent) => void session.send('Page.screencastFrameAck', { sessionId: f.sessionId }).catch((e) => ignore(e, 'the tab may be gone; the next frame never comes')));
   await session.send('Page.startScreencast', { format: 'jpeg', quality: 1, maxWidth: 8, maxHeight: 8, everyNthFrame: 1_000_000 });
   return () => {
     off();
-    if (!connection.closed) void connection.send('Target.detachFromTarget', { sessionId }).catch(() => undefined);
+    if (!connection.closed) void connection.send('Target.detachFromTarget', { sessionId }).catch((e) => ignore(e, 'the session may be gone already'));
   };
 }

@@ -5,6 +5,7 @@ import type { BlockedRequest } from './blockedLog';
 import type { GuardedPage, RequestGuard } from './requestGuard';
 import type { RequestVerdict } from './requestRules';
 import { Waiters } from './waiters';
+import { ignore } from '../base/ignore';
 
 /** What the session did about a page on a blocked origin, for the tools to tell the model. */
 export interface PolicyAct extends RequestVerdict {
@@ -191,7 +192,7 @@ export class LandedPageCheck extends EventEmitter {
     const state = this.pages.get(page.targetId);
     if (!state) return;
     const seen = state.commits;
-    const tree = await this.connection.send('Page.getFrameTree', undefined, page.sessionId, LEAVE_TIMEOUT_MS).catch(() => undefined);
+    const tree = await this.connection.send('Page.getFrameTree', undefined, page.sessionId, LEAVE_TIMEOUT_MS).catch((e) => ignore(e, 'the page may be gone or navigating; its next commit is checked again'));
     if (!tree || state.commits !== seen || this.pages.get(page.targetId) !== state) return;
     const frame = tree.frameTree.frame;
     this.onCommit(page, frame, 'Navigation');
@@ -224,7 +225,7 @@ export class LandedPageCheck extends EventEmitter {
           if (closed) return;
           act.did = 'left';
         }
-        await this.connection.send('Page.navigate', { url: 'about:blank' }, state.sessionId, LEAVE_TIMEOUT_MS).catch(() => undefined);
+        await this.connection.send('Page.navigate', { url: 'about:blank' }, state.sessionId, LEAVE_TIMEOUT_MS).catch((e) => ignore(e, 'the tab may be gone; it counts as left'));
         state.url = 'about:blank';
       } finally {
         this.busy.delete(targetId);

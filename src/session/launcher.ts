@@ -6,6 +6,7 @@ import { Launcher, getChromePath } from 'chrome-launcher';
 import { BrowserAgentError } from '../base/errors';
 import { cleanStaleProfiles, markOwner, TEMP_PROFILE_PREFIX } from './staleProfiles';
 import { startWatchdog } from './watchdog';
+import { ignore } from '../base/ignore';
 
 export interface LaunchOptions {
   /** Browser binary; default: what chrome-launcher finds, then /usr/bin/chromium. */
@@ -116,8 +117,8 @@ export function findBrowserExecutable(preferred?: string): string {
   try {
     const found = getChromePath();
     if (found) return found;
-  } catch {
-    /* fall through to the usual paths */
+  } catch (e) {
+    ignore(e, 'fall through to the usual paths');
   }
   const fallback = FALLBACK_PATHS.find((p) => existsSync(p));
   if (fallback) return fallback;
@@ -151,8 +152,8 @@ export async function launchBrowser(opts: LaunchOptions = {}): Promise<LaunchedB
   if (existsSync(portFile)) {
     try {
       unlinkSync(portFile);
-    } catch {
-      /* ignore */
+    } catch (e) {
+      ignore(e, 'best effort: a stale port file that cannot be removed is left');
     }
   }
   const child = spawn(executablePath, defaultLaunchArgs(opts, userDataDir), {
@@ -181,8 +182,8 @@ export async function launchBrowser(opts: LaunchOptions = {}): Promise<LaunchedB
     if (temporaryProfile) {
       try {
         rmSync(userDataDir, { recursive: true, force: true, maxRetries: 5, retryDelay: 100 });
-      } catch {
-        /* best effort */
+      } catch (e) {
+        ignore(e, 'a temporary profile left behind is cleaned at the next launch');
       }
     }
   };

@@ -6,6 +6,7 @@ import type { LaunchOptions } from './launcher';
 import { localProvider, type BrowserProvider } from './provider';
 import type { RequestPolicy } from './requestRules';
 import { redactEndpoint, type RemoteBrowserMode } from './remoteEngines';
+import { ignore } from '../base/ignore';
 
 export interface SessionSettings {
   /** What `ensure()` does when no browser is connected. */
@@ -90,7 +91,7 @@ export class SessionManager extends EventEmitter {
    */
   async setRequestPolicy(policy: RequestPolicy | undefined): Promise<void> {
     this.requestPolicy = policy;
-    const live = this.current ?? (await this.starting?.catch(() => undefined));
+    const live = this.current ?? (await this.starting?.catch((e) => ignore(e, 'a failed start was reported to its caller; no session to apply it to')));
     await live?.applyPolicy(policy);
   }
 
@@ -122,10 +123,15 @@ export class SessionManager extends EventEmitter {
 
   attach(endpoint: string, headers?: Record<string, string>): Promise<BrowserSession> {
     const s = this.settings();
+    // The connection to a browser that lives on was lost (the session daemon died): ask for our tabs back.
+    // (`last`: an attempt that failed, say while the next daemon started, dropped `session` already.)
+    const prev = this.session ?? this.last;
+    const lost = prev && !prev.connected && prev.kind === 'attached' && !prev.pool ? prev.tabsAtLoss : undefined;
     return this.start('attached', async () => {
       this.log.info(`Attaching to ${redactEndpoint(endpoint)}`);
       const attachTab = s.attachTab ?? 'existing';
-      const handle = await (s.provider ?? localProvider).attach(endpoint, { headers: headers ?? s.attach?.headers, cdpTimeoutMs: s.cdpTimeoutMs, attachTab, remoteBrowser: s.remoteBrowser });
+      const rejoin = lost?.tabs.length ? lost : undefined;
+      const handle = await (s.provider ?? localProvider).attach(endpoint, { headers: headers ?? s.attach?.headers, cdpTimeoutMs: s.cdpTimeoutMs, attachTab, remoteBrowser: s.remoteBrowser, rejoin });
       const session = await BrowserSession.open(handle, attachTab, this.requestPolicy);
       this.lastMode = { mode: 'attach', endpoint, headers };
       this.log.info(`Attached to ${redactEndpoint(session.endpoint)}${session.pool ? ' (a remote-browser engine)' : ''}`);
@@ -135,7 +141,7 @@ export class SessionManager extends EventEmitter {
 
   /** Ends the session: kills a browser we launched, detaches from one we attached to. */
   async close(): Promise<void> {
-    const s = this.session ?? (await this.starting?.catch(() => undefined));
+    const s = this.session ?? (await this.starting?.catch((e) => ignore(e, 'a failed start left no session to close')));
     this.session = undefined;
     this.lastMode = undefined;
     if (s) {
@@ -170,14 +176,14 @@ export class SessionManager extends EventEmitter {
    */
   private async start(kind: 'launched' | 'attached', make: () => Promise<BrowserSession>, profile?: string): Promise<BrowserSession> {
     if (this.disposed) throw shuttingDown();
-    if (this.starting) await this.starting.catch(() => undefined);
+    if (this.starting) await this.starting.catch((e) => ignore(e, 'a failed start was reported to its caller; this one starts anew'));
     const previous = this.session;
     // Why an earlier session (if any) is gone, for the 'started' event: the model must hear of it.
     const replaced = previous ?? this.last;
     const reason: StartReason = !replaced ? 'first' : !replaced.connected && previous ? 'disconnected' : previous ? 'restarted' : 'closed';
     if (previous && (!previous.connected || (kind === 'launched' && previous.kind === 'launched' && profile))) {
       this.session = undefined;
-      await previous.close().catch(() => {});
+      await previous.close().catch((e) => ignore(e, 'the old session may be gone already; the new one starts'));
     }
     this.setStatus({ state: 'starting', kind });
     this.starting = make();
@@ -187,7 +193,7 @@ export class SessionManager extends EventEmitter {
       this.session = session;
       this.last = session;
       this.wire(session);
-      if (old && old !== session) await old.close().catch(() => {});
+      if (old && old !== session) await old.close().catch((e) => ignore(e, 'the replaced session may be gone already'));
       this.refreshStatus();
       this.emit('started', session, { reason, previous: replaced } satisfies StartInfo);
       return session;

@@ -123,7 +123,8 @@ export class PageLog {
         }
         const e: RequestEntry = {
           id: 0, method: p.request.method, url: p.request.url, type: p.type ?? 'Other', frame: frame?.(), loaderId: p.loaderId, main,
-          requestId: p.requestId, session, requestHeaders: p.request.headers, postData: p.request.postData?.slice(0, MAX_KEPT_BODY), postDataLength: p.request.postData?.length, hasPostData: p.request.hasPostData,
+          requestId: p.requestId, session, requestHeaders: p.request.headers,
+          postData: p.request.postData?.slice(0, MAX_KEPT_BODY), postDataLength: p.request.postData?.length, hasPostData: p.request.hasPostData,
         };
         this.live.set(p.requestId, e);
         this.pushRequest(e);

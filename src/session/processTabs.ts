@@ -6,6 +6,7 @@ import type { AttachTabMode, PageCandidate } from './tabChoice';
 import { TabClaims } from './tabClaims';
 import { TabOwnership } from './tabOwnership';
 import { claimUserPage } from './userPage';
+import { ignore } from '../base/ignore';
 
 export interface ProcessTabsOptions {
   /** Attached to this endpoint (a launched browser is ours alone: nothing to claim). */
@@ -62,7 +63,7 @@ export class ProcessTabs {
       this.attachTab = free || (found.pool && this.opts.attachTab !== 'new') ? 'existing' : 'new';
     }
     const b = await this.sessions.ensure();
-    if (free && !this.ready.has(b)) await b.selectTab(free).catch(() => undefined);
+    if (free && !this.ready.has(b)) await b.selectTab(free).catch((e) => ignore(e, 'the free tab may be gone; the active tab is used'));
     if (!this.ready.has(b)) {
       b.on('activeTabChanged', (t: { targetId: string }) => {
         this.ownership.assign(THIS_PROCESS, t.targetId);
@@ -74,7 +75,7 @@ export class ProcessTabs {
       });
       if (cdpUrl) await this.holdActiveTab(b);
       else {
-        const active = await b.activeTab().catch(() => undefined);
+        const active = await b.activeTab().catch((e) => ignore(e, 'no active tab: none to hold'));
         if (active) this.ownership.assign(THIS_PROCESS, active.targetId);
       }
     }
@@ -88,7 +89,7 @@ export class ProcessTabs {
    * with one blank page (a look first would cost a second browser and a pool slot).
    */
   private async claimUserPage(endpoint: string): Promise<{ page?: string; pool?: boolean }> {
-    const wsUrl = await resolveEndpoint(endpoint, this.opts.headers).catch(() => undefined);
+    const wsUrl = await resolveEndpoint(endpoint, this.opts.headers).catch((e) => ignore(e, 'an endpoint that does not answer has no user page to claim'));
     this.claims?.releaseAll();
     this.claims = undefined;
     if (wsUrl && isBrowserPool(wsUrl)) return { pool: true };
@@ -109,7 +110,7 @@ export class ProcessTabs {
   /** Makes the active tab ours; when another server got to it first (it was just created), opens another. */
   private async holdActiveTab(b: BrowserSession): Promise<void> {
     for (let attempt = 0; attempt < 3; attempt++) {
-      const active = await b.activeTab().catch(() => undefined);
+      const active = await b.activeTab().catch((e) => ignore(e, 'no active tab: none to hold'));
       if (!active) return;
       if (!this.claims || this.claims.claim(active.targetId)) return this.ownership.assign(THIS_PROCESS, active.targetId);
       await b.newTab('about:blank');

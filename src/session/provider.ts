@@ -27,6 +27,11 @@ export interface BrowserHandle {
   sessionId?: string;
   /** In a browser shared with other clients: the tabs that are ours (others are never shown). */
   scope?: TabScope;
+  /**
+   * The tab to go on in: this session replaces one whose connection was lost (the session daemon died) and
+   * the provider handed that session's tabs back (settings.rejoin), so the agent stays in its page.
+   */
+  resumeTab?: string;
   /** Told about every tab we open, so the owner of the shared browser knows it is ours. */
   onTabCreated?(targetId: string): void;
   /**
@@ -43,6 +48,11 @@ export interface ConnectSettings {
   headers?: Record<string, string>;
   /** A remote-browser engine: a browser per session (default) or one for every session of the daemon. */
   remoteBrowser?: RemoteBrowserMode;
+  /**
+   * Reattaching after the connection was lost: the tabs the lost session worked in (`active` last), to be
+   * handed back where the provider decides who works where (the session daemon). Others ignore it.
+   */
+  rejoin?: { tabs: string[]; active?: string };
 }
 
 /** Makes browser connections. The one seam between the session layer and where browsers live. */

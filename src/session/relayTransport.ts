@@ -1,6 +1,7 @@
 import type { Protocol } from 'devtools-protocol';
 import type { CdpTransport } from './transport';
 import { TAB_RULES_METHOD, type RelayRequest, type SharedTab } from './relayProtocol';
+import { ignore } from '../base/ignore';
 
 /**
  * The companion Chrome extension as the daemon's relay endpoint sees it (src/daemon/relayServer.ts):
@@ -154,10 +155,10 @@ export class RelayTransport implements CdpTransport {
   private async release(tabId: number) {
     await Promise.all([
       ...['Fetch.disable', 'Target.setAutoAttach'].map((m) =>
-        this.link.request({ op: 'cdp', tabId, method: m, params: m === 'Target.setAutoAttach' ? { autoAttach: false, waitForDebuggerOnStart: false, flatten: true } : {} }, 5000).catch(() => undefined),
+        this.link.request({ op: 'cdp', tabId, method: m, params: m === 'Target.setAutoAttach' ? { autoAttach: false, waitForDebuggerOnStart: false, flatten: true } : {} }, 5000).catch((e) => ignore(e, 'the tab may be closed; its debugger went with it')),
       ),
       // No session works in the tab any more: its request rules go too.
-      this.link.request({ op: 'rules', tabId, rules: [], intercepting: false }, 5000).catch(() => undefined),
+      this.link.request({ op: 'rules', tabId, rules: [], intercepting: false }, 5000).catch((e) => ignore(e, 'the tab may be closed; its rules went with it')),
     ]);
     for (const [s, t] of this.children) if (t === tabId) this.children.delete(s);
   }

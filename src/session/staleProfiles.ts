@@ -1,6 +1,7 @@
 import { readdirSync, readFileSync, readlinkSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { hostname, tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { ignore } from '../base/ignore';
 
 /** Temporary profiles are `<tmp>/browser-agent-profile-XXXXXX` (mkdtemp). */
 export const TEMP_PROFILE_PREFIX = 'browser-agent-profile-';
@@ -12,8 +13,8 @@ const ORPHAN_AGE_MS = 10 * 60_000;
 export function markOwner(profileDir: string, browserPid: number): void {
   try {
     writeFileSync(join(profileDir, OWNER_FILE), JSON.stringify({ owner: process.pid, browser: browserPid, host: hostname() }));
-  } catch {
-    /* best effort: without it the lock file still tells */
+  } catch (e) {
+    ignore(e, 'best effort: without it the lock file still tells');
   }
 }
 
@@ -76,8 +77,8 @@ export function cleanStaleProfiles(dir = tmpdir()): string[] {
     try {
       rmSync(path, { recursive: true, force: true, maxRetries: 3, retryDelay: 50 });
       removed.push(path);
-    } catch {
-      /* someone else's, or busy: leave it */
+    } catch (e) {
+      ignore(e, "someone else's, or busy: leave it");
     }
   }
   return removed;

@@ -6,6 +6,7 @@ import { fenceInline } from '../base/untrusted';
 import type { CdpConnection, CdpSession, Unsubscribe } from './cdp';
 import { NO_SERVICE_WORKERS } from './autoAttach';
 import { PageLog } from './pageLog';
+import { ignore } from '../base/ignore';
 
 export interface DialogInfo {
   type: Protocol.Page.DialogType;
@@ -68,7 +69,11 @@ export class Tab extends EventEmitter {
 
   /** The page session; attaches on first use so attaching to a browser with many tabs stays cheap. */
   async session(): Promise<CdpSession> {
-    if (this.closed) throw new BrowserAgentError('TAB_CLOSED', `The tab "${this.title || this.url}" is closed.`, 'List tabs with browser_tabs and select another one.');
+    if (this.closed) {
+      // Not the tab: the connection under it went (a call that began just as the session daemon exited).
+      if (this.connection.closed) throw new BrowserAgentError('BROWSER_DISCONNECTED', this.connection.closeReason ?? 'The browser connection closed.', 'The browser will be relaunched or reattached on the next action.');
+      throw new BrowserAgentError('TAB_CLOSED', `The tab "${this.title || this.url}" is closed.`, 'List tabs with browser_tabs and select another one.');
+    }
     if (this._session) return this._session;
     this.attaching ??= this.attach().catch((e) => {
       this.attaching = undefined;
@@ -115,13 +120,13 @@ export class Tab extends EventEmitter {
       session.send('Page.enable'),
       session.send('Runtime.enable'),
       session.send('Network.enable', { maxTotalBufferSize: 1_000_000, maxResourceBufferSize: 500_000 }),
-      session.send('Log.enable').catch(() => undefined),
+      session.send('Log.enable').catch((e) => ignore(e, 'console messages are a nicety; some targets lack the Log domain')),
       session.send('Target.setAutoAttach', { autoAttach: true, waitForDebuggerOnStart: true, flatten: true, filter: this.childFilter() }),
       // Pages of a window without OS focus, or a background tab, still get focus and blur, so clicks into
       // fields and typing behave as for a person at that window. It also keeps a background tab visible
       // (visibilityState, animation frames, unthrottled timers, screenshots; with keepDrawing at full
       // rate; measured on Chromium 150): agent tabs live behind the person's tab without taking its focus.
-      session.send('Emulation.setFocusEmulationEnabled', { enabled: true }).catch(() => undefined),
+      session.send('Emulation.setFocusEmulationEnabled', { enabled: true }).catch((e) => ignore(e, 'a browser without focus emulation still works')),
     ]);
     // Dialogs already open before we attached are re-announced by Page.enable; nothing else to do.
     this._session = session;
@@ -199,7 +204,7 @@ export class Tab extends EventEmitter {
           child.send('Page.enable'),
           child.send('Runtime.enable'),
           child.send('Network.enable', { maxTotalBufferSize: 1_000_000, maxResourceBufferSize: 500_000 }),
-          child.send('Log.enable').catch(() => undefined),
+          child.send('Log.enable').catch((e) => ignore(e, 'console messages are a nicety; some targets lack the Log domain')),
           child.send('Target.setAutoAttach', { autoAttach: true, waitForDebuggerOnStart: true, flatten: true, filter: this.childFilter() }),
         ]);
         // Only fills a gap: this answer can arrive after a newer Page.frameNavigated.
@@ -212,14 +217,14 @@ export class Tab extends EventEmitter {
         this.subscriptions.push(...this.log.watch(child, () => name, { networkOnly: true }));
         await child.send('Network.enable', { maxTotalBufferSize: 1_000_000, maxResourceBufferSize: 500_000 });
       }
-    } catch {
-      /* the frame went away while we set it up */
+    } catch (e) {
+      ignore(e, 'the frame went away while we set it up');
     } finally {
       // Workers and frames paused at start must be released, whatever we did with them — but only
       // once the request guard intercepts in them (a worker released early ran its first requests unguarded).
       if (p.waitingForDebugger) {
-        await this.beforeRelease?.(info.targetId).catch(() => undefined);
-        child.send('Runtime.runIfWaitingForDebugger').catch(() => {});
+        await this.beforeRelease?.(info.targetId).catch((e) => ignore(e, 'released anyway: a paused target left waiting would hang'));
+        child.send('Runtime.runIfWaitingForDebugger').catch((e) => ignore(e, 'the target may be gone already'));
       }
     }
   }
@@ -253,8 +258,8 @@ export class Tab extends EventEmitter {
         this.title = targetInfo.title;
         this.emit('infoChanged');
       }
-    } catch {
-      /* closed meanwhile */
+    } catch (e) {
+      ignore(e, 'closed meanwhile');
     }
   }
 

@@ -6,9 +6,9 @@ import type { CdpConnection } from './cdp';
 import { isAgentWorld, isOwnWorld } from './worlds';
 import { pageCall, pageFns } from '../page/fn';
 import guardsFns from '../page/session/guards.ts?pagefn';
+import { ignore } from '../base/ignore';
 
 const guardsPage = pageFns<typeof import('../page/session/guards')>(guardsFns);
-
 
 /** `focused`: the page the user has open (default); `new`: always a tab of our own. */
 export type AttachTabMode = 'focused' | 'new';
@@ -60,7 +60,7 @@ export async function probePages(conn: CdpConnection): Promise<PageCandidate[]> 
   const { targetInfos } = await conn.send('Target.getTargets', undefined, undefined, PROBE_MS);
   const pages = targetInfos.filter((t) => t.type === 'page' && usable(t.url));
   const out: PageCandidate[] = pages.map((t) => ({ targetId: t.targetId, url: t.url }));
-  await Promise.all(out.slice(0, MAX_PROBED).map((p) => probeOne(conn, p).catch(() => undefined)));
+  await Promise.all(out.slice(0, MAX_PROBED).map((p) => probeOne(conn, p).catch((e) => ignore(e, 'a page that does not answer is listed unprobed'))));
   return out;
 }
 
@@ -79,6 +79,6 @@ async function probeOne(conn: CdpConnection, p: PageCandidate): Promise<void> {
     p.focused = focus === true;
   } finally {
     off();
-    await conn.send('Target.detachFromTarget', { sessionId }, undefined, PROBE_MS).catch(() => undefined);
+    await conn.send('Target.detachFromTarget', { sessionId }, undefined, PROBE_MS).catch((e) => ignore(e, 'the session may be gone already'));
   }
 }

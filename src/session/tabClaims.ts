@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import { linkSync, mkdirSync, readFileSync, unlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { ignore } from '../base/ignore';
 
 /**
  * Which Browser Agent process works in which tab of a shared browser. Several servers attached to
@@ -96,8 +97,8 @@ function pidAlive(pid: number): boolean {
 function tryUnlink(path: string) {
   try {
     unlinkSync(path);
-  } catch {
-    /* gone */
+  } catch (e) {
+    ignore(e, 'the claim file is gone already');
   }
 }
 

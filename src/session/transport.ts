@@ -1,6 +1,7 @@
 import WebSocket from 'ws';
 import { BrowserAgentError } from '../base/errors';
 import { isBrowserPool, POOL_CONNECT_TIMEOUT_MS, redactEndpoint, refusedByEndpoint, remoteBrowserGone, unreachableEndpoint } from './remoteEngines';
+import { ignore } from '../base/ignore';
 
 /**
  * How CDP messages travel: one JSON text per message, in order. A WebSocket to the browser is one
@@ -56,8 +57,8 @@ export function connectWebSocket(url: string, opts: WebSocketTransportOptions = 
         close: () => {
           try {
             ws.close();
-          } catch {
-            /* already closing */
+          } catch (e) {
+            ignore(e, 'already closing');
           }
           gone();
         },

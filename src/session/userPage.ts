@@ -5,6 +5,7 @@
 import { CdpConnection } from './cdp';
 import { chooseAttachTab, claimedByAgentWorld, probePages, type AttachTabMode, type PageCandidate } from './tabChoice';
 import type { TabClaims } from './tabClaims';
+import { ignore } from '../base/ignore';
 
 export interface UserPageChoice {
   /** The browser's ws:// debugger URL and handshake headers, for a look of our own. */
@@ -47,10 +48,10 @@ export async function claimUserPage(o: UserPageChoice): Promise<string | undefin
  * shared connection would route those sessions elsewhere). None when the browser cannot be reached.
  */
 async function lookAtPages(wsUrl: string, headers: Record<string, string> | undefined): Promise<PageCandidate[]> {
-  const conn = await CdpConnection.connect(wsUrl, { headers, timeoutMs: 5000 }).catch(() => undefined);
+  const conn = await CdpConnection.connect(wsUrl, { headers, timeoutMs: 5000 }).catch((e) => ignore(e, 'a browser that cannot be reached has no pages to show'));
   if (!conn) return [];
   try {
-    return await probePages(conn).catch(() => []);
+    return await probePages(conn).catch((e) => ignore(e, 'no page read: none to show', []));
   } finally {
     conn.close();
   }

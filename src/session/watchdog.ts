@@ -1,4 +1,5 @@
 import { spawn, type ChildProcess } from 'node:child_process';
+import { ignore } from '../base/ignore';
 
 /**
  * A launched browser must not outlive the process that owns it, however that process ends
@@ -75,8 +76,8 @@ export function startWatchdog(pgid: number, profileDir?: string): Watchdog | und
       try {
         child.stdin?.write('release\n');
         child.stdin?.end();
-      } catch {
-        /* already gone */
+      } catch (e) {
+        ignore(e, 'already gone');
       }
     },
   };

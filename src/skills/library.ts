@@ -6,6 +6,7 @@ import { parseSkill } from './parse';
 import { SkillIndex, type SkillQuery } from './searchIndex';
 import { skillMatchesUrl } from './sites';
 import type { Skill, SkillHit, SkillProblem, SkillSource } from './types';
+import { ignore } from '../base/ignore';
 
 export interface SkillFolder {
   path: string;
@@ -119,14 +120,14 @@ export class SkillLibrary extends EventEmitter {
         this.watchers.delete(path);
       });
       this.watchers.set(path, { watcher: w, target });
-    } catch {
-      /* a folder that cannot be watched is still read on the next reload */
+    } catch (e) {
+      ignore(e, 'a folder that cannot be watched is still read on the next reload');
     }
   }
 
   private scheduleReload(): void {
     clearTimeout(this.timer);
-    this.timer = setTimeout(() => void this.reload().catch(() => undefined), this.opts.debounceMs ?? 150);
+    this.timer = setTimeout(() => void this.reload().catch((e) => ignore(e, 'a failed reload keeps the skills read before')), this.opts.debounceMs ?? 150);
   }
 
   async search(q: SkillQuery): Promise<SkillHit[]> {

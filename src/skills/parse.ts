@@ -7,13 +7,33 @@ const list = z
   .union([z.array(z.string()), z.string()])
   .transform((v) => (Array.isArray(v) ? v : v.split(/[,\s]+/)).map((s) => s.trim()).filter(Boolean));
 
-const FrontMatter = z.object({
-  name: z.string().trim().min(1).max(120),
-  description: z.string().trim().min(1).max(1000),
+const risk = z.union([z.string(), z.array(z.string())]).transform((v) => (Array.isArray(v) ? v.join('\n') : v));
+
+/**
+ * Our own fields. They belong under `metadata:` (the Agent Skills format's map for a client's fields, the only place
+ * VS Code's skill validation accepts them); written at the top level, as skills before it were, they still count.
+ */
+const OwnFields = z.object({
   sites: list.optional(),
   'allowed-tools': list.optional(),
-  risk: z.union([z.string(), z.array(z.string())]).transform((v) => (Array.isArray(v) ? v.join('\n') : v)).optional(),
+  risk: risk.optional(),
 });
+
+const FrontMatter = OwnFields.extend({
+  name: z.string().trim().min(1).max(120),
+  description: z.string().trim().min(1).max(1000),
+  metadata: OwnFields.passthrough().optional(),
+});
+
+/** Both places given: a site in either applies; a tool must be allowed in both (narrowing never widens). */
+function merged(f: z.infer<typeof FrontMatter>): { sites: string[]; allowedTools?: string[]; risk?: string } {
+  const m = f.metadata ?? {};
+  const sites = [...new Set([...(m.sites ?? []), ...(f.sites ?? [])])];
+  const [a, b] = [m['allowed-tools'], f['allowed-tools']].map((t) => (t?.length ? t : undefined));
+  const allowedTools = a && b ? a.filter((t) => b.includes(t)) : (a ?? b);
+  const why = [m.risk, f.risk].map((r) => r?.trim()).filter(Boolean).join('\n');
+  return { sites, allowedTools, risk: why || undefined };
+}
 
 export const MAX_SKILL_BYTES = 64 * 1024;
 
@@ -38,5 +58,5 @@ export function parseSkill(text: string, path: string, source: SkillSource): Ski
   if (!fm.success) throw new Error(fm.error.issues.map((i) => `${i.path.join('.') || 'front matter'}: ${i.message}`).join('; '));
   if (!body) throw new Error('no steps: write the procedure below the front matter');
   const f = fm.data;
-  return { path, name: f.name, description: f.description, sites: f.sites ?? [], allowedTools: f['allowed-tools']?.length ? f['allowed-tools'] : undefined, risk: f.risk?.trim() || undefined, body, source };
+  return { path, name: f.name, description: f.description, ...merged(f), body, source };
 }

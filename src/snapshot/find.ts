@@ -8,6 +8,7 @@ import { untrusted, type Line } from './format';
 import { hiddenMatches } from './hiddenFind';
 import { markShown } from './shown';
 import { elementsFor } from './snapshot';
+import { ignore } from '../base/ignore';
 
 /** Closed parts of the page named in a result at most. */
 const HIDDEN_SHOWN = 10;
@@ -91,7 +92,7 @@ export async function findInPage(tab: Tab, query: string, opts: { regex?: boolea
     hits.push(l.kind === 'text' ? `${hit} (line ${here}${lastRef ? `, after [${lastRef.ref}]` : ''})` : hit);
   }
   markShown(tab, named);
-  const hidden = await hiddenMatches(tab, match, snippet, HIDDEN_SHOWN).catch(() => []);
+  const hidden = await hiddenMatches(tab, match, snippet, HIDDEN_SHOWN).catch((e) => ignore(e, 'hidden matches are a nicety; the found ones stand', []));
   const behind = hidden.length ? `\nIn parts of the page that are closed (open them with their control to read and act there):\n${untrusted(hidden.slice(0, HIDDEN_SHOWN).map((h) => `${h.text} — behind ${h.opener}`).join('\n'))}` : '';
   if (!total) return `No ${hidden.length ? 'shown ' : ''}element or text matches ${JSON.stringify(query)}.${hidden.length ? behind : ' Try fewer words, or browser_snapshot.'}`;
   const more = total > hits.length ? `\n${total - hits.length} more matches; raise limit or refine the query.` : '';

@@ -13,6 +13,7 @@ const worldPage = pageFns<typeof import('../page/snapshotWorld')>(snapshotWorldF
 import extractorSource from '../page/snapshot/extractor.ts?inpage';
 import type { PageItem, RunOptions, RunResult } from '../page/protocol';
 import type { LineParts } from './lineChange';
+import { ignore } from '../base/ignore';
 
 /** Unique per process: worlds are shared by name between CDP clients (src/session/worlds.ts). */
 const WORLD = worldName();
@@ -82,7 +83,10 @@ const states = new WeakMap<Tab, TabState>();
 export function tabState(tab: Tab): TabState {
   let st = states.get(tab);
   if (!st) {
-    st = { framesById: new Map(), framesByPrefix: new Map(), nextPrefix: 1, counters: new Map(), docs: new Map(), refs: new Map(), shown: new Map(), contexts: new Map(), watched: new Set(), offs: [], dialogWaiters: new Set() };
+    st = {
+      framesById: new Map(), framesByPrefix: new Map(), nextPrefix: 1, counters: new Map(), docs: new Map(), refs: new Map(), shown: new Map(),
+      contexts: new Map(), watched: new Set(), offs: [], dialogWaiters: new Set(),
+    };
     states.set(tab, st);
     const s = st;
     const onDialog = () => [...s.dialogWaiters].forEach((w) => w());
@@ -165,7 +169,7 @@ export async function evalInFrame<T>(tab: Tab, frame: FrameRef, expression: stri
       const contextId = await world(tab, st, frame);
       const res = await raceDialog(tab, frame.session.send('Runtime.evaluate', { expression, contextId, returnByValue, objectGroup: group }, EXTRACT_TIMEOUT_MS));
       if (res.exceptionDetails) {
-        frame.session.send('Runtime.releaseObjectGroup', { objectGroup: group }).catch(() => {});
+        frame.session.send('Runtime.releaseObjectGroup', { objectGroup: group }).catch((e) => ignore(e, 'release: the objects die with their context anyway'));
         const msg = res.exceptionDetails.exception?.description ?? res.exceptionDetails.text;
         throw new BrowserAgentError('CDP_ERROR', `Snapshot script failed: ${msg}`);
       }
@@ -191,7 +195,7 @@ function raceDialog<T>(tab: Tab, call: Promise<T>): Promise<T> {
     };
     st.dialogWaiters.add(onDialog);
     call.then(resolve, reject).finally(() => st.dialogWaiters.delete(onDialog));
-    call.catch(() => {}); // settled after a dialog rejection: nobody is waiting any more
+    call.catch((e) => ignore(e, 'settled after a dialog rejection: nobody is waiting any more'));
     onDialog(); // already open
   });
 }
@@ -229,10 +233,10 @@ async function markListeners(tab: Tab, frame: FrameRef, contextId: number): Prom
     };
     await mark('markClickable', order.map((id, i) => (ids.has(id) ? resolved[i] : undefined)));
     if (dbl.size) await mark('markEditHosts', order.map((id, i) => (dbl.has(id) ? resolved[i] : undefined)));
-  } catch {
-    // Listener detection is a bonus signal; the other signals still apply.
+  } catch (e) {
+    ignore(e, 'Listener detection is a bonus signal; the other signals still apply.');
   } finally {
-    s.send('Runtime.releaseObjectGroup', { objectGroup: 'ba-listeners' }).catch(() => {});
+    s.send('Runtime.releaseObjectGroup', { objectGroup: 'ba-listeners' }).catch((e) => ignore(e, 'release: the objects die with their context anyway'));
   }
 }
 
@@ -290,7 +294,10 @@ export async function extractFrame(tab: Tab, frame: FrameRef, opts: ExtractOptio
   st.counters.set(frame.prefix, value.next);
   if (value.doc) st.docs.set(frame.prefix, value.doc);
   if (process.env.BA_SNAPSHOT_TIMING) console.error(`[snapshot] frame f${frame.prefix}: listeners ${t1 - t0} ms, run ${Date.now() - t1} ms (in page ${value.ms} ms), ${value.items.length} items`);
-  const result: FrameResult = { frame, items: value.items, children: new Map(), ms: value.ms, count: value.count, url: value.url, base: value.base, title: value.title, doc: value.doc, changes: value.changes };
+  const result: FrameResult = {
+    frame, items: value.items, children: new Map(), ms: value.ms, count: value.count,
+    url: value.url, base: value.base, title: value.title, doc: value.doc, changes: value.changes,
+  };
   frame.url = value.url;
   if (value.frames && opts.frames !== false && depth < MAX_FRAME_DEPTH) {
     const childIds = await iframeIds(frame, tab);
@@ -334,10 +341,10 @@ async function enterClosedRoots(tab: Tab, frame: FrameRef): Promise<number> {
     const hosts = result.filter((p) => /^\d+$/.test(p.name) && p.value?.objectId).map((p) => p.value!.objectId!);
     const roots = await Promise.all(
       hosts.map(async (host) => {
-        const { node } = await s.send('DOM.describeNode', { objectId: host, depth: 0, pierce: true }, 5000).catch(() => ({ node: undefined }));
+        const { node } = await s.send('DOM.describeNode', { objectId: host, depth: 0, pierce: true }, 5000).catch((e) => ignore(e, 'a host that is gone has no closed root', { node: undefined }));
         const closed = node?.shadowRoots?.find((r) => r.shadowRootType === 'closed');
         if (!closed) return undefined;
-        const r = await s.send('DOM.resolveNode', { backendNodeId: closed.backendNodeId, executionContextId: contextId, objectGroup: group }, 5000).catch(() => undefined);
+        const r = await s.send('DOM.resolveNode', { backendNodeId: closed.backendNodeId, executionContextId: contextId, objectGroup: group }, 5000).catch((e) => ignore(e, 'a root that is gone is skipped'));
         return r?.object.objectId;
       }),
     );
@@ -346,7 +353,7 @@ async function enterClosedRoots(tab: Tab, frame: FrameRef): Promise<number> {
     const added = await s.send('Runtime.callFunctionOn', { functionDeclaration: worldPage.addClosedRoots, executionContextId: contextId, arguments: args, returnByValue: true }, 5000);
     return Number(added.result.value) || 0;
   } finally {
-    s.send('Runtime.releaseObjectGroup', { objectGroup: group }).catch(() => {});
+    s.send('Runtime.releaseObjectGroup', { objectGroup: group }).catch((e) => ignore(e, 'release: the objects die with their context anyway'));
   }
 }
 
@@ -360,12 +367,12 @@ async function iframeIds(frame: FrameRef, tab: Tab): Promise<Array<string | unde
     const out: Array<string | undefined> = [];
     await Promise.all(
       els.map(async (p) => {
-        const { node } = await frame.session.send('DOM.describeNode', { objectId: p.value!.objectId! }).catch(() => ({ node: undefined }));
+        const { node } = await frame.session.send('DOM.describeNode', { objectId: p.value!.objectId! }).catch((e) => ignore(e, 'an element that is gone names no frame', { node: undefined }));
         out[Number(p.name)] = node?.frameId;
       }),
     );
     return out;
   } finally {
-    frame.session.send('Runtime.releaseObjectGroup', { objectGroup: group }).catch(() => {});
+    frame.session.send('Runtime.releaseObjectGroup', { objectGroup: group }).catch((e) => ignore(e, 'release: the objects die with their context anyway'));
   }
 }

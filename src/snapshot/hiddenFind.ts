@@ -22,7 +22,12 @@ export interface HiddenHit {
 }
 
 /** Hidden regions of the main frame whose text `match` accepts, each with the control that shows it. */
-export async function hiddenMatches(tab: Tab, match: (s: string) => { at: number; len: number } | null, cut: (text: string, at: number, len: number) => string, shownAtMost: number): Promise<HiddenHit[]> {
+export async function hiddenMatches(
+  tab: Tab,
+  match: (s: string) => { at: number; len: number } | null,
+  cut: (text: string, at: number, len: number) => string,
+  shownAtMost: number,
+): Promise<HiddenHit[]> {
   const st = tabState(tab);
   const ids: number[] = [];
   for (const key of st.refs.keys()) {

@@ -1,3 +1,4 @@
+import { ignore } from '../base/ignore';
 // Where a link goes, as short as it can be told: same-origin paths relative to the page (`/news/world`),
 // other origins without scheme and `www.` (`bbc.co.uk/news`), long paths cut after their first segments
 // (`/2017/01/12/business/…`) and query strings left out — each shown in full only where it is what tells
@@ -77,8 +78,8 @@ function spells(seg: string, said: Set<string>): boolean {
   let text = seg;
   try {
     text = decodeURIComponent(seg);
-  } catch {
-    // keep the raw segment
+  } catch (e) {
+    ignore(e, 'keep the raw segment');
   }
   const w = wordsOf(text.replace(EXTENSION, ''));
   return w.length > 0 && w.every((x) => said.has(x));

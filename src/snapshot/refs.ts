@@ -13,6 +13,7 @@ import type { Line } from './format';
 import { markShown, OTHER_DOCUMENT, otherDocumentError, shownRef, type ShownRef } from './shown';
 import { elementsFor } from './snapshot';
 import type { ElementHandle } from './types';
+import { ignore } from '../base/ignore';
 
 /**
  * The element behind a ref the model was shown: TARGET_NOT_FOUND if this tab never showed it, STALE_REF if its
@@ -53,7 +54,7 @@ async function resolveShown(tab: Tab, s: ShownRef): Promise<ElementHandle> {
       if (!/context|frame|target|session/i.test(errorMessage(e))) throw e;
     } finally {
       // Only this call's group: releasing a shared one freed objects concurrent calls were still using.
-      if (group) frame.session.send('Runtime.releaseObjectGroup', { objectGroup: group }).catch(() => {});
+      if (group) frame.session.send('Runtime.releaseObjectGroup', { objectGroup: group }).catch((e) => ignore(e, 'release: the objects die with their context anyway'));
     }
     if (otherDoc) throw otherDocumentError(s, await closestNow(tab, s.key, s.rec));
   }
@@ -118,7 +119,7 @@ export async function fingerprint(tab: Tab, ref: string): Promise<TargetFingerpr
   const frame = s.prefix === 0 ? await mainFrame(tab) : st.framesByPrefix.get(s.prefix);
   const fp: TargetFingerprint = { ref: s.key, role: s.rec.role, name: s.rec.name, frame: s.prefix === 0 ? 'main' : (frame?.url ?? `f${s.prefix}`) };
   if (frame && !tab.dialog) {
-    const r = await evalInFrame<{ selector: string; xpath: string } | null | string>(tab, frame, pageCall(worldPage.fingerprintIn, s.rec.doc ?? '', s.id)).catch(() => undefined);
+    const r = await evalInFrame<{ selector: string; xpath: string } | null | string>(tab, frame, pageCall(worldPage.fingerprintIn, s.rec.doc ?? '', s.id)).catch((e) => ignore(e, 'no selector or XPath: the fingerprint keeps role and name'));
     if (r?.value && typeof r.value === 'object') {
       fp.selector = r.value.selector;
       fp.xpath = r.value.xpath;

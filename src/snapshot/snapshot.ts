@@ -14,6 +14,7 @@ import { DEFAULT_FOLD_TEXT_AFTER, DEFAULT_MAX_TOKENS, WRAP_CHARS, continuationNo
 import type { DetailsResult, SummaryResult } from '../page/protocol';
 import { addedText, shownBriefly, textCounts } from './textDelta';
 import { changeLine } from './lineChange';
+import { ignore } from '../base/ignore';
 
 /** A title is one line the token budget cannot cut; a page can set a megabyte one. */
 const cutTitle = (title: string) => clip(title, 300);
@@ -204,7 +205,7 @@ export async function elementDetails(tab: Tab, refs: string[]): Promise<string> 
     const { prefix, rec } = group[0];
     const frame = prefix === 0 ? await mainFrame(tab) : tabState(tab).framesByPrefix.get(prefix);
     let res: DetailsResult[] | string = [];
-    if (frame) res = (await evalInFrame<DetailsResult[] | string>(tab, frame, pageCall(worldPage.detailsIn, rec.doc ?? '', group.map((s) => s.id))).catch(() => ({ value: [] as DetailsResult[] }))).value;
+    if (frame) res = (await evalInFrame<DetailsResult[] | string>(tab, frame, pageCall(worldPage.detailsIn, rec.doc ?? '', group.map((s) => s.id))).catch((e) => ignore(e, 'the frame does not answer: no details', { value: [] as DetailsResult[] }))).value;
     if (res === OTHER_DOCUMENT || group.some((s) => s.rec.from)) throw otherDocumentError(group.find((s) => s.rec.from) ?? group[0]);
     for (const s of group) found.set(s.key, Array.isArray(res) ? res.find((d) => d.id === s.id) : undefined);
   }

@@ -71,15 +71,19 @@ export async function previewOf(ctx: ToolContext, verb: string, opts: { ref?: st
       const h = await handleFor(tab, opts.ref);
       const { tag, attrs } = await describeNode(h);
       // What the element shows besides its accessible name (visible text, CSS-drawn text, icons, its frame): the policy reads all of it.
-      const facts = await callOnElement<ElementFacts | null>(h, factsPage.elementFacts, [false]).catch(() => null);
+      const facts = await callOnElement<ElementFacts | null>(h, factsPage.elementFacts, [false]).catch((e) => ignore(e, 'unread: the policy reads the name and attributes alone', null));
       const form = { inForm: !!facts?.inForm, password: !!facts?.password };
       // Selector and XPath let the audit log re-locate the element at replay, even after it is gone.
-      const fp = await fingerprint(tab, h.ref).catch(() => undefined);
+      const fp = await fingerprint(tab, h.ref).catch((e) => ignore(e, 'no fingerprint: the paths are computed from the element below'));
       // Every recorded action must carry what replay needs: when the snapshot gave no selector or
       // XPath, they are computed from the element itself; the text near it tells same-named ones apart.
       const path = fp?.selector || fp?.xpath ? undefined : await callOnElement<{ selector: string; xpath: string }>(h, targetPage.elementPaths).catch((e) => ignore(e, 'no path: replay falls back to role and name'));
-      const near = await callOnElement<string>(h, targetPage.nearText).catch(() => '');
-      preview.target = { ref: h.ref, role: h.role, name: h.name, frame: fp?.frame ?? h.frameId, selector: fp?.selector || path?.selector || undefined, xpath: fp?.xpath || path?.xpath || undefined, near: near || undefined, tag, type: attrs.type, inputType: attrs.type, autocomplete: attrs.autocomplete, inForm: form.inForm, facts: facts ?? undefined };
+      const near = await callOnElement<string>(h, targetPage.nearText).catch((e) => ignore(e, 'no text near it: the selector and XPath tell it apart', ''));
+      preview.target = {
+        ref: h.ref, role: h.role, name: h.name, frame: fp?.frame ?? h.frameId,
+        selector: fp?.selector || path?.selector || undefined, xpath: fp?.xpath || path?.xpath || undefined, near: near || undefined,
+        tag, type: attrs.type, inputType: attrs.type, autocomplete: attrs.autocomplete, inForm: form.inForm, facts: facts ?? undefined,
+      };
       if (form.password || /one-time-code|cc-number|cc-csc/.test(attrs.autocomplete ?? '')) preview.secret = true;
       what = ` ${describeHandle(h)}`;
     } catch {

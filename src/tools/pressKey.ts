@@ -6,6 +6,7 @@ import { perform } from '../actions/scope';
 import { previewOf } from './common';
 import { confirmFocusAtUse } from '../actions/atUse';
 import { defineTool } from '../contract/types';
+import { ignore } from '../base/ignore';
 
 export const browserPressKey = defineTool({
   name: 'browser_press_key',
@@ -28,7 +29,7 @@ export const browserPressKey = defineTool({
         if (activates) await confirmFocusAtUse(ctx, s.tab);
         await pressKey(s.page, i.key);
       }
-      const focused = await focusedName(s.tab).catch(() => '');
+      const focused = await focusedName(s.tab).catch((e) => ignore(e, 'the key was pressed; where focus went is a nicety', ''));
       return { text: `Pressed ${i.key}${n > 1 ? ` ${n} times` : ''}${focused ? `; focus is on ${focused}` : ''}` };
     });
   },

@@ -7,7 +7,6 @@ import scrollingFns from '../page/actions/scrolling.ts?pagefn';
 
 const scrollingPage = pageFns<typeof import('../page/actions/scrolling')>(scrollingFns);
 
-
 interface Viewport {
   w: number;
   h: number;

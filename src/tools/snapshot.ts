@@ -23,7 +23,10 @@ export const browserSnapshot = defineTool({
   preview: (_i, ctx) => previewOf(ctx, 'Reading the page'),
   handler: async (i, ctx) => {
     const s = await openScope(ctx);
-    const text = await takeSnapshot(s.tab, { layer: i.layer, viewportOnly: i.viewportOnly, ref: i.ref ? normalizeRef(i.ref) : undefined, maxTokens: i.maxTokens ?? s.ctx.settings.snapshotMaxTokens, offset: i.offset, fullText: i.fullText, foldTextAfter: s.ctx.settings.snapshotFoldTextAfter });
+    const text = await takeSnapshot(s.tab, {
+      layer: i.layer, viewportOnly: i.viewportOnly, ref: i.ref ? normalizeRef(i.ref) : undefined, maxTokens: i.maxTokens ?? s.ctx.settings.snapshotMaxTokens,
+      offset: i.offset, fullText: i.fullText, foldTextAfter: s.ctx.settings.snapshotFoldTextAfter,
+    });
     const modal = modalLines(s);
     return { content: [{ type: 'text', text: [text, ...modal].join('\n') }] };
   },

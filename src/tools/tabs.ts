@@ -8,6 +8,7 @@ import { BrowserAgentError } from '../base/errors';
 import type { BrowserSession, TabInfo } from '../session/browserSession';
 import { previewOf } from './common';
 import { defineTool, text, type ToolContext } from '../contract/types';
+import { ignore } from '../base/ignore';
 
 /** A page can make its URL megabytes long (pushState); the list is where the whole URL is, up to this. */
 const MAX_URL = 2000;
@@ -60,7 +61,7 @@ export const browserTabs = defineTool({
       const stopped = blockedNavigation(s, mark);
       if (stopped) {
         s.browserObs.dropOpenedTab(tab);
-        await browser.closeTab(tab.targetId).catch(() => undefined);
+        await browser.closeTab(tab.targetId).catch((e) => ignore(e, 'the tab may be gone already'));
         throw blockedError(stopped, 'The new tab was closed.');
       }
       await tab.refreshInfo();

@@ -23,11 +23,13 @@ export class PendingConfirmations {
   private key(tool: string, input: unknown): string {
     return `${tool}\u0000${stableJson(input)}`;
   }
+
   put(tool: string, input: unknown, rating: Rating): void {
     const now = Date.now();
     for (const [k, v] of this.entries) if (now - v.at > this.ttlMs) this.entries.delete(k);
     this.entries.set(this.key(tool, input), { rating, at: now });
   }
+
   take(tool: string, input: unknown): Rating | undefined {
     const k = this.key(tool, input);
     const e = this.entries.get(k);

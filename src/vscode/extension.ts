@@ -19,6 +19,7 @@ import { registerSessionsView } from './sessionsView';
 import { configureSharing } from './sharing';
 import { registerWalkthroughCommands } from './walkthrough';
 import { readSessionSettings } from './settings';
+import { moveRenamedSettings } from './settingMovesHost';
 import { createStatusBar } from './statusBar';
 import { createToolContext } from './toolContext';
 import { shutdown } from '../runtime/shutdown';
@@ -34,7 +35,6 @@ export interface BrowserAgentApi {
   agent: AgentApi;
   skills: SkillsApi;
 }
-
 
 export function activate(context: vscode.ExtensionContext): BrowserAgentApi {
   // No secret is known before the safety gate (and its vault) exists; from then on every line passes the vault.
@@ -102,6 +102,8 @@ export function activate(context: vscode.ExtensionContext): BrowserAgentApi {
       (e) => logger.warn(`Could not import the earlier chat history: ${e}`),
     );
   }
+  // Renamed settings: the readers take the old key until this has moved it (settingMoves.ts).
+  void moveRenamedSettings((line) => logger.info(line)).catch((e) => logger.warn(`Could not move renamed settings: ${e}`));
   logger.info('Browser Agent activated.');
   return { sessions: s, safety, audit: a, agent, skills };
 }

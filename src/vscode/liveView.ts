@@ -3,6 +3,7 @@ import * as vscode from 'vscode';
 import { Screencast } from './chat/screencast';
 import type { SessionManager, SessionStatus } from '../session/manager';
 import { liveState } from './liveState';
+import { ignore } from '../base/ignore';
 
 /**
  * "Open Live View": the active tab's screencast in an editor tab, with its URL and the session's
@@ -49,7 +50,7 @@ export class LiveViewPanel implements vscode.Disposable {
     panel.title = state.live ? `Browser: ${s.state === 'connected' ? s.tabTitle || s.tabUrl || 'about:blank' : 'Live View'}` : 'Browser: Live View';
     const browser = this.sessions.current;
     if (!state.live || !browser || !panel.visible) return void this.screencast.stop();
-    void browser.activeTab().then((tab) => this.screencast.follow(tab)).catch(() => undefined);
+    void browser.activeTab().then((tab) => this.screencast.follow(tab)).catch((e) => ignore(e, 'the live view follows the next tab change'));
   }
 
   dispose(): void {

@@ -3,6 +3,7 @@ import { SAFETY_ENV, SECRETS_ENV } from '../safety/mcp';
 import type { SessionManager } from '../session/manager';
 import { readPolicySettings, readSecretSettings } from './safetySettings';
 import { readSessionSettings, SECTION } from './settings';
+import { MOVED_SETTINGS, readMoved } from './settingMoves';
 import { sharedEnabled } from './sharing';
 
 export const MCP_PROVIDER_ID = 'browserAgent.mcp';
@@ -40,7 +41,7 @@ function attachHeadersEnv(): Record<string, string> {
 }
 
 /**
- * Publishes the MCP server only when browserAgent.mcp.publish is on: Copilot already has the same
+ * Publishes the MCP server only when browserAgent.publishMCPServer is on: Copilot already has the same
  * tools as language-model tools, and two "Browser Agent" groups in its tool picker confuse people.
  * Publishes the MCP server to other agents inside VS Code (guarded: the API exists from 1.101).
  * VS Code is an MCP client with elicitation, so `confirm` actions are asked there.
@@ -53,7 +54,7 @@ export function registerMcpServerProvider(context: vscode.ExtensionContext, sess
   const provider: vscode.McpServerDefinitionProvider<vscode.McpStdioServerDefinition> = {
     onDidChangeMcpServerDefinitions: changed.event,
     provideMcpServerDefinitions: () => {
-      if (!vscode.workspace.getConfiguration(SECTION).get<boolean>('mcp.publish', false)) return [];
+      if (!readMoved(vscode.workspace.getConfiguration(), MOVED_SETTINGS.mcpPublish, false)) return [];
       const def = new vscode.McpStdioServerDefinition('Browser Agent (MCP server)', process.execPath, mcpServerArgs(sessions, script), { ELECTRON_RUN_AS_NODE: '1', [SAFETY_ENV]: JSON.stringify(readPolicySettings()), ...attachHeadersEnv() }, String(context.extension.packageJSON.version ?? '0'));
       return [def];
     },

@@ -1,4 +1,5 @@
 import * as vscode from 'vscode';
+import { errorMessage } from '../base/errors';
 import { discoverBrowsers } from '../session/endpoints';
 import type { SessionManager, SessionStatus } from '../session/manager';
 import { failureText, type FixAction } from './failureText';
@@ -132,6 +133,13 @@ export function registerSessionCommands(sessions: SessionManager, channel: vscod
     if (was.state === 'none') void vscode.window.showInformationMessage('Browser Agent: no browser is running.');
   };
 
+  // Agents work in background tabs; the person brings the agent's tab to front when they want to see it.
+  const bringToFront = async () => {
+    const s = sessions.current;
+    if (!s) return void vscode.window.showInformationMessage('Browser Agent: no browser is running.');
+    await s.bringToFront().catch((e) => void vscode.window.showErrorMessage(`Browser Agent: Bring to Front failed: ${errorMessage(e)}`));
+  };
+
   const menu = async () => {
     const { title, items } = sessionMenu(sessions.status);
     const pick = await vscode.window.showQuickPick(items, { title: `Browser Agent — ${title}` });
@@ -142,6 +150,7 @@ export function registerSessionCommands(sessions: SessionManager, channel: vscod
     vscode.commands.registerCommand('browserAgent.launchBrowser', launch),
     vscode.commands.registerCommand('browserAgent.attachBrowser', attach),
     vscode.commands.registerCommand('browserAgent.closeBrowser', close),
+    vscode.commands.registerCommand('browserAgent.bringToFront', bringToFront),
     vscode.commands.registerCommand('browserAgent.showLog', () => channel.show()),
     vscode.commands.registerCommand('browserAgent.sessionMenu', menu),
     vscode.commands.registerCommand('browserAgent.pairChromeExtension', () => pairChromeExtension()),

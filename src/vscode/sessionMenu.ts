@@ -20,6 +20,8 @@ export function sessionMenu(s: SessionStatus): { title: string; items: MenuItem[
         items: [
           { label: '$(eye) Open Live View', command: 'browserAgent.openLiveView' },
           { label: '$(close) Close Browser', description: s.kind === 'attached' ? 'detach; your browser keeps running' : undefined, command: 'browserAgent.closeBrowser' },
+          // A headed browser only: there is no window to show in a headless one.
+          ...(s.headless ? [] : [{ label: "$(window) Bring the Agent's Tab to Front", description: 'selects it in its window', command: 'browserAgent.bringToFront' }]),
           { label: '$(play) Launch a New Browser…', description: 'asks before replacing this one', command: 'browserAgent.launchBrowser' },
           { label: '$(plug) Attach to Another Browser…', description: 'asks before replacing this one', command: 'browserAgent.attachBrowser' },
           log,

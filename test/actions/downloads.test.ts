@@ -152,4 +152,3 @@ describe('actions: a server that names its download to escape the folder (real C
     assert.deepEqual(escaped(), [], 'nothing was written beside the folder or above it');
   });
 });
-

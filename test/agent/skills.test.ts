@@ -14,7 +14,6 @@ import { startServer, type TestServer } from '../helpers/servers';
 import { startHarness, type Harness } from '../actions/harness';
 import { refOf, tempSkillsDir, writeSkill } from '../skills/helpers';
 
-
 const toolNames = (body: any): string[] => body.tools.map((t: any) => t.function.name);
 
 describe('agent + skills: retrieval per site and allowed-tools, real loop, real Chromium, scripted model', function () {

@@ -273,7 +273,7 @@ describe('chat panel webview in real Chromium', function () {
       { id: 'b', task: 'What is the heading of this page?', status: 'success', startedAt: 0, when: '3 Mar, 13:55', turns: 1 },
     ] });
     await q(`document.querySelector('#history-toggle').click()`);
-        assert.ok(await q<number>(`document.querySelector('.history-item .h-task').getBoundingClientRect().width`) > 200, 'the task is not squeezed by its meta');
+    assert.ok(await q<number>(`document.querySelector('.history-item .h-task').getBoundingClientRect().width`) > 200, 'the task is not squeezed by its meta');
     assert.equal(await q(`document.querySelector('.history-item .h-turns').textContent`), '4');
     await shot('5-history-threads');
     await q(`document.querySelector('#history-toggle').click()`);

@@ -39,4 +39,49 @@ describe('lint: eslint.config.mjs', function () {
     assert.match((await problems('src/base/probe.ts', 'export function f(a: { b: number }) { a.b; }\n')).join('\n'), /no-unused-expressions/);
     assert.deepEqual(await problems('src/base/probe.ts', 'export function f(a: boolean, b: () => void) { a && b(); }\n'), []);
   });
+
+  it('an error is dropped only through ignore(): an empty catch (a comment does not count) and a .catch() that takes no error are marked', async () => {
+    const rule = (msgs: string[]) => msgs.filter((m) => m.startsWith('house/ignored-errors'));
+    const offenders = [
+      'export function f(g: () => void) { try { g(); } catch {} }\n',
+      'export function f(g: () => void) { try { g(); } catch { /* gone */ } }\n',
+      'export function f(g: () => void) {\n  try {\n    g();\n  } catch (_e) {\n    // best effort\n  }\n}\n',
+      'export const f = (p: Promise<number>) => p.catch(() => undefined);\n',
+      'export const f = (p: Promise<number>) => p.catch(() => {});\n',
+      'export const f = (p: Promise<number[]>) => p.catch(function () { return []; });\n',
+    ];
+    for (const code of offenders) {
+      const found = rule(await problems('src/actions/probe.ts', code));
+      assert.equal(found.length, 1, code);
+      assert.match(found[0], /ignore\(e, 'why'\) from src\/base\/ignore\.ts/);
+    }
+    const named = "import { ignore } from '../base/ignore';\n";
+    const fine = [
+      `${named}export function f(g: () => void) { try { g(); } catch (e) { ignore(e, 'the frame may be gone'); } }\n`,
+      `${named}export const f = (p: Promise<boolean>) => p.catch((e) => ignore(e, 'unread counts as not selected', false));\n`,
+      // Catches that handle the error are not dropped errors.
+      'export function f(g: () => void) { try { g(); } catch (e) { throw new Error(`wrapped: ${e}`); } }\n',
+      'export function f(g: () => void): boolean { try { g(); return true; } catch { return false; } }\n',
+      'export const f = (p: Promise<number>) => p.catch((e) => { console.error(e); return 0; });\n',
+    ];
+    for (const code of fine) assert.deepEqual(rule(await problems('src/actions/probe.ts', code)), [], code);
+    // In-page code has its own trace-free twin (src/page/ignore.ts); tests are not held to the rule.
+    assert.equal(rule(await problems('src/page/probe.ts', offenders[0])).length, 1);
+    assert.deepEqual(rule(await problems('test/actions/probe.test.ts', offenders[0])), []);
+  });
+
+  it('the formatter (@stylistic) holds the house style: marks what differs, leaves one-line statements and long messages alone', async () => {
+    const style = async (code: string) => (await problems('src/base/probe.ts', code)).filter((m) => m.startsWith('@stylistic/'));
+    assert.match((await style('export const a = "x";\n')).join('\n'), /@stylistic\/quotes/);
+    assert.match((await style('export function f() {\n    return 1;\n}\n')).join('\n'), /@stylistic\/indent/);
+    assert.match((await style('export const a = 1\n')).join('\n'), /@stylistic\/semi/);
+    assert.match((await style('export const a = {\n  b: 1\n};\n')).join('\n'), /@stylistic\/comma-dangle/);
+    assert.match((await style(`export const a = [${'1, '.repeat(70)}1];\n`)).join('\n'), /@stylistic\/max-len/);
+    const house = [
+      'export const f = (a: number, b: () => void) => { if (a > 1) b(); else { b(); b(); } };\n',
+      `export const m = (n: string) => \`${'a long message for the model that stays on one line to be found by grep; '.repeat(4)}\${n}\`;\n`,
+      "export const s = \"it's\";\n",
+    ];
+    for (const code of house) assert.deepEqual(await style(code), [], code);
+  });
 });

@@ -24,7 +24,7 @@ describe('page code: all of it in src/page/, typed and bundled (scripts/check-pa
     afterEach(() => rmSync(join(src, '..'), { recursive: true, force: true }));
 
     it('a function in a template string, wherever it is sent from', () => {
-      appendFileSync(join(src, 'actions', 'click.ts'), "\nexport const REMOVE = `(el) => {\n  el.remove();\n}`;\n");
+      appendFileSync(join(src, 'actions', 'click.ts'), '\nexport const REMOVE = `(el) => {\n  el.remove();\n}`;\n');
       const problems = checkPageCode(src);
       assert.equal(problems.length, 1, problems.join('\n'));
       assert.match(problems[0], /^src\/actions\/click\.ts:\d+: page code in a string: "\(el\) => \{\\n  el\.remove\(\);\\n\}"/);
@@ -37,7 +37,7 @@ describe('page code: all of it in src/page/, typed and bundled (scripts/check-pa
           '',
           "export const title = (s: Scope) => s.page.send('Runtime.evaluate', { expression: 'document.title', returnByValue: true });",
           "export const gone = (h: ElementHandle) => callOnElement(h, 'el => el.remove()');",
-          "export const count = (tab: Tab, f: FrameRef) => evalInFrame(tab, f, `S.count(${1})`);",
+          'export const count = (tab: Tab, f: FrameRef) => evalInFrame(tab, f, `S.count(${1})`);',
           '',
         ].join('\n'),
       );
@@ -53,7 +53,7 @@ describe('page code: all of it in src/page/, typed and bundled (scripts/check-pa
         [
           '',
           "export const probe = (s: Scope) => s.page.send('Runtime.evaluate', { expression: '0', returnByValue: true });",
-          "export const note = (n: number) => `Skills (${n})`;",
+          'export const note = (n: number) => `Skills (${n})`;',
           "export const sel = 'a[href]:not([hidden]) > span:nth-of-type(2)';",
           '',
         ].join('\n'),

@@ -20,15 +20,6 @@ describe('daemon: --cdp-url works in the page the user has open (real daemon, re
     srv = await startServer({ '/mine': `<!doctype html><title>My page</title><h1>Hello from my page</h1><button onclick="document.title='clicked'">Press me</button>` });
     ext = await startExternalChromium();
     other = await CdpConnection.connect(ext.wsEndpoint, { timeoutMs: 10_000 });
-    const { targetInfos } = await other.send('Target.getTargets');
-    pageId = targetInfos.find((t) => t.type === 'page')!.targetId;
-    // Another client (DevTools, a test harness) stays attached to the user's page for the whole test.
-    otherSession = (await other.send('Target.attachToTarget', { targetId: pageId, flatten: true })).sessionId;
-    const s = other.session(otherSession);
-    await s.send('Page.enable');
-    const loaded = new Promise<void>((r) => s.on('Page.loadEventFired', () => r()));
-    await s.send('Page.navigate', { url: srv.origin + '/mine' });
-    await loaded;
   });
   after(async () => {
     for (const p of procs) await p.close().catch(() => {});
@@ -37,8 +28,31 @@ describe('daemon: --cdp-url works in the page the user has open (real daemon, re
     await srv?.close();
   });
 
-  it('the first client snapshots and clicks in that page; a second gets its own tab; ending both leaves the page', async () => {
-    const env = daemonEnv(1500);
+  /**
+   * The user's page, fresh and in front, the only one: an earlier run's page keeps the isolated world its agent
+   * made even across reloads (which tells a new client that another Browser Agent works there). Another client
+   * (DevTools, a test harness) stays attached to it for the whole run.
+   */
+  async function openUserPage() {
+    const { targetId } = await other.send('Target.createTarget', { url: 'about:blank' });
+    pageId = targetId;
+    otherSession = (await other.send('Target.attachToTarget', { targetId, flatten: true })).sessionId;
+    const s = other.session(otherSession);
+    await s.send('Page.enable');
+    const loaded = new Promise<void>((r) => s.on('Page.loadEventFired', () => r()));
+    await s.send('Page.navigate', { url: srv.origin + '/mine' });
+    await loaded;
+    for (const t of (await other.send('Target.getTargets')).targetInfos) if (t.type === 'page' && t.targetId !== pageId) await other.send('Target.closeTarget', { targetId: t.targetId });
+    await other.send('Target.activateTarget', { targetId: pageId });
+  }
+
+  // default: the proxy transport (one DevTools connection); direct: a connection of each client's own.
+  for (const transport of ['default', 'direct'] as const)
+  it(`${transport}: the first client snapshots and clicks in that page; a second gets its own tab; ending both leaves the page`, async () => {
+    const env = daemonEnv(1500, transport === 'default' ? undefined : transport);
+    await openUserPage();
+    const pages = async () => (await other.send('Target.getTargets')).targetInfos.filter((t) => t.type === 'page');
+    const pagesAtStart = (await pages()).length;
     const args = ['--cdp-url', `http://127.0.0.1:${ext.port}`, '--audit-dir', 'off', '--allow-confirm-actions'];
     const first = await spawnMcp(env, args, 'first');
     procs.push(first);
@@ -52,19 +66,26 @@ describe('daemon: --cdp-url works in the page the user has open (real daemon, re
     // The click happened in the user's page, seen through the other client.
     const title = await other.session(otherSession).send('Runtime.evaluate', { expression: 'document.title', returnByValue: true });
     assert.equal(title.result.value, 'clicked');
-    const pages = async () => (await other.send('Target.getTargets')).targetInfos.filter((t) => t.type === 'page');
-    assert.equal((await pages()).length, 1, 'no tab of its own was opened');
+    assert.equal((await pages()).length, pagesAtStart, 'no tab of its own was opened');
 
     // The daemon lists the session as working in the user's page.
     const st = JSON.parse((await runDaemonCli(env, 'status', '--json')).stdout);
     assert.equal(st.browsers[0].kind, 'attached');
     assert.deepEqual(st.sessions[0].tabs.map((t: { id: string }) => t.id), [pageId]);
 
+    assert.equal(st.sessions[0].transport, transport === 'default' ? 'proxy' : 'direct');
+
     // The daemon killed: the attached browser lives on, so the client re-registers with the next daemon
-    // (started by its link) keeping its page, and its next call works there without an error.
+    // keeping its page, and its next call works there. A direct client keeps its own connection to the
+    // browser: its link re-registers at once and no call fails. A proxy client's connection went with the
+    // daemon: a call that starts before the client has noticed fails saying so, and the next works.
     process.kill(st.pid, 'SIGKILL');
     await until(() => !alive(st.pid), 5000, 'the daemon to die');
-    const again = await first.call('browser_snapshot');
+    let again = await first.call('browser_snapshot');
+    if (transport === 'default' && again.isError) {
+      assert.match(again.text, /^BROWSER_DISCONNECTED: The session daemon exited; the next call registers with a new one and goes on in the tabs/, again.text);
+      again = await first.call('browser_snapshot');
+    }
     assert.equal(again.isError, false, again.text);
     assert.match(again.text, /Hello from my page/);
     let st2: any;
@@ -82,7 +103,7 @@ describe('daemon: --cdp-url works in the page the user has open (real daemon, re
     const snap2 = await second.call('browser_snapshot');
     assert.equal(snap2.isError, false, snap2.text);
     assert.doesNotMatch(snap2.text, /Hello from my page/);
-    assert.equal((await pages()).length, 2, 'the second client opened a tab of its own');
+    assert.equal((await pages()).length, pagesAtStart + 1, 'the second client opened a tab of its own');
 
     // Both leave; the daemon exits after its idle time; the user's browser and page stay.
     await first.close();

@@ -1,8 +1,8 @@
 // Many agents at once (issue 33): three clients — standing in for the chat panel, Copilot and an external MCP
 // client — work in parallel in one browser through the session daemon. Each works in its own tab; a long action
-// of one (an 8 s wait, then a page that takes 8 s to answer) holds up neither of the others. With the proxy transport
-// the browser sees one DevTools connection for all of them (a person's Chrome asks "Allow remote debugging?" once per
-// connection); with the direct transport (the default) one more per client.
+// of one (an 8 s wait, then a page that takes 8 s to answer) holds up neither of the others. With the default
+// transport for an attached browser (proxy) the browser sees one DevTools connection for all of them (a person's
+// Chrome asks "Allow remote debugging?" once per connection); with the direct transport one more per client.
 // Real parts: the daemon and MCP server bins, the SDK client, Chromium behind a real TCP proxy that counts
 // WebSocket handshakes, pages on 127.0.0.1.
 import assert from 'node:assert/strict';
@@ -63,9 +63,9 @@ describe('daemon: three agents at once in one browser, none held up by another (
     await srv?.close();
   });
 
-  for (const transport of ['direct', 'proxy'] as const)
-  it(`${transport}: chat panel, Copilot and an external client each in their own tab; 8 s actions of one hold up neither other; ${transport === 'proxy' ? 'one connection' : 'a connection each'}`, async () => {
-    const env = daemonEnv(1500, transport);
+  for (const transport of ['default', 'direct'] as const)
+  it(`${transport}: chat panel, Copilot and an external client each in their own tab; 8 s actions of one hold up neither other; ${transport === 'default' ? 'one connection' : 'a connection each'}`, async () => {
+    const env = daemonEnv(1500, transport === 'default' ? undefined : transport);
     const before = proxy.websockets;
     hits.length = 0;
     const args = ['--cdp-url', `http://127.0.0.1:${proxy.port}`, '--attach-tab', 'new', '--audit-dir', 'off', '--allow-confirm-actions'];
@@ -133,10 +133,10 @@ describe('daemon: three agents at once in one browser, none held up by another (
     assert.equal(st.sessions.length, 3);
     const tabs = st.sessions.flatMap((s: { tabs: { id: string }[] }) => s.tabs.map((t) => t.id));
     assert.equal(new Set(tabs).size, 3, 'each agent in a tab of its own');
-    // The proxy transport: one DevTools connection for the three agents (the daemon's), so a person's Chrome asks
-    // once. The direct transport (the default, faster) adds one per client: a limit noted in docs/daemon.md.
+    // By default one DevTools connection for the three agents (the daemon's), so a person's Chrome asks once.
+    // The direct transport (faster by a hop per CDP call) adds one per client.
     const seen = proxy.websockets - before;
-    assert.equal(seen, transport === 'proxy' ? 1 : 1 + 3, `DevTools connections the browser saw: ${seen}`);
+    assert.equal(seen, transport === 'default' ? 1 : 1 + 3, `DevTools connections the browser saw: ${seen}`);
     for (const a of agents.splice(0)) await a.close().catch(() => undefined);
     procs.length = 0;
   });

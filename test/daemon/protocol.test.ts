@@ -39,7 +39,7 @@ describe('daemon: proxy protocol (request ids, resume, tab isolation)', function
     t.send(eval1(9001)); // a retry after the answer: answered from what was answered
     await until(() => answers.length >= 2, 15_000, 'the repeated answer');
     await new Promise((r) => setTimeout(r, 300));
-    assert.equal(answers.length, 2, "the early retry gets nothing extra, the late one the same answer again");
+    assert.equal(answers.length, 2, 'the early retry gets nothing extra, the late one the same answer again');
     assert.equal(JSON.parse(answers[0]).result.result.value, 1);
     assert.equal(answers[0], answers[1]);
     t.onmessage = prev;

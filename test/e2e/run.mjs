@@ -95,7 +95,9 @@ async function main() {
   execFileSync(process.execPath, [vsce, 'package', '--no-dependencies', '--skip-license', '--allow-missing-repository', '-o', lmVsix], { cwd: lmDir, stdio: ['ignore', 'inherit', 'inherit'] });
 
   writeServerConfig(dirs);
-  writeUserSettings(dirs.userDataDir);
+  // Two settings under their old keys, as a user of an earlier version has them: the settings UI suite checks
+  // that activation moved them to the new keys (src/vscode/settingMoves.ts). Both are the defaults.
+  writeUserSettings(dirs.userDataDir, { 'browserAgent.mcp.publish': false, 'browserAgent.agent.vscodeLm.model': '' });
   // The session daemon the extension starts (sharing, the Chrome extension relay) gets a folder of this
   // run's own and the relay a free port: never the user's daemon, never another run's.
   Object.assign(process.env, { BROWSER_AGENT_DAEMON_DIR: daemonDir, BROWSER_AGENT_RELAY_PORT: String(await freePort()) });

@@ -10,16 +10,21 @@ export const DIST = join(__dirname, '..', '..', '..', 'dist');
 export const MCP_BIN = join(DIST, 'mcp.js');
 export const DAEMON_BIN = join(DIST, 'daemon.js');
 
-/** A daemon folder of the test's own, so tests never meet the user's daemon. */
-export function daemonEnv(idleMs = 1500, transport: 'direct' | 'proxy' = 'direct'): Record<string, string> {
+/**
+ * A daemon folder of the test's own, so tests never meet the user's daemon. `transport` forces one; without it
+ * the clients choose as users' do (proxy for an attached browser, direct for a launched one).
+ */
+export function daemonEnv(idleMs = 1500, transport?: 'direct' | 'proxy'): Record<string, string> {
   const dir = mkdtempSync(join(tmpdir(), 'bad-'));
-  return {
+  const env: Record<string, string> = {
     ...(process.env as Record<string, string>),
     BROWSER_AGENT_DAEMON_DIR: dir,
     BROWSER_AGENT_DAEMON_IDLE_MS: String(idleMs),
     BROWSER_AGENT_DAEMON_SCRIPT: DAEMON_BIN,
-    BROWSER_AGENT_DAEMON_TRANSPORT: transport,
   };
+  if (transport) env.BROWSER_AGENT_DAEMON_TRANSPORT = transport;
+  else delete env.BROWSER_AGENT_DAEMON_TRANSPORT;
+  return env;
 }
 
 export const HEADLESS_ARGS = ['--headless', ...TEST_LAUNCH.args!.map((a) => `--browser-arg=${a}`), '--audit-dir', 'off'];

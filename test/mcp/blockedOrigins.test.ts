@@ -86,7 +86,7 @@ describe(`mcp (${via}): a blocked origin gets nothing, whatever the route (two l
     const nav = await r.mcp.call('browser_navigate', { url: `${A}${path}` });
     assert.equal(nav.isError, false, nav.text);
     const snap = (await r.mcp.call('browser_snapshot')).text;
-    for (let n = -1; n !== blocked.log.length; ) {
+    for (let n = -1; n !== blocked.log.length;) {
       n = blocked.log.length;
       await sleep(300);
     }

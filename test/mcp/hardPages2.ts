@@ -283,7 +283,7 @@ for (const b of document.querySelectorAll('th button')) b.onclick = () => { if (
 document.getElementById('next').onclick = () => { page++; draw(); };
 document.getElementById('prev').onclick = () => { page--; draw(); };
 draw();`,
-  );
+);
 
 /** Read-only things: a readonly field with a value to copy, an editor with a locked (contenteditable=false) block. */
 export const READONLY = page(

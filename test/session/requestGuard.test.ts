@@ -57,7 +57,7 @@ describe('session: request guard (two loopback servers, the blocked one must get
     await page.send('Page.navigate', { url: `${A}${path}` });
     await loaded;
     // Late requests of the previous (unguarded) run — its page's own fetch, a favicon — must not count.
-    for (let n = -1; n !== blocked.log.length; ) {
+    for (let n = -1; n !== blocked.log.length;) {
       n = blocked.log.length;
       await sleep(300);
     }

@@ -22,7 +22,6 @@ const PAGE = `<title>Members</title><h1>Members area</h1>
 <label>Member name <input id=u></label><label>Password <input id=p type=password></label>
 <button onclick="document.querySelector('h1').textContent = 'Welcome ' + u.value">Sign in</button>`;
 
-
 describe('Save as Skill: a recorded run becomes a SKILL.md a later run retrieves', function () {
   this.timeout(120_000);
   let h: Harness;
@@ -82,6 +81,11 @@ describe('Save as Skill: a recorded run becomes a SKILL.md a later run retrieves
     const skill = parseSkill(t, '/x/SKILL.md', 'workspace');
     assert.deepEqual(skill.sites, [`127.0.0.1:${site.port}`]);
     assert.equal(skill.allowedTools, undefined, 'allowed-tools is opt-in (commented out)');
+    // Our fields sit under metadata, as strings (VS Code flags any other top-level field); uncommenting the tools
+    // line there narrows the tools.
+    assert.match(t, new RegExp(`^metadata:\\n  sites: 127\\.0\\.0\\.1:${site.port}\\n`, 'm'));
+    assert.ok(!/^(sites|risk|allowed-tools):/m.test(t), t);
+    assert.deepEqual(parseSkill(t.replace('  # allowed-tools:', '  allowed-tools:'), '/x/SKILL.md', 'workspace').allowedTools, ['browser_snapshot', 'browser_navigate', 'browser_type', 'browser_click']);
 
     // Saved where the library looks; a later run with other words for the same task retrieves it.
     const file = await saveSkillDraft(skillsDir, draft);

@@ -18,6 +18,17 @@ describe('skills: SKILL.md files, site globs and the search index', () => {
     assert.equal(s.body, '1. Open the cart.\n2. Click Pay.');
   });
 
+  it('reads its own fields under metadata (where VS Code accepts them) as well as at the top level', () => {
+    const meta = parseSkill('---\nname: shop-checkout\ndescription: Buy the cart\nmetadata:\n  sites: "shop.test, *.shop.test/cart*"\n  allowed-tools: browser_click browser_snapshot\n  risk: pays money\n  author: someone\n---\n1. Pay.\n', '/x/SKILL.md', 'workspace');
+    assert.deepEqual([meta.sites, meta.allowedTools, meta.risk], [['shop.test', '*.shop.test/cart*'], ['browser_click', 'browser_snapshot'], 'pays money']);
+    // Written in both places: sites add up, tools must be allowed in both (a second list never widens the first).
+    const both = parseSkill('---\nname: x\ndescription: y\nsites: a.test\nallowed-tools: browser_click browser_type\nmetadata:\n  sites: b.test\n  allowed-tools: browser_click\n---\n1. Go.\n', '/x/SKILL.md', 'workspace');
+    assert.deepEqual([both.sites, both.allowedTools], [['b.test', 'a.test'], ['browser_click']]);
+    const disjoint = parseSkill('---\nname: x\ndescription: y\nallowed-tools: browser_type\nmetadata:\n  allowed-tools: browser_click\n---\n1. Go.\n', '/x/SKILL.md', 'workspace');
+    assert.deepEqual(disjoint.allowedTools, [], 'no tool in both: nothing allowed, not everything');
+    assert.throws(() => parseSkill('---\nname: x\ndescription: y\nmetadata:\n  sites: 3\n---\n1. Go.\n', 'p', 'global'), /metadata\.sites/);
+  });
+
   it('says what is wrong with a broken SKILL.md', () => {
     assert.throws(() => parseSkill('name: x\n', 'p', 'global'), /no front matter/);
     assert.throws(() => parseSkill('---\nname: a: b\n---\nsteps', 'p', 'global'), /not valid YAML \(put values containing ": " in quotes\)/);

@@ -20,6 +20,9 @@ describe('vscode: session menu, failure messages, live view state', () => {
     assert.equal(on.title, 'Shop — your own browser; Close only detaches, it keeps running');
     assert.equal(sessionMenu({ state: 'connected', kind: 'launched', headless: true, tabTitle: 'T', tabUrl: 'http://a/', tabs: 1 }).title, 'T — no window (headless); Close ends it');
     assert.ok(on.items.every((i) => i.label !== '$(play) Launch Browser'), 'Launch is not offered as if nothing ran');
+    // Bring to Front is the person's: offered with a window to show, never done on its own.
+    assert.equal(on.items[2].command, 'browserAgent.bringToFront');
+    assert.ok(!sessionMenu({ state: 'connected', kind: 'launched', headless: true, tabTitle: 'T', tabUrl: 'http://a/', tabs: 1 }).items.some((i) => i.command === 'browserAgent.bringToFront'), 'no window in a headless browser');
   });
 
   it('a failure shows its message and hint, with the buttons that help', () => {

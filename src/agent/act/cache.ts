@@ -3,6 +3,7 @@ import { promises as fs } from 'node:fs';
 import { dirname } from 'node:path';
 import { z } from 'zod';
 import type { Placement } from './fingerprint';
+import { ignore } from '../../base/ignore';
 
 /** The concrete call an instruction resolved to, without the ref (refs do not outlive a page). */
 export const CachedAction = z.object({
@@ -55,7 +56,7 @@ export class ActionCache {
       const parsed = CacheFile.safeParse(JSON.parse(await fs.readFile(this.file, 'utf8')));
       if (parsed.success) this.entries = parsed.data.entries;
       else {
-        await fs.rename(this.file, `${this.file}.bad`).catch(() => undefined);
+        await fs.rename(this.file, `${this.file}.bad`).catch((e) => ignore(e, 'the bad cache file stays; the next save overwrites it'));
         this.entries = [];
       }
     } catch {
@@ -109,7 +110,7 @@ export class ActionCache {
   private save(): Promise<void> {
     const data = `${JSON.stringify({ version: 1, entries: this.entries ?? [] }, null, 1)}\n`;
     // Writes in order; a temp file and a rename so a crash never leaves half a file.
-    this.writing = this.writing.catch(() => undefined).then(async () => {
+    this.writing = this.writing.catch((e) => ignore(e, 'an earlier failed write was reported to its caller; this one goes on')).then(async () => {
       await fs.mkdir(dirname(this.file), { recursive: true });
       const tmp = `${this.file}.${process.pid}.tmp`;
       await fs.writeFile(tmp, data, { mode: 0o600 });

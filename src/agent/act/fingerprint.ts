@@ -6,7 +6,6 @@ import targetFns from '../../page/target.ts?pagefn';
 
 const targetPage = pageFns<typeof import('../../page/target')>(targetFns);
 
-
 /** Where a target sits: a hash of its region's structure, and its place among its siblings. */
 export interface Placement {
   /** Hash of the interactive elements (tag, type, role, text) of the target's nearest region. */

@@ -14,9 +14,9 @@ import { placementOf, samePlacement } from './fingerprint';
 import { resolveInstruction, toToolCall } from './resolver';
 import { pageFns } from '../../page/fn';
 import targetFns from '../../page/target.ts?pagefn';
+import { ignore } from '../../base/ignore';
 
 const targetPage = pageFns<typeof import('../../page/target')>(targetFns);
-
 
 export interface PageActionDeps {
   provider: ChatProvider;
@@ -62,8 +62,8 @@ export class PageActions {
     const same = lines.filter((l) => l.ref && l.role === e.target.role && norm(l.name) === norm(e.target.name));
     const matches: Line[] = [];
     for (const l of same.slice(0, 20)) {
-      const h = await resolveLine(tab, l).catch(() => undefined);
-      if (h && samePlacement(await placementOf(h).catch(() => ({ region: '', sibling: -1, siblings: -1 })), e.placement)) matches.push(l);
+      const h = await resolveLine(tab, l).catch((e) => ignore(e, 'a line that no longer resolves is no match'));
+      if (h && samePlacement(await placementOf(h).catch((e) => ignore(e, 'an unread placement matches nothing', { region: '', sibling: -1, siblings: -1 })), e.placement)) matches.push(l);
     }
     if (matches.length !== 1) return undefined;
     markShown(tab, matches);
@@ -102,7 +102,7 @@ export class PageActions {
     const { tool, args } = toToolCall(c);
     const r = await this.d.execute(tool, { ...args, ref: c.ref });
     if (!r.isError && cache) {
-      const secret = tool === 'browser_type' && (await callOnElement<boolean>(handle, targetPage.isSecretField).catch(() => true)) && !/^\s*(\{\{\s*secret:[\w.-]+\s*\}\}\s*)+$/.test(String(args.text));
+      const secret = tool === 'browser_type' && (await callOnElement<boolean>(handle, targetPage.isSecretField).catch((e) => ignore(e, 'unread counts as a secret field: not cached', true))) && !/^\s*(\{\{\s*secret:[\w.-]+\s*\}\}\s*)+$/.test(String(args.text));
       if (!secret) await cache.put({ instruction, site, placement, target: { role: handle.role, name: handle.name }, action: { tool, args } });
     }
     return { ok: !r.isError, text: `${r.isError ? '' : `Resolved to ${handle.role} "${handle.name}" [${c.ref}]: ${tool}.\n`}${textOf(r)}`, cached: false, modelCalls: 1 };
@@ -116,7 +116,7 @@ export class PageActions {
     if (!candidates.length) return `No element on the page fits "${instruction}".`;
     const out: string[] = [];
     for (const c of candidates) {
-      const h = await resolveRef(tab, c.ref).catch(() => undefined);
+      const h = await resolveRef(tab, c.ref).catch((e) => ignore(e, 'a ref the page does not have is no candidate'));
       if (!h) continue; // a ref the page does not have is no candidate
       out.push(`[${c.ref}] ${h.role} ${JSON.stringify(h.name)} — ${c.action}${c.text ? ` ${JSON.stringify(c.text)}` : ''}${c.description ? `: ${c.description}` : ''}`);
     }

@@ -2,6 +2,7 @@
  * Asks an OpenAI-compatible endpoint which models it has (GET <base>/models), so the panel can say whether it is
  * reachable and offer its models by name, and so a local Ollama or LM Studio is found without any setting.
  */
+import { ignore } from '../../base/ignore';
 
 export interface Probe {
   /** Something answered over HTTP (even a 404: the server is up, it just lists no models there). */
@@ -25,7 +26,7 @@ export async function probeModels(baseURL: string, apiKey = '', timeoutMs = 1500
   try {
     const res = await fetch(url, { headers: apiKey ? { authorization: `Bearer ${apiKey}` } : {}, signal: AbortSignal.timeout(timeoutMs) });
     if (!res.ok) return { reachable: true, status: res.status, models: [] };
-    const body = (await res.json().catch(() => undefined)) as { data?: Array<{ id?: unknown }>; models?: Array<{ name?: unknown }> } | undefined;
+    const body = (await res.json().catch((e) => ignore(e, 'a body that is not JSON lists no models'))) as { data?: Array<{ id?: unknown }>; models?: Array<{ name?: unknown }> } | undefined;
     const ids = (body?.data ?? []).map((m) => m.id).concat((body?.models ?? []).map((m) => m.name));
     return { reachable: true, status: res.status, models: [...new Set(ids.filter((i): i is string => typeof i === 'string' && !!i))].sort() };
   } catch (e) {

@@ -108,7 +108,7 @@ export function elementFacts(node: Node | null, closest: boolean | 'control'): E
     }
     if (n.localName === 'title' || n.localName === 'desc') { if (n.closest('svg')) add(svg, n.textContent); }
     if (n !== el && n.localName === 'img') add(labels, n.getAttribute('alt'));
-    if (n !== el && n.getAttribute('aria-label') && !n.closest(NATIVE + ',[role]') ) add(labels, n.getAttribute('aria-label'));
+    if (n !== el && n.getAttribute('aria-label') && !n.closest(NATIVE + ',[role]')) add(labels, n.getAttribute('aria-label'));
     const cls = typeof n.className === 'string' ? n.className : n.getAttribute('class');
     const src = n.localName === 'img' || n.localName === 'use' || n.localName === 'image' ? (n.getAttribute('src') || n.getAttribute('href') || n.getAttribute('xlink:href') || '').split(/[?#]/)[0].split('/').pop() : '';
     for (const w of [...words(cls), ...words(n.id), ...words(n.getAttribute('data-icon')), ...words(n.getAttribute('data-testid')), ...words(src)]) if (hints.length < 40 && !hints.includes(w)) hints.push(w);

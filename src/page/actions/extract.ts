@@ -2,6 +2,7 @@
 // DOM is what the user sees, including content scripts rendered, so no HTML re-parsing in Node.
 import { Readability } from '@mozilla/readability';
 import TurndownService from 'turndown';
+import { ignore } from '../ignore';
 
 type Mode = 'markdown' | 'links' | 'tables';
 
@@ -20,8 +21,8 @@ function markdown(): string {
       html = article.content;
       title = article.title || title;
     }
-  } catch {
-    /* fall back to the whole body */
+  } catch (e) {
+    ignore(e, 'fall back to the whole body');
   }
   const td = new TurndownService({ headingStyle: 'atx', codeBlockStyle: 'fenced', bulletListMarker: '-' });
   td.remove(['script', 'style', 'noscript', 'template', 'iframe'] as any);

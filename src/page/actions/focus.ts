@@ -1,5 +1,6 @@
 /** What has focus, read in the isolated world of a frame (actions/focusFacts.ts, actions/type.ts). */
 import { elementFacts, type ElementFacts } from './elementFacts';
+import { ignore } from '../ignore';
 
 const PAGE_TEXT_LIMIT = 20_000;
 
@@ -21,7 +22,7 @@ export function readFocus(withText: boolean): FocusRead {
   let doc = document, e = deep(document), crossFrame = false;
   for (let i = 0; i < 8 && e && (e.localName === 'iframe' || e.localName === 'frame'); i++) {
     let inner: Document | null = null;
-    try { inner = (e as HTMLIFrameElement).contentDocument; } catch { /* another origin */ }
+    try { inner = (e as HTMLIFrameElement).contentDocument; } catch (err) { ignore(err, 'another origin'); }
     if (!inner) { crossFrame = true; break; }
     doc = inner;
     e = deep(inner);

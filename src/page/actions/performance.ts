@@ -9,7 +9,14 @@ export interface PerfReport {
   lcp?: { time: number; element: string };
   cls?: { value: number; shifts: number; largest: string };
   longTasks?: { count: number; total: number; longest: number; blocking: number };
-  resources: { count: number; transfer: number; opaque: number; byType: Record<string, { count: number; transfer: number }>; largest: Array<{ url: string; type: string; transfer: number; ms: number }>; slowest: Array<{ url: string; type: string; transfer: number; ms: number }> };
+  resources: {
+    count: number;
+    transfer: number;
+    opaque: number;
+    byType: Record<string, { count: number; transfer: number }>;
+    largest: Array<{ url: string; type: string; transfer: number; ms: number }>;
+    slowest: Array<{ url: string; type: string; transfer: number; ms: number }>;
+  };
   supported: string[];
 }
 
@@ -99,4 +106,3 @@ export async function report(): Promise<PerfReport> {
   out.resources.slowest = [...rows].sort((a, b) => b.ms - a.ms).slice(0, 5);
   return out;
 }
-

@@ -1,5 +1,6 @@
 /** Fields as typing finds them (actions/type.ts): their kind, the caret, values set the way pickers set them. */
 import { loose, type Loose } from '../dom';
+import { ignore } from '../ignore';
 
 export interface FieldInfo {
   kind: 'text' | 'editable' | 'valueOnly' | 'stepper' | 'other';
@@ -43,7 +44,7 @@ export function placeCaret(node: Element, selectAll: boolean): void {
   el.focus();
   if (el.localName === 'input' || el.localName === 'textarea') {
     if (selectAll) el.select();
-    else { try { el.setSelectionRange(el.value.length, el.value.length); } catch { /* a type without a caret (email, number) */ } }
+    else { try { el.setSelectionRange(el.value.length, el.value.length); } catch (e) { ignore(e, 'a type without a caret (email, number)'); } }
     return;
   }
   const sel = el.ownerDocument.getSelection()!;

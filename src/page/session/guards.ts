@@ -2,6 +2,7 @@
  * Page code the session layer puts into documents: the WebSocket barrier of the request guard
  * (session/socketBarrier.ts) and the secret-field mask of screenshots (session/maskSecrets.ts), and what tab choice asks (session/tabChoice.ts).
  */
+import { ignore } from '../ignore';
 
 /** URLPattern (Chromium has it; TypeScript's DOM library does not declare it yet). */
 declare const URLPattern: new (pattern: string) => { test(url: string): boolean };
@@ -17,7 +18,7 @@ export function socketBarrier(rulesIn: { urlPattern: string; block: boolean }[],
   const g = globalThis as unknown as Record<string, unknown>;
   // The guard's binding, taken before page scripts run (they cannot call it with made-up reports).
   const report = g[binding] as ((url: string) => void) | undefined;
-  try { delete g[binding]; } catch { /* not configurable: the page sees it, cannot forge through it */ }
+  try { delete g[binding]; } catch (e) { ignore(e, 'not configurable: the page sees it, cannot forge through it'); }
   const rules = rulesIn.map((r) => [new URLPattern(r.urlPattern), r.block] as const);
   const blocked = (url: string) => { for (const [p, b] of rules) if (p.test(url)) return b; return false; };
   const wrap = (name: string) => {
@@ -32,13 +33,13 @@ export function socketBarrier(rulesIn: { urlPattern: string; block: boolean }[],
           if (url.protocol === 'https:') url.protocol = 'wss:';
         } catch { return Reflect.construct(target, args, newTarget); }
         if (blocked(url.href)) {
-          try { report && report(url.href); } catch { /* the report is best effort; the refusal is what counts */ }
+          try { report && report(url.href); } catch (e) { ignore(e, 'the report is best effort; the refusal is what counts'); }
           throw new DOMException('The Browser Agent safety policy blocked the WebSocket to ' + url.href + ' (blocked origin or not in the allowed origins).', 'SecurityError');
         }
         return Reflect.construct(target, args, newTarget);
       },
     });
-    try { Object.defineProperty(globalThis, name, { value: Guarded, writable: false, configurable: false, enumerable: false }); } catch { /* already fixed by an earlier barrier */ }
+    try { Object.defineProperty(globalThis, name, { value: Guarded, writable: false, configurable: false, enumerable: false }); } catch (e) { ignore(e, 'already fixed by an earlier barrier'); }
   };
   wrap('WebSocket');
   wrap('WebSocketStream');
@@ -75,7 +76,7 @@ export function maskSecretFields(attr: string, on: boolean): void {
     }
     for (const el of root.querySelectorAll('*')) {
       if (el.shadowRoot) visit(el.shadowRoot);
-      if (el.tagName === 'IFRAME') { try { const d = (el as HTMLIFrameElement).contentDocument; if (d) visit(d); } catch { /* another origin: its own session masks it */ } }
+      if (el.tagName === 'IFRAME') { try { const d = (el as HTMLIFrameElement).contentDocument; if (d) visit(d); } catch (e) { ignore(e, 'another origin: its own session masks it'); } }
     }
   };
   visit(document);
@@ -85,4 +86,3 @@ export function maskSecretFields(attr: string, on: boolean): void {
 export function visibleAndFocused(): [DocumentVisibilityState, boolean] {
   return [document.visibilityState, document.hasFocus()];
 }
-

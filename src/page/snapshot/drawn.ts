@@ -99,7 +99,10 @@ export function drawnTreeState(els: Element[]): { expanded?: boolean; folder?: b
   const seen = new Set<Element>();
   const look: Element[] = [];
   for (const e of els) {
-    for (const x of [e, e.firstElementChild]) if (x && !seen.has(x)) (seen.add(x), look.push(x));
+    for (const x of [e, e.firstElementChild]) if (x && !seen.has(x)) {
+      seen.add(x);
+      look.push(x);
+    }
   }
   let expanded: boolean | undefined;
   let folder: boolean | undefined;

@@ -93,7 +93,10 @@ export function subtreeText(el: Element, limit = 200): string {
     if (tag === 'img') {
       const alt = e.getAttribute('alt')?.replace(/[\u0001\u0002]/g, '');
       // Marked, as long as the spaces it stands for: whether it stays is known once its neighbours are read.
-      if (alt) (out += '\u0001' + alt + '\u0002'), (alts = true);
+      if (alt) {
+        out += '\u0001' + alt + '\u0002';
+        alts = true;
+      }
       return;
     }
     if (tag === 'svg') {

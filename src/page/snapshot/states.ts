@@ -3,7 +3,6 @@ import { cap, clean } from './roles';
 import { optionLabel, optionsWord } from './options';
 
 const q = (s: string) => JSON.stringify(cap(s, 60));
-const MAX_OPTIONS = 8;
 /** Longer values are cut with an explicit marker; the full value goes to details and find. */
 export const VALUE_CUT = 60;
 

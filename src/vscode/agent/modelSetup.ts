@@ -4,7 +4,7 @@ import type { ProviderStatus } from '../chat/messages';
 import { SECRET_KEYS } from './factory';
 import { promptForKey } from './keys';
 import { PROVIDER_TITLES, providerStatuses } from './modelStatus';
-import { readAgentSettings, type AgentSettings } from './settings';
+import { modelSetting, readAgentSettings, type AgentSettings } from './settings';
 
 /**
  * A model in one minute, without the Settings editor: choosing a provider asks only for what it is missing (a key
@@ -48,7 +48,7 @@ export async function chooseModel(provider: Provider, secrets: vscode.SecretStor
   }
   model ??= await vscode.window.showInputBox({ title: `Browser Agent: ${PROVIDER_TITLES[provider]} model`, prompt: 'The model id, as the provider names it', value: current, ignoreFocusOut: true });
   if (!model?.trim()) return false;
-  await save(provider === 'vscode-lm' ? 'vscodeLm.model' : `${provider}.model`, model.trim());
+  await modelSetting(provider).update(model.trim());
   await save('provider', provider);
   return true;
 }

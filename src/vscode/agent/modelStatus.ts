@@ -2,6 +2,7 @@ import * as vscode from 'vscode';
 import { DEFAULT_URLS, type ModelEndpoint } from '../../agent/providers/modelError';
 import { findLocalServers, probeModels } from '../../agent/providers/probe';
 import type { ProviderStatus } from '../chat/messages';
+import { anthropicStatus } from './anthropicStatus';
 import { SECRET_KEYS } from './factory';
 import type { AgentSettings } from './settings';
 
@@ -26,13 +27,8 @@ export async function providerStatuses(s: AgentSettings, secrets: vscode.SecretS
     provider: 'vscode-lm', title: PROVIDER_TITLES['vscode-lm'], ready: lm.length > 0, keySaved: false,
     detail: lm.length ? `${lm.length} model${lm.length > 1 ? 's' : ''} from ${vendors.join(', ')}` : 'No models: sign in to GitHub Copilot, or install an extension that provides language models',
   };
-  const anthropicUrl = s.anthropicBaseURL || DEFAULT_URLS.anthropic;
-  const anthropic: ProviderStatus = {
-    provider: 'anthropic', title: PROVIDER_TITLES.anthropic, endpoint: anthropicUrl, model: s.anthropicModel, keySaved: !!anthropicKey,
-    ready: !!anthropicKey || !!s.anthropicBaseURL,
-    detail: anthropicKey ? `API key saved · ${anthropicUrl}` : s.anthropicBaseURL ? `No API key · ${anthropicUrl}` : 'No API key saved',
-  };
-  return [vscodeLm, anthropic, await openaiStatus(s, openaiKey)];
+  const [anthropic, openai] = await Promise.all([anthropicStatus(s.anthropicBaseURL, s.anthropicModel, anthropicKey), openaiStatus(s, openaiKey)]);
+  return [vscodeLm, anthropic, openai];
 }
 
 async function openaiStatus(s: AgentSettings, key: string | undefined): Promise<ProviderStatus> {

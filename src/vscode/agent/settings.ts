@@ -1,5 +1,6 @@
 import * as vscode from 'vscode';
 import type { ModelChoice } from '../chat/messages';
+import { MOVED_SETTINGS, readMoved } from '../settingMoves';
 
 export interface AgentSettings {
   provider: 'vscode-lm' | 'anthropic' | 'openai';
@@ -20,7 +21,7 @@ export function readAgentSettings(): AgentSettings {
   const c = vscode.workspace.getConfiguration('browserAgent.agent');
   return {
     provider: c.get('provider', 'vscode-lm'),
-    vscodeLmModel: c.get('vscodeLm.model', ''),
+    vscodeLmModel: readMoved(vscode.workspace.getConfiguration(), MOVED_SETTINGS.vscodeLmModel, ''),
     anthropicModel: c.get('anthropic.model', 'claude-sonnet-4-5'),
     anthropicBaseURL: c.get('anthropic.baseURL', ''),
     openaiModel: c.get('openai.model', 'gpt-4.1'),
@@ -38,8 +39,13 @@ export function readAgentSettings(): AgentSettings {
 export async function saveModelChoice(choice: ModelChoice): Promise<void> {
   const c = vscode.workspace.getConfiguration('browserAgent.agent');
   await c.update('provider', choice.provider, vscode.ConfigurationTarget.Global);
-  const key = choice.provider === 'vscode-lm' ? 'vscodeLm.model' : `${choice.provider}.model`;
-  await c.update(key, choice.model, vscode.ConfigurationTarget.Global);
+  await modelSetting(choice.provider).update(choice.model);
+}
+
+/** Where a provider's model is written (the VS Code LM one under its renamed key). */
+export function modelSetting(provider: AgentSettings['provider']): { update: (model: string) => Thenable<void> } {
+  if (provider === 'vscode-lm') return { update: (m) => vscode.workspace.getConfiguration().update(MOVED_SETTINGS.vscodeLmModel.to, m, vscode.ConfigurationTarget.Global) };
+  return { update: (m) => vscode.workspace.getConfiguration('browserAgent.agent').update(`${provider}.model`, m, vscode.ConfigurationTarget.Global) };
 }
 
 export async function saveMode(mode: AgentSettings['mode']): Promise<void> {

@@ -7,6 +7,7 @@ import { decisionWords, failureReason, shortTime, taskDescription } from '../../
 import { listTasks, loadTask, LOG_FILE, type TaskSummary } from '../../audit/reader';
 import { AUDIT_FORMAT, type StepRecord } from '../../audit/types';
 import { AUDIT_OUTCOME } from '../../audit/words';
+import { ignore } from '../../base/ignore';
 
 /**
  * One history: the audit log's task folders. The chat panel lists them (the same store as the Task
@@ -83,8 +84,8 @@ export async function openThread(root: string, id: string): Promise<ThreadRecord
       const parsed: unknown = JSON.parse(await fs.readFile(join(t.dir, CONVERSATION_FILE), 'utf8'));
       if (isConversation(parsed)) conversation = parsed;
       break;
-    } catch {
-      /* this task kept none (a run the model never answered): an earlier one may have */
+    } catch (e) {
+      ignore(e, 'this task kept none (a run the model never answered): an earlier one may have');
     }
   }
   return { id, turns, conversation };
@@ -114,8 +115,8 @@ export async function openHistory(root: string, id: string): Promise<TaskRecord 
   try {
     const parsed = TaskRecordSchema.safeParse(JSON.parse(await fs.readFile(join(dir, CHAT_FILE), 'utf8')));
     if (parsed.success) return parsed.data;
-  } catch {
-    /* no saved conversation: rebuild from the log */
+  } catch (e) {
+    ignore(e, 'no saved conversation: rebuild from the log');
   }
   let t;
   try {
@@ -154,8 +155,8 @@ export async function importLegacyChats(root: string, records: readonly TaskReco
     try {
       await fs.access(join(dir, LOG_FILE));
       continue;
-    } catch {
-      /* not imported yet */
+    } catch (e) {
+      ignore(e, 'not imported yet');
     }
     const status = r.status === 'running' ? 'interrupted' : r.status;
     const outcome = (AUDIT_OUTCOME as Record<string, string>)[status] ?? (status === 'interrupted' ? 'interrupted' : 'failure');

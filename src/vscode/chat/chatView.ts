@@ -30,6 +30,7 @@ import { FromWebview, TaskRecordSchema, type FromWebviewMessage, type HistoryIte
 import { PickedModel } from './pickedModel';
 import { locateBox, Screencast } from './screencast';
 import { TaskTranscript } from './transcript';
+import { ignore } from '../../base/ignore';
 
 function on(emitter: NodeJS.EventEmitter, event: string, fn: (...a: any[]) => void): vscode.Disposable {
   emitter.on(event, fn);
@@ -206,7 +207,7 @@ export class ChatViewProvider implements vscode.WebviewViewProvider, vscode.Disp
         await this.picked.pick(m.choice, saveModelChoice(m.choice));
         // A provider that is not set up yet asks for what it is missing (a key, a base URL) right away.
         const lm = m.choice.provider === 'vscode-lm' ? await vscode.lm.selectChatModels().then((x) => x, () => []) : [];
-        const status = (await providerStatuses(this.picked.applyNow(readAgentSettings()), this.context.secrets, lm).catch(() => [])).find((p) => p.provider === m.choice.provider);
+        const status = (await providerStatuses(this.picked.applyNow(readAgentSettings()), this.context.secrets, lm).catch((e) => ignore(e, 'an unread status asks for no setup', []))).find((p) => p.provider === m.choice.provider);
         if (status && !status.ready) await useProvider(m.choice.provider, this.context.secrets);
         return this.sendInit();
       }
@@ -343,7 +344,7 @@ export class ChatViewProvider implements vscode.WebviewViewProvider, vscode.Disp
   }
 
   private async history(): Promise<HistoryItem[]> {
-    return (await this.deps.history?.list().catch(() => [])) ?? [];
+    return (await this.deps.history?.list().catch((e) => ignore(e, 'no history read: none listed', []))) ?? [];
   }
 
   /**
@@ -351,7 +352,7 @@ export class ChatViewProvider implements vscode.WebviewViewProvider, vscode.Disp
    * a task from Copilot, MCP or a replay, or any while a task runs, is shown to look at.
    */
   private async openThread(id: string): Promise<void> {
-    const rec = await this.deps.history?.open(id).catch(() => undefined);
+    const rec = await this.deps.history?.open(id).catch((e) => ignore(e, 'a thread that cannot be read is not opened'));
     const last = rec?.turns.at(-1);
     if (!rec || !last) return void vscode.window.showWarningMessage('Browser Agent: that task is no longer in the history.');
     const resumed = this.controller ? undefined : ChatThread.resume(rec);
@@ -386,8 +387,8 @@ export class ChatViewProvider implements vscode.WebviewViewProvider, vscode.Disp
     if (!browser || !this.view?.visible) return;
     try {
       await this.screencast.follow(await browser.activeTab());
-    } catch {
-      /* the live view is a nicety; the run goes on without it */
+    } catch (e) {
+      ignore(e, 'the live view is a nicety; the run goes on without it');
     }
   }
 
@@ -432,7 +433,7 @@ export class ChatViewProvider implements vscode.WebviewViewProvider, vscode.Disp
         tab: async () => (await this.deps.sessions.ensure()).activeTab(),
         settings: { allowedSchemes: [], downloadsDir: this.context.globalStorageUri.fsPath, maxWaitMs: 30_000 },
       };
-      await this.deps.sessions.ensure().catch(() => undefined);
+      await this.deps.sessions.ensure().catch((e) => ignore(e, 'the browser starts with the first tool call if not now'));
       void this.followActiveTab();
       this.running = runAgent({
         task, earlier: thread.conversation, provider, mode, tools: this.deps.tools(), ctx, hooks, signal: controller.signal,
@@ -470,7 +471,7 @@ export class ChatViewProvider implements vscode.WebviewViewProvider, vscode.Disp
       this.post({ type: 'running', running: false });
       // The model never got it (no key, a 401, an endpoint down): the task goes back into the box to send again.
       if (!outcome || (outcome.status === 'error' && !outcome.steps)) this.post({ type: 'draft', text: task });
-      await hooks.end?.(outcome ?? { status: 'error', summary: 'The run ended unexpectedly.', steps: 0, tokens: 0 }, transcript.persistable(), thread.conversation).catch(() => {});
+      await hooks.end?.(outcome ?? { status: 'error', summary: 'The run ended unexpectedly.', steps: 0, tokens: 0 }, transcript.persistable(), thread.conversation).catch((e) => ignore(e, 'recording the end is best effort; the panel moves on'));
       this.post({ type: 'init', ...(await this.initState()) });
     }
   }
@@ -503,7 +504,7 @@ export class ChatViewProvider implements vscode.WebviewViewProvider, vscode.Disp
   private async highlight(input: unknown, tool: string): Promise<void> {
     const tab = this.screencast.target;
     if (!tab) return;
-    const box = await locateBox(tab, input, this.deps.resolveRef).catch(() => undefined);
+    const box = await locateBox(tab, input, this.deps.resolveRef).catch((e) => ignore(e, 'no box: nothing highlighted'));
     if (box) this.post({ type: 'highlight', box, label: tool });
   }
 
@@ -531,7 +532,7 @@ export class ChatViewProvider implements vscode.WebviewViewProvider, vscode.Disp
     const models = await listModelChoices(s, lm);
     if (withVsCodeModels) this.listedModels = true;
     // Each provider's status (keys, endpoints answering, local servers): only in the full init, it asks the network.
-    const providers = withVsCodeModels ? await providerStatuses(s, this.context.secrets, lm).catch(() => undefined) : undefined;
+    const providers = withVsCodeModels ? await providerStatuses(s, this.context.secrets, lm).catch((e) => ignore(e, 'unread statuses: the picker shows none')) : undefined;
     const chosen = providers?.find((p) => p.provider === s.provider);
     return {
       models,

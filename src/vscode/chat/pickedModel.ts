@@ -1,5 +1,6 @@
 import type { AgentSettings } from '../agent/settings';
 import type { ModelChoice } from './messages';
+import { ignore } from '../../base/ignore';
 
 /**
  * The model just picked in the panel. The picker saves it to the user's settings, but that write is
@@ -13,7 +14,7 @@ export class PickedModel {
   /** Records a pick and the settings write that persists it. */
   pick(choice: ModelChoice, save: Promise<unknown>): Promise<unknown> {
     this.choice = choice;
-    this.saving = save.catch(() => undefined);
+    this.saving = save.catch((e) => ignore(e, "the pick's caller sees a failed write; this only orders later reads"));
     return save;
   }
 

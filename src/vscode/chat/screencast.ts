@@ -3,6 +3,7 @@ import type { Tab } from '../../session/tab';
 import type { ElementHandle } from '../../snapshot/types';
 import { pageCall, pageFns } from '../../page/fn';
 import hitFns from '../../page/hit.ts?pagefn';
+import { ignore } from '../../base/ignore';
 
 const hitPage = pageFns<typeof import('../../page/hit')>(hitFns);
 
@@ -32,7 +33,7 @@ export class Screencast {
     this.tab = tab;
     this.off = session.on('Page.screencastFrame', (f: Protocol.Page.ScreencastFrameEvent) => {
       this.post({ type: 'frame', data: f.data, width: f.metadata.deviceWidth, height: f.metadata.deviceHeight });
-      session.send('Page.screencastFrameAck', { sessionId: f.sessionId }).catch(() => {});
+      session.send('Page.screencastFrameAck', { sessionId: f.sessionId }).catch((e) => ignore(e, 'the tab may be gone; the next frame never comes'));
     });
     await session.send('Page.startScreencast', { format: 'jpeg', quality: this.opts.quality, maxWidth: this.opts.maxWidth, maxHeight: this.opts.maxHeight, everyNthFrame: 1 });
   }
@@ -42,7 +43,7 @@ export class Screencast {
     this.off?.();
     this.off = undefined;
     this.tab = undefined;
-    if (tab?.attached) await (await tab.session()).send('Page.stopScreencast', undefined, 2000).catch(() => {});
+    if (tab?.attached) await (await tab.session()).send('Page.stopScreencast', undefined, 2000).catch((e) => ignore(e, 'the tab may be gone already'));
   }
 }
 
@@ -64,17 +65,17 @@ export async function locateBox(tab: Tab, input: unknown, resolveRef?: (tab: Tab
   if (typeof i.x === 'number' && typeof i.y === 'number') return { x: i.x - 12, y: i.y - 12, width: 24, height: 24 };
   const page = await tab.session();
   if (typeof i.ref === 'string' && resolveRef) {
-    const h = await resolveRef(tab, i.ref).catch(() => undefined);
+    const h = await resolveRef(tab, i.ref).catch((e) => ignore(e, 'a ref that no longer resolves draws no box'));
     // Elements in out-of-process frames have frame-relative boxes; only page elements are drawn.
     if (h && h.session === page) {
-      const m = await h.session.send('DOM.getBoxModel', { backendNodeId: h.backendNodeId }, 1000).catch(() => undefined);
+      const m = await h.session.send('DOM.getBoxModel', { backendNodeId: h.backendNodeId }, 1000).catch((e) => ignore(e, 'an element without a box draws none'));
       if (m) return quadBox(m.model.border);
     }
   }
   if (typeof i.selector === 'string') {
     const r = await tab
       .evaluate<Box | null>(pageCall(hitPage.boxOf, i.selector), 1000)
-      .catch(() => null);
+      .catch((e) => ignore(e, 'a selector that finds nothing draws no box', null));
     if (r) return r;
   }
   return undefined;

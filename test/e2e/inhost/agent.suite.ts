@@ -55,7 +55,7 @@ describe('e2e: chat panel and agent loop in the extension host', function () {
     const models = await vscode.lm.selectChatModels({ vendor: 'browser-agent-test' });
     assert.ok(models.length, 'a model from vendor browser-agent-test (test/e2e/fixtures/lm-test-provider, installed by run.mjs)');
     await config().update('provider', 'vscode-lm', vscode.ConfigurationTarget.Global);
-    await config().update('vscodeLm.model', 'scripted-tools', vscode.ConfigurationTarget.Global);
+    await vscode.workspace.getConfiguration().update('browserAgent.agent.VSCodeLMModel', 'scripted-tools', vscode.ConfigurationTarget.Global);
     try {
       const outcome = (await vscode.commands.executeCommand('browserAgent.agent.run', 'Plan and finish')) as { status: string; summary: string } | undefined;
       assert.equal(outcome?.status, 'success', outcome?.summary);
@@ -66,7 +66,7 @@ describe('e2e: chat panel and agent loop in the extension host', function () {
       assert.ok(second.some((p) => p.result === 'call-1'), 'its result as a LanguageModelToolResultPart');
     } finally {
       await config().update('provider', undefined, vscode.ConfigurationTarget.Global);
-      await config().update('vscodeLm.model', undefined, vscode.ConfigurationTarget.Global);
+      await vscode.workspace.getConfiguration().update('browserAgent.agent.VSCodeLMModel', undefined, vscode.ConfigurationTarget.Global);
     }
   });
 });

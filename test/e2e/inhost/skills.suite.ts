@@ -95,6 +95,7 @@ describe('Skills and the action cache in the extension host', function () {
     const text = readFileSync(file, 'utf8');
     assert.match(text, /Type "basil" into the textbox "Seeds"/);
     await waitFor(() => a.skills.library!.skills.some((s) => s.path === file), 10_000, 'the saved skill in the library');
+    await assertSkillValidation([file, ...a.skills.library!.skills.filter((s) => s.source === 'shipped').map((s) => s.path)], join(skillsDir, 'garden', 'SKILL.md'));
 
     const before = llm!.requests.length;
     script = () => ({ toolCalls: [{ name: 'finish', input: { success: true, summary: 'ok' } }] });
@@ -108,6 +109,21 @@ describe('Skills and the action cache in the extension host', function () {
     await vscode.commands.executeCommand('browserAgent.actionCache.show');
   });
 });
+
+/**
+ * VS Code validates every open SKILL.md (its chat skill checks: a lowercase-hyphen name that matches the folder) into
+ * the Problems view. The hand-written skill above breaks both rules, so its problems show that the validator runs on
+ * this folder; the saved one and the shipped examples must have none.
+ */
+async function assertSkillValidation(clean: string[], handWritten: string): Promise<void> {
+  const messages = (f: string) => vscode.languages.getDiagnostics(vscode.Uri.file(f)).map((d) => d.message);
+  await vscode.window.showTextDocument(vscode.Uri.file(handWritten), { preview: false });
+  await waitFor(() => messages(handWritten).some((m) => /lowercase letters/.test(m)), 20_000, `VS Code's skill validation of ${handWritten}`);
+  for (const f of clean) await vscode.window.showTextDocument(vscode.Uri.file(f), { preview: false });
+  // The validator has shown it runs; give these files the same time to collect problems before reading them.
+  await new Promise((r) => setTimeout(r, 3_000));
+  for (const f of clean) assert.deepEqual(messages(f), [], `problems in ${f}`);
+}
 
 async function waitForTask(root: string, goal: string): Promise<string> {
   let dir: string | undefined;

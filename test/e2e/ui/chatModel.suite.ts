@@ -141,8 +141,9 @@ describe('UI: a model in one minute (setup in the panel, model errors with their
     await until('the providers with their status', async () => (await row('openai').innerText()).includes('401'));
     assert.deepEqual(await chat.locator('.setup-row .setup-title').allInnerTexts(), ['VS Code LM', 'Anthropic', 'OpenAI-compatible']);
     assert.match(await row('openai').locator('.setup-detail').innerText(), new RegExp(`${openai.baseURL.replace(/[.:/]/g, '\\$&')} refused a request without an API key \\(401\\)`));
-    // A base URL and no key: ready (a proxy may need none); the key is asked for when the endpoint refuses.
-    assert.match(await row('anthropic').locator('.setup-detail').innerText(), new RegExp(`No API key · ${claude.baseURL.replace(/[.:/]/g, '\\$&')}`));
+    // A base URL and no key: the endpoint is asked; this one refuses requests without a key, so the dot is not green.
+    assert.match(await row('anthropic').locator('.setup-detail').innerText(), new RegExp(`No API key · ${claude.baseURL.replace(/[.:/]/g, '\\$&')} refused a request without an API key \\(401\\)`));
+    assert.equal(await row('anthropic').locator('.dot').getAttribute('aria-label'), 'needs setup');
     assert.match(await row('vscode-lm').locator('.setup-detail').innerText(), /models? from/, 'the host has scripted VS Code models');
     // The picker says which provider each model is from and whether it is ready.
     assert.ok((await chat.locator('#model optgroup').evaluateAll((gs) => gs.map((g) => (g as HTMLOptGroupElement).label))).includes('OpenAI-compatible — needs setup'));
@@ -186,6 +187,9 @@ describe('UI: a model in one minute (setup in the panel, model errors with their
 
   it('a refused key (401) at Anthropic: the error offers Set API Key, then Retry works', async () => {
     await newTask();
+    // A wrong key saved: the setup cannot tell (a saved key is not tried), the run finds out.
+    await wb.runCommand('Browser Agent: Set Anthropic API Key', { opensQuickInput: true });
+    await answerInputBox('sk-scripted-wrong', /Anthropic API key/);
     await chat.locator('#model').selectOption({ label: CLAUDE });
     await until('Anthropic in use and ready', async () => (await runEnabled()) && /in use/.test(await row('anthropic').innerText()));
     const task = 'What is the heading?';

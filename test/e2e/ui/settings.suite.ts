@@ -1,5 +1,7 @@
 // The snapshot settings as a person finds them: the Settings editor, searched for "snapshot", shows both with
-// their titles, defaults and descriptions under Browser Agent (a screenshot is left in test-artifacts/e2e/).
+// their titles, defaults and descriptions under Browser Agent (a screenshot is left in test-artifacts/e2e/). The
+// renamed settings read "VS Code LM Model" and "Publish MCP Server", and their old keys (run.mjs writes them into
+// the user settings before the host starts) were moved on activation.
 import * as assert from 'node:assert/strict';
 import { teardown, until, Workbench } from './workbench';
 
@@ -34,6 +36,65 @@ describe('UI: the snapshot settings in the Settings editor', function () {
     // The values are the defaults (number inputs of the setting rows).
     const values = await wb.page.locator('.settings-editor .setting-item-contents input.setting-control-number, .settings-editor .setting-item-contents input[type="number"], .settings-editor .setting-item-contents .setting-item-control input').evaluateAll((els) => els.map((e) => (e as HTMLInputElement).value));
     assert.ok(values.includes('3000') && values.includes('16000'), `defaults shown: ${JSON.stringify(values)}`);
+    await wb.closeActiveEditor();
+  });
+  /** The Settings editor searched for `query`, once `ready` holds for the rows' texts. */
+  async function searchSettings(query: string, ready: (rows: string[]) => boolean): Promise<string[]> {
+    await wb.runCommand('Preferences: Open Settings (UI)');
+    const search = wb.page.locator('.settings-editor .settings-header .suggest-input-container').first();
+    await search.waitFor({ state: 'visible', timeout: 30_000 });
+    await search.click();
+    await wb.page.keyboard.press('ControlOrMeta+a');
+    await wb.page.keyboard.type(query);
+    const rows = wb.page.locator('.settings-editor .setting-item-contents');
+    // Until the search has run, the whole settings tree shows: wait for its count ("3 Settings Found").
+    const count = wb.page.locator('.settings-editor .settings-count-widget');
+    return until(`the settings for "${query}"`, async () => {
+      if (!/Found/.test(await count.innerText().catch(() => ''))) return undefined;
+      const all = (await rows.allInnerTexts()).map((t) => t.replace(/\s+/g, ' ').trim());
+      return all.length && ready(all) ? all : undefined;
+    });
+  }
+
+  const isLight = async () => (await wb.page.locator('.monaco-workbench').getAttribute('class'))?.split(/\s+/).includes('vs') ?? false;
+  /** A screenshot in each theme, back in the first one after; `show` brings the view back after each switch. */
+  async function bothThemes(name: string, show: () => Promise<unknown>): Promise<void> {
+    const first = await isLight();
+    await wb.screenshot(`${name}-${first ? 'light' : 'dark'}`);
+    await wb.closeActiveEditor();
+    await wb.runCommand('Preferences: Toggle between Light/Dark Themes');
+    await until('the other theme', async () => (await isLight()) !== first);
+    await show();
+    await wb.screenshot(`${name}-${first ? 'dark' : 'light'}`);
+    await wb.closeActiveEditor();
+    await wb.runCommand('Preferences: Toggle between Light/Dark Themes');
+    await until('the first theme again', async () => (await isLight()) === first);
+  }
+
+  it('titles the renamed settings "VS Code LM Model" and "Publish MCP Server" (they read "Vscode Lm" and "Mcp")', async () => {
+    // The list shows only the rows in view, so each setting is searched for on its own.
+    const title = () => wb.page.locator('.settings-editor .setting-item-title').allInnerTexts();
+    const lm = () => searchSettings('VS Code LM model', (all) => all.some((t) => /VS Code LM Model/.test(t)));
+    await lm();
+    assert.ok((await title()).includes('Browser Agent › Agent: VS Code LM Model'), `titles: ${(await title()).join(' | ')}`);
+    await bothThemes('vscode-lm-model', lm);
+    const mcp = () => searchSettings('Publish MCP server', (all) => all.some((t) => /Publish MCP Server/.test(t)));
+    await mcp();
+    assert.ok((await title()).includes('Browser Agent: Publish MCP Server'), `titles: ${(await title()).join(' | ')}`);
+    await bothThemes('publish-mcp-server', mcp);
+  });
+
+  it('moved the old keys a user had to the new ones on activation (the user settings file)', async () => {
+    await wb.runCommand('Preferences: Open User Settings (JSON)');
+    const lines = wb.page.locator('.monaco-editor .view-lines').first();
+    const text = await until('the user settings file', async () => {
+      const t = (await lines.innerText().catch(() => '')).replace(/\u00a0/g, ' ');
+      return /publishMCPServer/.test(t) ? t : undefined;
+    });
+    assert.match(text, /"browserAgent\.publishMCPServer": false/);
+    assert.match(text, /"browserAgent\.agent\.VSCodeLMModel": ""/);
+    assert.doesNotMatch(text, /browserAgent\.mcp\.publish|vscodeLm\.model/);
+    await wb.screenshot('user-settings-moved');
     await wb.closeActiveEditor();
   });
 });
