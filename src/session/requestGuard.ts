@@ -197,7 +197,7 @@ export class RequestGuard extends EventEmitter {
       if (!this.browserWide) {
         // No browser-wide auto-attach (the daemon's proxy, the extension relay): it attached nothing. The pages
         // already open (ours) are attached one by one; pages opened from now on are announced as their tabs attach.
-        const { targetInfos } = await conn.send('Target.getTargets', undefined, undefined, SETUP_TIMEOUT_MS).catch(() => ({ targetInfos: [] as Protocol.Target.TargetInfo[] }));
+        const { targetInfos } = await conn.send('Target.getTargets', undefined, undefined, SETUP_TIMEOUT_MS).catch((e) => ignore(e, 'no list: the pages attach as their tabs do', { targetInfos: [] as Protocol.Target.TargetInfo[] }));
         const pages = targetInfos.filter((t) => t.type === 'page' && (!this.scope || this.scope.owns(t)));
         await Promise.all(pages.map((t) => conn.send('Target.attachToTarget', { targetId: t.targetId, flatten: true }, undefined, SETUP_TIMEOUT_MS).catch((e) => ignore(e, 'the page closed meanwhile'))));
       }
