@@ -46,7 +46,8 @@ function run(o: RunOptions): RunResult {
   clearLabelMap();
   let out = w.items;
   if (o.viewportOnly) out = w.items.filter((i) => !('vp' in i) || i.vp === 1);
-  return { items: out, next: S.next, frames: S.frames.length, hosts: S.hostCandidates.length, ms: Math.round(performance.now() - t0), count: w.count, url: location.href, base: document.baseURI, title: document.title, doc: DOC, changes: changeCount() };
+  const page = { url: location.href, base: document.baseURI, title: document.title, doc: DOC, changes: changeCount() };
+  return { items: out, next: S.next, frames: S.frames.length, hosts: S.hostCandidates.length, ms: Math.round(performance.now() - t0), count: w.count, ...page };
 }
 
 (globalThis as any).__baSnap = { run, get, doc: DOC, markClickable, markEditHosts, summary, details, fingerprint, frames: () => S.frames, takeHostCandidates, addClosedRoots, version: 1 };
