@@ -20,6 +20,7 @@ const PAGE = `<!doctype html><title>Names</title>
 <li><a href="/home" title="Site: Home"><img src="/logo.png" alt="Daring Fireball" width="40" height="30"></a></li>
 <li><a href="/next"><img src="/arrow.png" alt="→" width="10" height="10"> Next</a></li>
 <li><form action="/find"><input type="search" name="q" aria-label="Search"><button type="submit" value="Search"><svg width="16" height="16"><path d="M1 1L15 15"/></svg></button><button type="submit" name="go"><svg width="16" height="16"><path d="M1 1L15 1"/></svg></button></form></li>
+<li><span>Quantity</span> <button style="width:20px;height:20px"></button></li>
 <li><a href="/places/seltzer"><img src="/s.jpg" alt="Brooklyn Seltzer Museum" width="40" height="30"><h3>Brooklyn Seltzer Museum</h3><p>${LONG}</p></a></li>
 </ul>`;
 
@@ -52,6 +53,10 @@ describe('snapshot: names of picture-and-caption controls (real Chromium)', func
     assert.match(snap, /\[\d+\] link "A red chair by the window Blue chair" →\/story\/…\n/);
     assert.match(snap, /\[\d+\] link "Daring Fireball" →\/home\n/);
     assert.match(snap, /\[\d+\] link "→ Next"\n/);
+  });
+
+  it('a control with nothing of its own to say says what text it follows', () => {
+    assert.match(snap, /\[\d+\] button \(after "Quantity"\)\n/);
   });
 
   it('an icon-only button says what it sends (value=, else name=), not the shape of its icon', () => {

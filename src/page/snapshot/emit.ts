@@ -19,6 +19,8 @@ export function emit(w: Run, el: Element, role: string, r: DOMRect, control?: El
   const item = w.itemState.role.has(el);
   const byText = item && !el.hasAttribute('aria-label') && !el.hasAttribute('aria-labelledby');
   const name = nameOf(el, role, control, byText);
+  // The text gathered before it goes out first, so an unnamed control says it follows that text, not older text.
+  flush(w);
   const hint = name ? '' : hintOf(el, role, target, item, w.lastText);
   const id = refFor(el, role, name || hint);
   const inVp = inViewport(w, r);
@@ -33,7 +35,6 @@ export function emit(w: Run, el: Element, role: string, r: DOMRect, control?: El
   const fv = fullValue(target);
   const hitTest = inVp && w.hitTests < MAX_HIT_TESTS && r.width > 1 && r.height > 1;
   if (hitTest) w.hitTests++;
-  flush(w);
   // A name cut with its rest following as text ends between words (nameShown); one without a rest shows all it can.
   const rest = nameOverflow(el, name, byText ? (limit) => visibleName(el, limit) : undefined);
   const it: ElementItem = { id, role, name: rest ? nameShown(name) + '…' : cap(name, MAX_NAME), hint: hint || undefined, href: linkHref(el), st: states || undefined, vp: inVp ? 1 : 0, full: fv.length > VALUE_CUT ? fv : undefined };
