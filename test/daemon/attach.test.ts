@@ -42,7 +42,10 @@ describe('daemon: --cdp-url works in the page the user has open (real daemon, re
     const loaded = new Promise<void>((r) => s.on('Page.loadEventFired', () => r()));
     await s.send('Page.navigate', { url: srv.origin + '/mine' });
     await loaded;
-    for (const t of (await other.send('Target.getTargets')).targetInfos) if (t.type === 'page' && t.targetId !== pageId) await other.send('Target.closeTarget', { targetId: t.targetId });
+    const listed = async () => (await other.send('Target.getTargets')).targetInfos.filter((t) => t.type === 'page');
+    for (const t of await listed()) if (t.targetId !== pageId) await other.send('Target.closeTarget', { targetId: t.targetId });
+    // closeTarget answers before the page is gone; a page still listed would be counted as one a client opened.
+    await until(async () => (await listed()).length === 1, 10_000, 'the other pages to close');
     await other.send('Target.activateTarget', { targetId: pageId });
   }
 
