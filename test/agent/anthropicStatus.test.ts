@@ -1,20 +1,11 @@
 import assert from 'node:assert/strict';
-import { createServer } from 'node:http';
+import { closedPort } from '../helpers/servers';
 import { anthropicProvider } from '../../src/agent/providers/anthropic';
 import { anthropicStatus } from '../../src/vscode/agent/anthropicStatus';
 import { startAnthropicServer, type LlmServer } from '../helpers/llmServers';
 
 const MODEL = 'scripted-claude';
 const reply = async () => ({ text: 'Hello.' });
-
-/** A port that was free a moment ago: nothing listens there (connection refused). */
-async function closedPort(): Promise<number> {
-  const s = createServer();
-  await new Promise<void>((ok) => s.listen(0, '127.0.0.1', ok));
-  const port = (s.address() as { port: number }).port;
-  await new Promise<void>((ok) => s.close(() => ok()));
-  return port;
-}
 
 /** What a run does without a saved key (the factory sends a placeholder): whether the endpoint answers it. */
 async function runAnswers(baseURL: string): Promise<boolean> {

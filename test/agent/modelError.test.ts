@@ -2,7 +2,7 @@
 // endpoints that answer 401, 404 and 500, and a port where nothing listens. Each message names the endpoint and
 // comes with the buttons that fix it; the endpoint probe tells reachable from not and lists the models.
 import assert from 'node:assert/strict';
-import { createServer } from 'node:net';
+import { closedPort } from '../helpers/servers';
 import { runAgent } from '../../src/agent/loop';
 import { describeModelError, type ModelEndpoint } from '../../src/agent/providers/modelError';
 import { anthropicProvider } from '../../src/agent/providers/anthropic';
@@ -12,15 +12,6 @@ import { withRetry } from '../../src/agent/providers/retry';
 import type { ChatProvider } from '../../src/agent/types';
 import { NO_POLICY } from '../../src/contract/types';
 import { startAnthropicServer, startOpenAIServer, type LlmServer } from '../helpers/llmServers';
-
-/** A port that was free a moment ago: nothing listens there (connection refused). */
-async function closedPort(): Promise<number> {
-  const s = createServer();
-  await new Promise<void>((ok) => s.listen(0, '127.0.0.1', ok));
-  const port = (s.address() as { port: number }).port;
-  await new Promise<void>((ok) => s.close(() => ok()));
-  return port;
-}
 
 /** The error one request to the provider throws (retries short, so a 500 is tried 3 times quickly). */
 async function failure(p: ChatProvider): Promise<{ error: unknown; tries: number }> {

@@ -45,3 +45,12 @@ export async function startServer(routes: Record<string, Route> = {}, host = '12
       }),
   };
 }
+
+/** A port that was free a moment ago: nothing listens there, so a connection to it is refused. */
+export async function closedPort(): Promise<number> {
+  const s = createServer();
+  await new Promise<void>((ok) => s.listen(0, '127.0.0.1', ok));
+  const port = (s.address() as AddressInfo).port;
+  await new Promise<void>((ok) => s.close(() => ok()));
+  return port;
+}

@@ -1,7 +1,6 @@
 // browser_console_messages and browser_network_requests on real pages in real Chromium over CDP, served by a
 // real HTTP server on 127.0.0.1 (and through "localhost" for an out-of-process iframe).
 import assert from 'node:assert/strict';
-import { createServer } from 'node:net';
 import { CdpConnection } from '../../src/session/cdp';
 import { sleep } from '../../src/session/launcher';
 import { SessionManager } from '../../src/session/manager';
@@ -11,17 +10,8 @@ import { secureTool } from '../../src/safety/secureTool';
 import { SecretVault, mapSecretSource } from '../../src/safety/secrets';
 import { TEST_LAUNCH, crossSite, startExternalChromium } from '../helpers/chromium';
 import { toolContext } from '../helpers/tools';
-import { startServer, type TestServer } from '../helpers/servers';
+import { closedPort, startServer, type TestServer } from '../helpers/servers';
 import { startHarness, textOf, type Harness } from '../actions/harness';
-
-/** A port nothing listens on: connections to it are refused. */
-async function closedPort(): Promise<number> {
-  const s = createServer();
-  await new Promise<void>((r) => s.listen(0, '127.0.0.1', r));
-  const port = (s.address() as { port: number }).port;
-  await new Promise((r) => s.close(r));
-  return port;
-}
 
 describe('tools: console messages and network requests (real Chromium)', function () {
   this.timeout(90_000);
