@@ -104,7 +104,7 @@ describe('mcp: a page an agent left is the next agent’s (real MCP servers, rea
     // nonsense made them (a page itself cannot make isolated worlds).
     const { sessionId } = await person.send('Target.attachToTarget', { targetId: pageId, flatten: true });
     const gone = (999_999_999).toString(36);
-    for (const worldName of [`browser-agent:${gone}.${m[2]}.abcdef`, `browser-agent:${m[1]}.${m[2] === '000000' ? '111111' : '000000'}.abcdef`, 'browser-agent:', 'browser-agent:zz', `browser-agent:${gone}.${m[2]}`])
+    for (const worldName of [`browser-agent:${m[1]}.${m[2] === '000000' ? '111111' : '000000'}.abcdef`, 'browser-agent:', 'browser-agent:zz', `browser-agent:${gone}.${m[2]}`, `browser-agent:${gone}.${m[2]}.abcdef`])
       await person.send('Page.createIsolatedWorld', { frameId: pageId, worldName }, sessionId);
     await person.send('Target.detachFromTarget', { sessionId });
     // The next agent cannot see the first's claim files (a temp folder of its own): only the worlds tell.
@@ -113,4 +113,32 @@ describe('mcp: a page an agent left is the next agent’s (real MCP servers, rea
     assert.doesNotMatch(await snapshot(second), /The person's page/, 'the second agent opened a tab of its own');
     assert.equal((await pages()).length, 2);
   });
+
+  it('a world of another machine’s agent, of an older version or with a name we cannot read keeps its page taken', async () => {
+    const [, tag] = /^browser-agent:[0-9a-z]+\.([0-9a-f]{6})\./.exec(await ownWorldName())!;
+    const gone = (999_999_999).toString(36);
+    // A pid that is gone here may be a live agent there: only this machine's pids can be checked.
+    for (const worldName of [`browser-agent:${gone}.${tag === '000000' ? '111111' : '000000'}.abcdef`, `browser-agent:${gone}abcdef`, 'browser-agent:zz']) {
+      const pageId = await personPage();
+      const { sessionId } = await person.send('Target.attachToTarget', { targetId: pageId, flatten: true });
+      await person.send('Page.createIsolatedWorld', { frameId: pageId, worldName }, sessionId);
+      await person.send('Target.detachFromTarget', { sessionId });
+      const agent = await start('in-process', 'next');
+      assert.doesNotMatch(await snapshot(agent), /The person's page/, `a page with the world ${worldName} was taken`);
+      assert.equal((await pages()).length, 2);
+      await agent.close();
+      procs.splice(procs.indexOf(agent), 1);
+    }
+  });
+
+  /** A world name an agent of this machine makes (its machine tag). */
+  async function ownWorldName(): Promise<string> {
+    const pageId = await personPage();
+    const agent = await start('in-process', 'tag');
+    await snapshot(agent);
+    const [name] = await worldsIn(pageId);
+    await agent.close();
+    procs.splice(procs.indexOf(agent), 1);
+    return name;
+  }
 });
