@@ -120,4 +120,15 @@ describe('daemon hub: the look at the pages keeps its sessions and events to its
     assert.deepEqual(hub.tabsOf(c).map((t) => t.targetId), [own]);
     await hub.release(c, true);
   });
+
+  it('an attach of the look that answers after it gave up is detached, not left on the page', async () => {
+    const target = await page();
+    const attached = async () => (await person.send('Target.getTargets')).targetInfos.find((t) => t.targetId === target)?.attached;
+    assert.equal(await attached(), false);
+    // A timeout of 1 ms: the answer always comes after it.
+    await assert.rejects(hub.probeLink().call('Target.attachToTarget', { targetId: target, flatten: true }, undefined, 1), /got no answer within 1 ms/);
+    let last: boolean | undefined;
+    for (let i = 0; i < 50 && (last = await attached()) !== false; i++) await new Promise((r) => setTimeout(r, 100));
+    assert.equal(last, false, 'nothing stays attached to the page');
+  });
 });
