@@ -47,7 +47,8 @@ export async function claimUserPage(o: UserPageChoice): Promise<string | undefin
 
 /**
  * The browser's pages, probed on a short-lived connection of our own (probing attaches to each page; a
- * shared connection would route those sessions elsewhere). None when the browser cannot be reached.
+ * shared connection must keep those sessions from its clients, as the daemon's hub does with `link`). None when
+ * the browser cannot be reached.
  */
 async function lookAtPages(wsUrl: string | undefined, headers: Record<string, string> | undefined): Promise<PageCandidate[]> {
   if (!wsUrl) return [];
