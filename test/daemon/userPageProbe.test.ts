@@ -97,8 +97,8 @@ describe('daemon: the look at the person’s pages goes through the daemon’s o
       const took = Date.now() - t0;
       assert.equal(snap.isError, false, snap.text);
       assert.match(snap.text, /The person's page/);
-      // The hung page's look gives up after its short timeouts (1.5 s per call), not the hub's 30 s.
-      assert.ok(took < 20_000, `the first call (the session's start with it) took ${took} ms`);
+      // The hung page's look gives up after its short timeouts (1.5 s per call), not the hub's 30 s (bound generous for load).
+      assert.ok(took < 25_000, `the first call (the session's start with it) took ${took} ms`);
       let sessions = await tabsOf(env);
       assert.deepEqual(sessions[0].tabs, [pageId]);
 
