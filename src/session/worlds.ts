@@ -93,6 +93,8 @@ function isReleased(instance: string): boolean {
 }
 
 let liveSessions = 0;
+/** This process wrote its release mark (and has not dropped it since). */
+let marked = false;
 
 /**
  * A session that may make worlds in pages others see (an attached or shared browser) starts: this process's
@@ -109,12 +111,15 @@ export function worldsReleased(): void {
   try {
     mkdirSync(MARKS, { recursive: true, mode: 0o700 });
     writeFileSync(join(MARKS, INSTANCE), String(process.pid), { mode: 0o600 });
+    marked = true;
   } catch (e) {
     ignore(e, 'no mark: our worlds keep looking in use, and other agents open tabs of their own');
   }
 }
 
 function dropMark() {
+  if (!marked) return;
+  marked = false;
   try {
     unlinkSync(join(MARKS, INSTANCE));
   } catch (e) {
