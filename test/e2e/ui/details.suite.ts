@@ -58,7 +58,8 @@ describe('UI: the Details page shows the README with its screenshots', function 
 
   /** The README's images in the page, once each has finished loading (or failed). */
   async function images(frame: Frame): Promise<Shown[]> {
-    return until('the screenshots to finish loading', async () => {
+    // VS Code leaves out every image that is not https: then none is in the page and this times out.
+    return until(`the README's ${SCREENS.length} screenshots in the Details page, each finished loading`, async () => {
       const seen = await frame.locator('img').evaluateAll((els) =>
         (els as HTMLImageElement[]).map((i) => ({ src: i.currentSrc || i.src, alt: i.alt, complete: i.complete, width: i.naturalWidth })),
       );
