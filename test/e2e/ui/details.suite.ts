@@ -94,5 +94,7 @@ describe('UI: the Details page shows the README with its screenshots', function 
     await wb.screenshot(`screens-${first ? 'dark' : 'light'}`);
     await wb.runCommand('Preferences: Toggle between Light/Dark Themes');
     await until('the first theme again', async () => (await isLight()) === first);
+    // The suites after this one start with the editor area as it was.
+    await wb.closeActiveEditor();
   });
 });
