@@ -87,7 +87,7 @@ async function main() {
   const helperVsix = join(work, 'browser-agent-e2e-helper.vsix');
   const vsce = join(repo, 'node_modules', '@vscode', 'vsce', 'vsce');
   // The README's screenshots get an https home on 127.0.0.1, as a publisher's BROWSER_AGENT_IMAGES_URL gives them.
-  images = await startImagesServer({ repo, workDir: work });
+  images = await startImagesServer({ repo });
   step(`README images served at ${images.url}`);
   // vsce runs vscode:prepublish: the production build (minified, no source maps), exactly what npm run package ships.
   packageExtension({ out: vsix, imagesUrl: images.url, stdio: ['ignore', 'inherit', 'inherit'] });
