@@ -121,7 +121,7 @@ async function byRoleAndName(frames: FrameTarget[], fp: TargetFingerprint): Prom
   const hits: { target: FrameTarget; backendNodeId: number; name: string; role: string }[] = [];
   for (const target of frames) {
     try {
-      const { executionContextId } = await target.session.send('Page.createIsolatedWorld', { frameId: target.frameId, worldName: 'browser-agent-replay' }, 5000);
+      const { executionContextId } = await target.session.send('Page.createIsolatedWorld', { frameId: target.frameId, worldName: worldName('replay') }, 5000);
       const doc = await target.session.send('Runtime.evaluate', { expression: 'document', contextId: executionContextId }, 5000);
       if (!doc.result.objectId) continue;
       // By role, then the name compared as everywhere else: Chromium keeps a label's trailing space

@@ -1,5 +1,6 @@
 import type { Protocol } from 'devtools-protocol';
 import { BrowserAgentError } from '../base/errors';
+import type { ProbeLink } from '../session/tabChoice';
 import type { CdpTransport } from '../session/transport';
 import { TabOwnership } from '../session/tabOwnership';
 import { ignore } from '../base/ignore';
@@ -24,7 +25,7 @@ interface Pending {
   client?: HubClient;
   clientId?: number;
   method: string;
-  /** The hub's own calls. */
+  /** The hub's own calls (and, after a timeout, what to do with a late answer). */
   resolve?: (v: any) => void;
   reject?: (e: Error) => void;
   timer?: NodeJS.Timeout;
@@ -70,6 +71,15 @@ export class BrowserHub {
   private readonly closing = new Set<string>();
   /** Client attachToTarget calls in flight, by target: their attachedToTarget events are not the hub's own. */
   private readonly attaching = new Map<string, number>();
+  /** Page sessions of the hub's own look at the pages, and where their events go (never to a client). */
+  private readonly taps = new Map<string, (method: string, params: any) => void>();
+  /** The look's attachToTarget calls in flight, by target. */
+  private readonly probeAttaching = new Map<string, number>();
+  /**
+   * attachedToTarget events of a page the look and a client attach at once: whose each is shows only in the
+   * answers (by session), so they wait for them; the client's goes to it, the look's nowhere.
+   */
+  private readonly heldTwins = new Map<string, string>();
   /**
    * The hub's browser-wide auto-attach (pages only, paused at start), on from the first client that asks for it
    * (left on: a new page nobody of ours waits for is then held for one round trip).
@@ -96,17 +106,58 @@ export class BrowserHub {
     for (const t of targetInfos as Protocol.Target.TargetInfo[]) if (t.type === 'page') this.targets.set(t.targetId, t);
   }
 
-  /** A command of the hub's own. */
-  call(method: string, params: object = {}, sessionId?: string, timeoutMs = this.timeoutMs): Promise<any> {
+  /**
+   * A command of the hub's own. `settled` hears the answer at once, as it comes (undefined for an error), even
+   * one that comes after the timeout (`late`).
+   */
+  call(method: string, params: object = {}, sessionId?: string, timeoutMs = this.timeoutMs, settled?: (result: any, late: boolean) => void): Promise<any> {
     if (this._closed) return Promise.reject(new BrowserAgentError('BROWSER_DISCONNECTED', `The browser connection is closed (while calling ${method}).`));
     const id = this.nextId++;
     return new Promise((resolve, reject) => {
       const timer = setTimeout(() => {
-        this.pending.delete(id);
+        if (settled) this.pending.set(id, { method, resolve: (r) => settled(r, true), reject: () => settled(undefined, true) });
+        else this.pending.delete(id);
         reject(new BrowserAgentError('TIMEOUT', `CDP call ${method} got no answer within ${timeoutMs} ms.`));
       }, timeoutMs);
-      this.pending.set(id, { method, resolve, reject, timer });
+      this.pending.set(id, {
+        method,
+        timer,
+        resolve: (r) => (settled?.(r, false), resolve(r)),
+        reject: (e) => (settled?.(undefined, false), reject(e)),
+      });
       this.transport.send(JSON.stringify(sessionId ? { id, method, sessionId, params } : { id, method, params }));
+    });
+  }
+
+  /**
+   * A look at the pages (src/session/tabChoice.ts probePages) through this one connection: no DevTools
+   * connection of its own (a Chrome that asks "Allow remote debugging?" per connection asks once for the
+   * daemon). Its page sessions and their events are the hub's own, never assigned or forwarded to a client,
+   * and it looks only into pages no client owns or is attaching to.
+   */
+  probeLink(): ProbeLink {
+    return {
+      call: (method, params, sessionId, timeoutMs) => (method === 'Target.attachToTarget' ? this.probeAttach(params as { targetId: string }, timeoutMs) : this.call(method, params, sessionId, timeoutMs)),
+      tap: (sessionId, fn) => {
+        this.taps.set(sessionId, fn);
+        return () => void this.taps.delete(sessionId);
+      },
+      mayProbe: (targetId) => !this.tabs.owner(targetId) && !this.attaching.has(targetId) && !this.closing.has(targetId),
+    };
+  }
+
+  private probeAttach(params: { targetId: string }, timeoutMs: number): Promise<any> {
+    const { targetId } = params;
+    this.probeAttaching.set(targetId, (this.probeAttaching.get(targetId) ?? 0) + 1);
+    return this.call('Target.attachToTarget', params, undefined, timeoutMs, (result, late) => {
+      const n = (this.probeAttaching.get(targetId) ?? 1) - 1;
+      if (n > 0) this.probeAttaching.set(targetId, n);
+      else this.probeAttaching.delete(targetId);
+      const sessionId = result?.sessionId as string | undefined;
+      if (!sessionId) return;
+      this.heldTwins.delete(sessionId);
+      // The look gave up waiting: a session answered now would stay attached to the page.
+      if (late) void this.call('Target.detachFromTarget', { sessionId }, undefined, 5000).catch((e) => ignore(e, 'the session may be gone already'));
     });
   }
 
@@ -213,6 +264,11 @@ export class BrowserHub {
     if (r) return this.answer(Number(r[1]), line, r[1].length);
     const tail = EVENT_TAIL.exec(line);
     if (tail) {
+      const tap = this.taps.get(tail[1]);
+      if (tap) {
+        const msg = JSON.parse(line);
+        return tap(msg.method, msg.params ?? {});
+      }
       const owner = this.sessionOwner.get(tail[1]);
       if (!owner) return;
       // Iframes and workers auto-attached under a client's page belong to that client.
@@ -253,6 +309,12 @@ export class BrowserHub {
         client.activeTarget ??= result.targetId;
       }
       if (result?.sessionId) this.sessionOwner.set(result.sessionId, client);
+      const twin = result?.sessionId ? this.heldTwins.get(result.sessionId) : undefined;
+      if (twin !== undefined) {
+        this.heldTwins.delete(result.sessionId);
+        client.deliver(`{"id":${p.clientId}${line.slice(6 + idDigits)}`);
+        return client.deliver(twin);
+      }
     }
     client.deliver(`{"id":${p.clientId}${line.slice(6 + idDigits)}`);
   }
@@ -292,6 +354,8 @@ export class BrowserHub {
         // The hub's own auto-attach: a new page paused at its start, or one that was open when it began.
         const twin = !params.waitingForDebugger && (this.sessionOwner.has(params.sessionId) || this.attaching.has(targetId));
         if (!twin) return params.waitingForDebugger ? this.onNewPage(params, line) : undefined;
+        // The hub's own look attaches this page too: the answers tell whose session this is.
+        if (!this.sessionOwner.has(params.sessionId) && this.probeAttaching.has(targetId)) return void this.heldTwins.set(params.sessionId, line);
         // The event twin of a client's attachToTarget (before or after its answer, which records the session too).
         const owner = this.tabs.owner(targetId);
         if (owner) {

@@ -1,5 +1,6 @@
 import { EventEmitter } from 'node:events';
-import { chooseAttachTab, probePages } from './tabChoice';
+import { chooseAttachTab, connectionLink, probePages } from './tabChoice';
+import { worldsInUse, worldsReleased } from './worlds';
 import type { Protocol } from 'devtools-protocol';
 import { BrowserAgentError } from '../base/errors';
 import type { CdpConnection } from './cdp';
@@ -53,6 +54,7 @@ export class BrowserSession extends EventEmitter {
 
   readonly connection: CdpConnection;
   readonly kind: SessionKind;
+  private holdsWorlds = false;
   readonly endpoint: string;
 
   private constructor(private readonly handle: BrowserHandle) {
@@ -60,6 +62,11 @@ export class BrowserSession extends EventEmitter {
     this.setMaxListeners(0);
     const connection = (this.connection = handle.connection);
     this.kind = handle.kind;
+    // Our worlds in a browser others attach to mark its pages as an agent's until this session closes (worlds.ts).
+    if (handle.kind !== 'launched') {
+      worldsInUse();
+      this.holdsWorlds = true;
+    }
     this.endpoint = handle.endpoint;
     this.headless = handle.headless;
     // In a shared browser the guard intercepts only our own tabs: others follow their own client's policy.
@@ -96,6 +103,7 @@ export class BrowserSession extends EventEmitter {
       await session.applyPolicy(requestPolicy);
       await session.init(attachTab);
     } catch (e) {
+      session.releaseWorlds();
       await handle.close().catch((e) => ignore(e, 'closing after a failed start is best effort; the start error is rethrown'));
       throw e;
     }
@@ -112,7 +120,7 @@ export class BrowserSession extends EventEmitter {
     // Our own tab opens in the background of the person's window (newTab): it never takes their focus.
     if (attachTab === 'new' || pages.length === 0) return void (await this.newTab('about:blank'));
     // The page the user is looking at, even when another client (DevTools, a tool) is attached to it.
-    const chosen = chooseAttachTab(await probePages(this.connection).catch((e) => ignore(e, 'no page read: the first page is chosen', [])));
+    const chosen = chooseAttachTab(await probePages(connectionLink(this.connection)).catch((e) => ignore(e, 'no page read: the first page is chosen', [])));
     await this.selectTab(chosen && this.tabMap.has(chosen) ? chosen : pages[0].targetId);
   }
 
@@ -296,9 +304,16 @@ export class BrowserSession extends EventEmitter {
     this.closing = true;
     this.landedCheck.dispose();
     this.guard.dispose();
+    this.releaseWorlds();
     await this.handle.close();
     for (const tab of this.tabMap.values()) tab.dispose();
     this.tabMap.clear();
+  }
+
+  private releaseWorlds() {
+    if (!this.holdsWorlds) return;
+    this.holdsWorlds = false;
+    worldsReleased();
   }
 
   private assertConnected() {

@@ -39,7 +39,16 @@ export class ProcessTabs {
   constructor(
     private readonly sessions: SessionManager,
     private readonly opts: ProcessTabsOptions,
-  ) {}
+  ) {
+    // The session closed (browser_close, the end of a chat task) while this process lives on: the pages it
+    // worked in are free for other servers (its worlds in them are marked released too, worlds.ts).
+    sessions.on('status', (st: { state: string }) => {
+      if (st.state !== 'none') return;
+      this.claims?.releaseAll();
+      this.claims = undefined;
+      this.ownership.release(THIS_PROCESS);
+    });
+  }
 
   /** Only when attached: a launched browser is ours alone. */
   get ownsTab(): ((tabId: string) => boolean) | undefined {

@@ -3,7 +3,7 @@
 // it. Claims between several Browser Agent servers on one browser are a separate concern: the
 // chooser takes an `isClaimed` predicate and skips claimed pages.
 import type { CdpConnection } from './cdp';
-import { isAgentWorld, isOwnWorld } from './worlds';
+import { worldInUse } from './worlds';
 import { pageCall, pageFns } from '../page/fn';
 import guardsFns from '../page/session/guards.ts?pagefn';
 import { ignore } from '../base/ignore';
@@ -52,33 +52,59 @@ const PROBE_MS = 1500;
 const MAX_PROBED = 20;
 
 /**
+ * What a look at the pages needs of a browser connection: a connection of its own (the in-process server's,
+ * see `connectionLink`) or the session daemon's one shared connection (src/daemon/hub.ts), which keeps the
+ * look's page sessions and their events away from its clients.
+ */
+export interface ProbeLink {
+  call(method: string, params: object, sessionId: string | undefined, timeoutMs: number): Promise<any>;
+  /** Hands `fn` the events of a page session the look attached, until the returned function is called. */
+  tap(sessionId: string, fn: (method: string, params: any) => void): () => void;
+  /** Pages that may be looked into (default: all); the others are listed unprobed. */
+  mayProbe?(targetId: string): boolean;
+}
+
+/** A look through a connection of the caller's own. */
+export function connectionLink(conn: CdpConnection): ProbeLink {
+  return {
+    call: (method, params, sessionId, timeoutMs) => conn.send(method as 'Target.getTargets', params as object, sessionId, timeoutMs),
+    tap: (sessionId, fn) => {
+      const listener = (method: string, params: unknown, sid?: string) => sid === sessionId && fn(method, params);
+      conn.on('event', listener);
+      return () => void conn.off('event', listener);
+    },
+  };
+}
+
+/**
  * Lists the pages of a browser with what a short look inside each tells: visible, focused, and whether
  * another Browser Agent works there. A page that does not answer in time (hung, or held by a dialog)
  * keeps its place with unknown state.
  */
-export async function probePages(conn: CdpConnection): Promise<PageCandidate[]> {
-  const { targetInfos } = await conn.send('Target.getTargets', undefined, undefined, PROBE_MS);
+export async function probePages(link: ProbeLink): Promise<PageCandidate[]> {
+  const { targetInfos } = (await link.call('Target.getTargets', {}, undefined, PROBE_MS)) as { targetInfos: { targetId: string; type: string; url: string }[] };
   const pages = targetInfos.filter((t) => t.type === 'page' && usable(t.url));
   const out: PageCandidate[] = pages.map((t) => ({ targetId: t.targetId, url: t.url }));
-  await Promise.all(out.slice(0, MAX_PROBED).map((p) => probeOne(conn, p).catch((e) => ignore(e, 'a page that does not answer is listed unprobed'))));
+  const looked = out.filter((p) => link.mayProbe?.(p.targetId) ?? true).slice(0, MAX_PROBED);
+  await Promise.all(looked.map((p) => probeOne(link, p).catch((e) => ignore(e, 'a page that does not answer is listed unprobed'))));
   return out;
 }
 
-async function probeOne(conn: CdpConnection, p: PageCandidate): Promise<void> {
-  const { sessionId } = await conn.send('Target.attachToTarget', { targetId: p.targetId, flatten: true }, undefined, PROBE_MS);
-  const s = conn.session(sessionId);
-  const off = s.on('Runtime.executionContextCreated', (e) => {
-    if (isAgentWorld(e.context.name) && !isOwnWorld(e.context.name)) p.agentWorld = true;
+async function probeOne(link: ProbeLink, p: PageCandidate): Promise<void> {
+  const { sessionId } = await link.call('Target.attachToTarget', { targetId: p.targetId, flatten: true }, undefined, PROBE_MS);
+  const off = link.tap(sessionId, (method, e) => {
+    // Any world a live agent may still use marks the page taken: a world that fakes a gone agent's name adds none.
+    if (method === 'Runtime.executionContextCreated' && worldInUse(String(e?.context?.name ?? ''))) p.agentWorld = true;
   });
   try {
     // Runtime.enable reports every existing context, isolated worlds of other clients included.
-    await s.send('Runtime.enable', undefined, PROBE_MS);
-    const r = await s.send('Runtime.evaluate', { expression: pageCall(guardsPage.visibleAndFocused), returnByValue: true }, PROBE_MS);
+    await link.call('Runtime.enable', {}, sessionId, PROBE_MS);
+    const r = await link.call('Runtime.evaluate', { expression: pageCall(guardsPage.visibleAndFocused), returnByValue: true }, sessionId, PROBE_MS);
     const [vis, focus] = (r.result.value as [string, boolean] | undefined) ?? [];
     p.visible = vis === 'visible';
     p.focused = focus === true;
   } finally {
     off();
-    await conn.send('Target.detachFromTarget', { sessionId }, undefined, PROBE_MS).catch((e) => ignore(e, 'the session may be gone already'));
+    await link.call('Target.detachFromTarget', { sessionId }, undefined, PROBE_MS).catch((e) => ignore(e, 'the session may be gone already'));
   }
 }

@@ -3,14 +3,16 @@
 // or another tool is attached to it — but never a page another client or Browser Agent server works in
 // (its claim file or its isolated world is there), nor a background tab.
 import { CdpConnection } from './cdp';
-import { chooseAttachTab, claimedByAgentWorld, probePages, type AttachTabMode, type PageCandidate } from './tabChoice';
+import { chooseAttachTab, claimedByAgentWorld, connectionLink, probePages, type AttachTabMode, type PageCandidate, type ProbeLink } from './tabChoice';
 import type { TabClaims } from './tabClaims';
 import { ignore } from '../base/ignore';
 
 export interface UserPageChoice {
-  /** The browser's ws:// debugger URL and handshake headers, for a look of our own. */
-  wsUrl: string;
+  /** The browser's ws:// debugger URL and handshake headers, for a look on a connection of our own… */
+  wsUrl?: string;
   headers?: Record<string, string>;
+  /** …or a connection to look through that the caller already has (the session daemon's one). */
+  link?: ProbeLink;
   mode?: AttachTabMode;
   /** Claim files shared with the other servers attached to this browser. */
   claims?: TabClaims;
@@ -32,7 +34,7 @@ export async function claimUserPage(o: UserPageChoice): Promise<string | undefin
   // A background tab is never taken: selecting it would hide the tab another client works in.
   const taken = (p: PageCandidate) => !!o.ownedHere?.(p.targetId) || !!o.claims?.isClaimed(p.targetId) || otherAgent(p) || p.visible === false;
   for (let attempt = 0; attempt < (o.attempts ?? 1); attempt++) {
-    const pages = await lookAtPages(o.wsUrl, o.headers);
+    const pages = o.link ? await probePages(o.link).catch((e) => ignore(e, 'no page read: none to show', [])) : await lookAtPages(o.wsUrl, o.headers);
     // Probing took a while: others may have claimed pages meanwhile, so choose and claim now, without
     // awaiting in between (one event-loop turn: no other client of this process can claim in the middle).
     const pick = chooseAttachTab(o.among ? pages.filter((p) => o.among!(p.targetId)) : pages, { mode: o.mode, isClaimed: taken });
@@ -45,13 +47,15 @@ export async function claimUserPage(o: UserPageChoice): Promise<string | undefin
 
 /**
  * The browser's pages, probed on a short-lived connection of our own (probing attaches to each page; a
- * shared connection would route those sessions elsewhere). None when the browser cannot be reached.
+ * shared connection must keep those sessions from its clients, as the daemon's hub does with `link`). None when
+ * the browser cannot be reached.
  */
-async function lookAtPages(wsUrl: string, headers: Record<string, string> | undefined): Promise<PageCandidate[]> {
+async function lookAtPages(wsUrl: string | undefined, headers: Record<string, string> | undefined): Promise<PageCandidate[]> {
+  if (!wsUrl) return [];
   const conn = await CdpConnection.connect(wsUrl, { headers, timeoutMs: 5000 }).catch((e) => ignore(e, 'a browser that cannot be reached has no pages to show'));
   if (!conn) return [];
   try {
-    return await probePages(conn).catch((e) => ignore(e, 'no page read: none to show', []));
+    return await probePages(connectionLink(conn)).catch((e) => ignore(e, 'no page read: none to show', []));
   } finally {
     conn.close();
   }

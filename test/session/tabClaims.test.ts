@@ -76,8 +76,9 @@ describe('session: tab claims between servers on one browser', () => {
   });
 
   it('isolated worlds are named per process, and still recognisable as Browser Agent worlds', () => {
-    assert.match(worldName(), /^browser-agent:[0-9a-z]+$/);
-    assert.match(worldName('extract'), /^browser-agent:[0-9a-z]+:extract$/);
+    // The pid in base36, this machine's tag, random bytes (worlds.ts tells a gone agent's world by them).
+    assert.match(worldName(), new RegExp(`^browser-agent:${process.pid.toString(36)}\\.[0-9a-f]{6}\\.[0-9a-f]{6}$`));
+    assert.match(worldName('extract'), /^browser-agent:[0-9a-z]+\.[0-9a-f]{6}\.[0-9a-f]{6}:extract$/);
     assert.notEqual(worldName(), 'browser-agent');
     assert.equal(isAgentWorld(worldName()), true);
     assert.equal(isAgentWorld('browser-agent'), true, 'older servers’ worlds too');
