@@ -20,6 +20,9 @@ interface TabCasts {
   queue: Promise<unknown>;
 }
 
+/** Every n-th frame, n a whole number from 1 (a careless 0, negative or non-number asks for every frame). */
+const nth = (p: Params) => Math.max(1, Math.floor(Number(p.everyNthFrame ?? 1)) || 1);
+
 /** No limit beats any limit; otherwise the larger. */
 const larger = (a?: number, b?: number) => (a === undefined || b === undefined ? undefined : Math.max(a, b));
 
@@ -100,17 +103,17 @@ export class RelayScreencasts {
     let union: Params | undefined;
     for (const { params: p } of casts) {
       union = !union
-        ? { ...p, everyNthFrame: p.everyNthFrame ?? 1 }
+        ? { ...p, everyNthFrame: nth(p) }
         : {
             format: union.format === 'png' || p.format === 'png' ? 'png' : union.format,
             quality: larger(union.quality, p.quality),
             maxWidth: larger(union.maxWidth, p.maxWidth),
             maxHeight: larger(union.maxHeight, p.maxHeight),
-            everyNthFrame: Math.min(union.everyNthFrame!, p.everyNthFrame ?? 1),
+            everyNthFrame: Math.min(union.everyNthFrame!, nth(p)),
           };
     }
     // Chrome sends every union.everyNthFrame-th frame; a session that asked for fewer gets every n-th of those.
-    for (const c of casts) c.every = Math.max(1, Math.round((c.params.everyNthFrame ?? 1) / union!.everyNthFrame!));
+    for (const c of casts) c.every = Math.max(1, Math.round(nth(c.params) / union!.everyNthFrame!));
     const next = union && JSON.stringify(union);
     // Unchanged: Chrome already casts this (a change still in flight failed for the session that made it).
     if (next === tab.applied) return tab.queue.then(() => ({}), (e) => ignore(e, 'the session whose change failed saw it', {}));
