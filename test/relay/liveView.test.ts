@@ -135,6 +135,26 @@ describe('live view and keepDrawing on one tab (headed Chromium under Xvfb, the 
       assert.ok(after.raf >= 8, `${mode}: after the live view stopped, the background tab drew ${after.raf} frames in 500 ms (its stopScreencast must not end keepDrawing's)`);
     });
 
+    it(`${mode}: the live view follows the tab the agent opens, as the chat panel does (keepDrawing starts just after it)`, async () => {
+      const { session } = await agentTab(mode);
+      const frames: FrameMessage[] = [];
+      const cast = new Screencast((m) => frames.push(m));
+      // The chat panel and the live view editor follow the active tab as soon as it changes: the new tab has just
+      // attached, and its keepDrawing (started by Tab.attach without waiting) sends its screencast after theirs.
+      const follow = (tab: Tab) => void cast.follow(tab);
+      session.on('activeTabChanged', follow);
+      try {
+        const tab = await session.newTab(srv.origin + '/agent');
+        for (let i = 0; i < 100 && cast.target !== tab; i++) await sleep(20);
+        const live = await liveFrames(frames, 2000);
+        console.log(`      ${mode}: the live view of the agent's new tab ${JSON.stringify(live)}`);
+        assertLive(live, `${mode}, following the agent's new tab`);
+      } finally {
+        session.off('activeTabChanged', follow);
+        await cast.stop();
+      }
+    });
+
     it(`${mode}: the live view first, then keepDrawing starts and detaches; the live view keeps its frames`, async () => {
       const { session, tab } = await agentTab(mode);
       const frames: FrameMessage[] = [];
