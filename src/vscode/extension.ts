@@ -76,6 +76,8 @@ export function activate(context: vscode.ExtensionContext): BrowserAgentApi {
         ...safety.pipeline((call) => a.hooks({ ...call, task })).hooks(),
         end: async (outcome, record, conversation) => {
           await task.end(AUDIT_OUTCOME[outcome.status], outcome.summary, outcome.status);
+          // The Task History says how it ended before the panel does (the panel waits for this), never Running after.
+          await a.refreshNow();
           // The conversation as seen, and the model's side of the thread, next to the log (secrets were already redacted in the events).
           await saveTranscript(task.dir, safety.vault.redactDeep(record));
           if (conversation.length) await saveConversation(task.dir, safety.vault.redactDeep(conversation));

@@ -22,6 +22,8 @@ import { runInHostSuite } from './host/inHostRunner.mjs';
 import { MARK_VAR, markedProcesses, killGroup, sleep } from './host/processes.mjs';
 import { runMochaFiles } from './host/mochaRun.mjs';
 import { verdict } from './host/verdict.mjs';
+import { startImagesServer } from './host/imagesServer.mjs';
+import { packageExtension } from '../../scripts/package.mjs';
 
 const require = createRequire(import.meta.url);
 const repo = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
@@ -57,6 +59,7 @@ const daemonDir = join(work, 'daemon');
 
 let server;
 let browser;
+let images;
 const failures = [];
 /** Counts per suite that ran, for the verdict. */
 const suites = [];
@@ -83,8 +86,11 @@ async function main() {
   const vsix = join(work, 'browser-agent.vsix');
   const helperVsix = join(work, 'browser-agent-e2e-helper.vsix');
   const vsce = join(repo, 'node_modules', '@vscode', 'vsce', 'vsce');
+  // The README's screenshots get an https home on 127.0.0.1, as a publisher's BROWSER_AGENT_IMAGES_URL gives them.
+  images = await startImagesServer({ repo });
+  step(`README images served at ${images.url}`);
   // vsce runs vscode:prepublish: the production build (minified, no source maps), exactly what npm run package ships.
-  execFileSync(process.execPath, [vsce, 'package', '--no-dependencies', '--allow-missing-repository', '-o', vsix], { cwd: repo, stdio: ['ignore', 'inherit', 'inherit'] });
+  packageExtension({ out: vsix, imagesUrl: images.url, stdio: ['ignore', 'inherit', 'inherit'] });
   const helperDir = join(work, 'test-extension');
   cpSync(join(repo, 'test', 'e2e', 'fixtures', 'test-extension'), helperDir, { recursive: true });
   execFileSync(process.execPath, [vsce, 'package', '--no-dependencies', '--skip-license', '--allow-missing-repository', '-o', helperVsix], { cwd: helperDir, stdio: ['ignore', 'inherit', 'inherit'] });
@@ -110,7 +116,8 @@ async function main() {
   step(`code-server up at ${server.origin} (pid/pgid ${server.pid})`);
 
   const { chromium } = require('playwright-core');
-  browser = await chromium.launch({ executablePath: process.env.BA_E2E_CHROMIUM || '/usr/bin/chromium', headless: true, args: ['--no-sandbox'] });
+  // It accepts the README images server's self-signed certificate (the Details page loads them from there).
+  browser = await chromium.launch({ executablePath: process.env.BA_E2E_CHROMIUM || '/usr/bin/chromium', headless: true, args: ['--no-sandbox', '--ignore-certificate-errors'] });
 
   if (!only || only === 'inhost') {
     step('in-host suite (mocha inside the extension host)');
@@ -138,6 +145,7 @@ async function main() {
     });
     const uiDir = join(repo, 'out', 'test', 'e2e', 'ui');
     globalThis.__baE2eBrowser = browser;
+    globalThis.__baE2eImages = images;
     const files = uiSuites.length ? uiSuites : readdirSync(uiDir).filter((n) => n.endsWith('.suite.js')).sort().map((f) => join(uiDir, f));
     const counts = await runMochaFiles(files, { grep });
     step(`UI suite: ${counts.passed} passed, ${counts.failed} failed, ${counts.skipped} skipped`);
@@ -148,6 +156,7 @@ async function main() {
 async function shutdown() {
   step('shutting down');
   await browser?.close().catch(() => {});
+  await images?.close().catch(() => {});
   // A daemon the extension host started runs detached (it outlives a window by design): stop it.
   try {
     execFileSync(process.execPath, [join(repo, 'dist', 'daemon.js'), 'stop'], { env: { ...process.env, BROWSER_AGENT_DAEMON_DIR: daemonDir }, stdio: 'ignore', timeout: 15_000 });

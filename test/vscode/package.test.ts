@@ -15,12 +15,17 @@ describe('package: the .vsix is the minified build, with its icon and docs', fun
   let dir: string;
   let files: string[];
   let vsixBytes: number;
+  let readme: string;
   before(() => {
     dir = mkdtempSync(join(tmpdir(), 'ba-vsix-'));
     const vsix = join(dir, 'browser-agent.vsix');
     const pkg = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8'));
-    const args = pkg.scripts.package.replace(/^vsce /, '').replace(/-o \S+/, `-o ${vsix}`).split(' ');
-    execFileSync(process.execPath, [VSCE, ...args], { cwd: root, stdio: 'pipe' });
+    assert.equal(pkg.scripts.package, 'node scripts/package.mjs');
+    // As a person without a home for the README's images runs it.
+    const env = { ...process.env };
+    delete env.BROWSER_AGENT_IMAGES_URL;
+    execFileSync(process.execPath, [join(root, 'scripts', 'package.mjs'), '-o', vsix], { cwd: root, stdio: 'pipe', env });
+    readme = execFileSync('unzip', ['-p', vsix, 'extension/readme.md'], { encoding: 'utf8' });
     vsixBytes = statSync(vsix).size;
     files = execFileSync(process.execPath, [VSCE, 'ls', '--no-dependencies'], { cwd: root, encoding: 'utf8' }).trim().split('\n');
   });
@@ -53,6 +58,24 @@ describe('package: the .vsix is the minified build, with its icon and docs', fun
     assert.ok(named.length > 0);
     assert.deepEqual(named.filter((d) => !files.includes(d)), [], 'every doc the README names is in the package');
     assert.doesNotMatch(JSON.stringify(pkg.repository ?? ''), /example\.invalid/);
+  });
+
+  it('without BROWSER_AGENT_IMAGES_URL the Details page leaves the screenshots out (none shows broken); an http home is refused', () => {
+    const source = readFileSync(join(root, 'README.md'), 'utf8');
+    assert.match(source, /!\[[^\]]*\]\(media\/screens\/[\w-]+\.png\)/, 'the README shows screenshots');
+    assert.match(readme, /^# Browser Agent for VS Code/);
+    assert.doesNotMatch(readme, /media\/screens|<!-- screens -->/);
+    assert.ok(readme.length > source.length * 0.9, 'only the screenshots are left out');
+    assert.deepEqual(files.filter((f) => /^media\/screens\/|(^|\/)README\.md$/i.test(f) && f !== 'README.md'), [], 'no screenshots or second README in the package');
+    // A home VS Code would not load images from: said before anything is built.
+    let err: { status?: number; stderr?: string } = {};
+    try {
+      execFileSync(process.execPath, [join(root, 'scripts', 'package.mjs'), '-o', join(dir, 'http.vsix')], { cwd: root, stdio: 'pipe', encoding: 'utf8', env: { ...process.env, BROWSER_AGENT_IMAGES_URL: 'http://example.com/x/' } });
+    } catch (e) {
+      err = e as typeof err;
+    }
+    assert.equal(err.status, 2);
+    assert.match(String(err.stderr), /BROWSER_AGENT_IMAGES_URL must be an https:\/\/ address/);
   });
 
   it('stays under 1.35 MB, and ships the sandbox engine browser_run_script loads beside the bundles', () => {

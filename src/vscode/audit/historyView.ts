@@ -35,6 +35,8 @@ export class StepItem extends vscode.TreeItem {
 export class TaskHistoryProvider implements vscode.TreeDataProvider<TaskItem | StepItem> {
   private readonly changed = new vscode.EventEmitter<void>();
   readonly onDidChangeTreeData = this.changed.event;
+  /** Callers waiting for the tree to have read the tasks again (see `read`). */
+  private readers: (() => void)[] = [];
 
   constructor(private readonly root: () => string) {}
 
@@ -42,12 +44,37 @@ export class TaskHistoryProvider implements vscode.TreeDataProvider<TaskItem | S
     this.changed.fire();
   }
 
+  /**
+   * Refreshes and resolves once the view has read the task list again (or after `capMs`, when it does not ask: a
+   * hidden view reads when shown). A run's end waits for this before the panel shows its result, so the tree never
+   * shows a finished task as Running while the panel already says how it ended.
+   */
+  read(capMs = 2_000): Promise<void> {
+    return new Promise<void>((resolve) => {
+      const timer = setTimeout(done, capMs);
+      function done() {
+        clearTimeout(timer);
+        resolve();
+      }
+      this.readers.push(done);
+      this.refresh();
+    });
+  }
+
   getTreeItem(e: TaskItem | StepItem): vscode.TreeItem {
     return e;
   }
 
   async getChildren(e?: TaskItem | StepItem): Promise<(TaskItem | StepItem)[]> {
-    if (!e) return (await listTasks(this.root())).map((t) => new TaskItem(t));
+    if (!e) {
+      const readers = this.readers.splice(0);
+      try {
+        return (await listTasks(this.root())).map((t) => new TaskItem(t));
+      } finally {
+        // After VS Code has taken the answer (its reply goes out in the turns right after this one).
+        if (readers.length) setTimeout(() => readers.forEach((r) => r()), 20);
+      }
+    }
     if (e instanceof TaskItem) {
       const t = await loadTask(e.task.dir);
       return t.steps.map((s) => new StepItem(t.dir, s));

@@ -21,6 +21,8 @@ export interface AuditApi {
   hooks(opts?: AuditHookOptions): ReturnType<typeof createAuditHooks>;
   setReplayDeps(deps: ReplayDeps): void;
   refresh(): void;
+  /** Refreshes now and resolves once a visible Task History has read the tasks again (a run's end, before the panel says it). */
+  refreshNow(): Promise<void>;
   /** Fires whenever the Task History is read again (a task ended, a replay, a log changed on disk, Clear). */
   onDidChange: vscode.Event<void>;
   /** The audit folder: the one task history. */
@@ -98,6 +100,10 @@ export function registerAudit(context: vscode.ExtensionContext, log?: vscode.Log
     },
     setReplayDeps: (deps) => (replayDeps = deps),
     refresh: refreshSoon,
+    refreshNow: () => {
+      clearTimeout(timer);
+      return view.visible ? provider.read() : (provider.refresh(), Promise.resolve());
+    },
     onDidChange: provider.onDidChangeTreeData,
     root,
     clearHistory: clear,

@@ -420,7 +420,9 @@ export class ChatViewProvider implements vscode.WebviewViewProvider, vscode.Disp
     this.post({ type: 'task', record: transcript.record, running: true, append: !!continuing });
     this.postSession();
     let outcome: AgentOutcome | undefined;
-    const emit = (e: Parameters<TaskTranscript['apply']>[0]) => transcript.apply(e).forEach((m) => this.post(m));
+    // The result waits until the run's end is recorded, so the Task History never says Running after the panel says how it ended.
+    const result: ToWebviewMessage[] = [];
+    const emit = (e: Parameters<TaskTranscript['apply']>[0]) => transcript.apply(e).forEach((m) => (e.type === 'done' ? result.push(m) : this.post(m)));
     let tries = 1;
     let provider: ReturnType<typeof watched> | undefined;
     let watching = false;
@@ -460,23 +462,24 @@ export class ChatViewProvider implements vscode.WebviewViewProvider, vscode.Disp
       outcome = await this.running;
       if (outcome.conversation) thread.conversation = outcome.conversation;
       // A model error ends the run inside the loop: its result names the endpoint and offers the fix.
-      if (outcome.status === 'error' && provider.lastError !== undefined) this.showProblem(transcript, this.problem(provider.lastError, settings, tries, provider.label), outcome);
+      if (outcome.status === 'error' && provider.lastError !== undefined) result.push(...this.problemResult(transcript, this.problem(provider.lastError, settings, tries, provider.label), outcome));
       return outcome;
     } catch (e) {
       const problem: ModelProblem = e instanceof MissingKeyError
         ? { message: e.message, fixes: settings.provider === 'vscode-lm' ? ['Choose Model', 'Retry'] : ['Set API Key', 'Retry'] }
         : this.problem(e, settings, tries, provider?.label);
       outcome = { status: 'error', summary: problem.message, steps: 0, tokens: 0 };
-      this.showProblem(transcript, problem, outcome);
+      result.push(...this.problemResult(transcript, problem, outcome));
       return undefined;
     } finally {
+      await hooks.end?.(outcome ?? { status: 'error', summary: 'The run ended unexpectedly.', steps: 0, tokens: 0 }, transcript.persistable(), thread.conversation).catch((e) => ignore(e, 'recording the end is best effort; the panel moves on'));
       this.controller = undefined;
       this.running = undefined;
       void vscode.commands.executeCommand('setContext', 'browserAgent.agentRunning', false);
+      result.forEach((m) => this.post(m));
       this.post({ type: 'running', running: false });
       // Not done (a model error at any step, Stop, a crash, a refusal): the task goes back into the box to send again.
       if (taskBackInBox(outcome)) this.post({ type: 'draft', text: task });
-      await hooks.end?.(outcome ?? { status: 'error', summary: 'The run ended unexpectedly.', steps: 0, tokens: 0 }, transcript.persistable(), thread.conversation).catch((e) => ignore(e, 'recording the end is best effort; the panel moves on'));
       this.post({ type: 'init', ...(await this.initState()) });
     }
   }
@@ -488,10 +491,10 @@ export class ChatViewProvider implements vscode.WebviewViewProvider, vscode.Disp
   }
 
   /** A model error as the run's result: what happened, where, and the buttons that fix it (no toast). */
-  private showProblem(transcript: TaskTranscript, problem: ModelProblem, outcome: AgentOutcome): void {
-    transcript.apply({ type: 'done', outcome: { ...outcome, summary: problem.message } }).forEach((m) => {
+  private problemResult(transcript: TaskTranscript, problem: ModelProblem, outcome: AgentOutcome): ToWebviewMessage[] {
+    return transcript.apply({ type: 'done', outcome: { ...outcome, summary: problem.message } }).map((m) => {
       if (m.type === 'entry' && m.entry.kind === 'result') m.entry.fixes = problem.fixes;
-      this.post(m);
+      return m;
     });
   }
 

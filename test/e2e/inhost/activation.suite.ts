@@ -29,7 +29,7 @@ describe('Browser Agent in a real VS Code extension host', () => {
   it('contributes its settings schema with the declared defaults', () => {
     const groups = manifest().contributes.configuration;
     // Grouped, so the Settings editor shows Browser, Connection, Agent, Safety, Audit, MCP, Skills apart.
-    assert.deepEqual(groups.map((g) => g.title), ['Browser', 'Connection', 'Agent (chat panel)', 'Safety', 'Audit log', 'MCP server', 'Skills']);
+    assert.deepEqual(groups.map((g) => g.title), ['Browser', 'Connection', 'Agent (chat panel)', 'Anthropic', 'OpenAI-compatible', 'Safety', 'Audit log', 'MCP server', 'Skills']);
     const props = Object.assign({}, ...groups.map((g) => g.properties)) as Record<string, { default?: unknown }>;
     const keys = Object.keys(props);
     assert.ok(keys.length >= 9, `only ${keys.length} settings declared`);

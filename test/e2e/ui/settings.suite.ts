@@ -84,6 +84,64 @@ describe('UI: the snapshot settings in the Settings editor', function () {
     await bothThemes('publish-mcp-server', mcp);
   });
 
+  /** The Settings editor's group view (no search) on Extensions › Browser Agent › `group`; its settings' titles. */
+  async function groupView(group: string): Promise<string[]> {
+    await wb.runCommand('Preferences: Open Settings (UI)');
+    const search = wb.page.locator('.settings-editor .settings-header .suggest-input-container').first();
+    await search.waitFor({ state: 'visible', timeout: 30_000 });
+    await search.click();
+    await wb.page.keyboard.press('ControlOrMeta+a');
+    await wb.page.keyboard.press('Backspace');
+    // Each name is unique in the table of contents (no other entry contains it).
+    const toc = (name: string) => wb.page.locator('.settings-toc-container .monaco-list-row').filter({ hasText: name }).first();
+    // Each level of the table of contents opens when clicked (it may be open already from an earlier look).
+    for (const [i, name] of ['Extensions', 'Browser Agent', group].entries()) {
+      const row = toc(name);
+      await row.waitFor({ state: 'visible', timeout: 15_000 });
+      await row.click();
+      if (i < 2 && (await row.getAttribute('aria-expanded')) === 'false') await row.click();
+    }
+    const heading = wb.page.locator('.settings-editor .settings-group-title-label', { hasText: group }).first();
+    await heading.waitFor({ state: 'visible', timeout: 15_000 });
+    return until(`the ${group} settings under their heading`, async () => {
+      // The rows right under the group's heading, in order, up to the next heading.
+      const titles = await wb.page.locator('.settings-editor .settings-tree-container .monaco-list-row').evaluateAll((rows, g) => {
+        const out: string[] = [];
+        let inside = false;
+        for (const r of rows) {
+          const h = r.querySelector('.settings-group-title-label');
+          if (h) {
+            if (inside) break;
+            inside = h.textContent?.trim() === g;
+            continue;
+          }
+          const t = r.querySelector('.setting-item-title');
+          if (inside && t) out.push((t as HTMLElement).innerText.replace(/\s+/g, ' ').trim());
+        }
+        return out;
+      }, group);
+      return titles.length ? titles : undefined;
+    });
+  }
+
+  it('titles the provider settings "Model", "Base URL" under "OpenAI-compatible" and "Anthropic" (they read "Openai: Model" under Agent)', async () => {
+    assert.deepEqual(await groupView('OpenAI-compatible'), ['Model', 'Base URL', 'Vision']);
+    await bothThemes('openai-compatible-group', () => groupView('OpenAI-compatible'));
+    assert.deepEqual(await groupView('Anthropic'), ['Model', 'Base URL']);
+    await bothThemes('anthropic-group', () => groupView('Anthropic'));
+    // The Agent group keeps its own and no provider's.
+    const agent = await groupView('Agent (chat panel)');
+    assert.ok(agent.includes('Provider') && agent.includes('VS Code LM Model'), `Agent: ${agent.join(' | ')}`);
+    assert.ok(!agent.some((t) => /Openai|Anthropic|Base URL/.test(t)), `no provider's settings under Agent: ${agent.join(' | ')}`);
+    await wb.closeActiveEditor();
+    // A search shows the category: never a bare "Model" whose provider cannot be told (VS Code spells it "Openai").
+    await searchSettings('browserAgent.agent.openai', (all) => all.some((t) => /Base URL/.test(t)));
+    const titles = await wb.page.locator('.settings-editor .setting-item-title').allInnerTexts();
+    assert.ok(titles.includes('Browser Agent › Agent › Openai: Model'), `titles: ${titles.join(' | ')}`);
+    await wb.screenshot('openai-search');
+    await wb.closeActiveEditor();
+  });
+
   it('moved the old keys a user had to the new ones on activation (the user settings file)', async () => {
     await wb.runCommand('Preferences: Open User Settings (JSON)');
     const lines = wb.page.locator('.monaco-editor .view-lines').first();
