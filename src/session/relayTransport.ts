@@ -2,6 +2,7 @@ import type { Protocol } from 'devtools-protocol';
 import type { CdpTransport } from './transport';
 import { TAB_RULES_METHOD, type RelayRequest, type SharedTab } from './relayProtocol';
 import { ignore } from '../base/ignore';
+import { RelayScreencasts } from './relayScreencasts';
 
 /**
  * The companion Chrome extension as the daemon's relay endpoint sees it (src/daemon/relayServer.ts):
@@ -30,7 +31,8 @@ function targetInfo(t: SharedTab, attached = false): Protocol.Target.TargetInfo 
  * browser's page targets, so the session layer (snapshot, actions, safety, audit) runs unchanged.
  * Browser-level Target.* calls are answered here from the shared-tab list; page-session calls go to
  * the tab's chrome.debugger session. Several CDP sessions on one tab (the tab's own, the request
- * guard's) share that one debugger session: each gets the tab's events.
+ * guard's, keepDrawing's) share that one debugger session: each gets the tab's events, except screencast
+ * frames, which go only to the sessions casting (relayScreencasts.ts).
  */
 export class RelayTransport implements CdpTransport {
   onmessage?: (text: string) => void;
@@ -44,6 +46,11 @@ export class RelayTransport implements CdpTransport {
   /** Child sessions (iframes, workers) chrome.debugger reports → tab. */
   private readonly children = new Map<string, number>();
   private nextSession = 1;
+  /** Each session's own screencast on the one debugger session of its tab (keepDrawing's and the live view's). */
+  private readonly screencasts = new RelayScreencasts(
+    (tabId, method, params) => this.link.request({ op: 'cdp', tabId, method, params }, this.timeoutMs),
+    (sessionId, params) => this.emitEvent('Page.screencastFrame', params, sessionId),
+  );
 
   constructor(
     private readonly link: RelayLink,
@@ -102,6 +109,9 @@ export class RelayTransport implements CdpTransport {
       // A Target.detachFromTarget sent on a page session detaches a child of it.
       if (method === 'Target.detachFromTarget' && params.sessionId && this.children.has(params.sessionId)) this.children.delete(params.sessionId);
       // The request guard's rules for the tab (Chrome's own request blocking, set by the extension).
+      if (!child && method === 'Page.startScreencast') return this.screencasts.start(tabId, sessionId, params);
+      if (!child && method === 'Page.stopScreencast') return this.screencasts.stop(tabId, sessionId);
+      if (!child && method === 'Page.screencastFrameAck') return this.screencasts.ack(tabId, sessionId, params.sessionId);
       if (method === TAB_RULES_METHOD && !child) return this.link.request({ op: 'rules', tabId, rules: Array.isArray(params.rules) ? params.rules : [], intercepting: !!params.intercepting }, this.timeoutMs);
       return this.link.request({ op: 'cdp', tabId, sessionId: child, method, params }, this.timeoutMs);
     }
@@ -127,6 +137,8 @@ export class RelayTransport implements CdpTransport {
         const tabId = this.sessions.get(params.sessionId);
         if (tabId === undefined) throw new Error('No session with given id');
         this.sessions.delete(params.sessionId);
+        // As a real detach ends the session's screencast; the others' go on.
+        await this.screencasts.stop(tabId, params.sessionId).catch((e) => ignore(e, 'the tab may be closed; its screencast went with it'));
         this.emitEvent('Target.detachedFromTarget', { sessionId: params.sessionId, targetId: this.byTabId(tabId)?.targetId });
         // The last session of the tab gone: what a real detach undoes (paused requests, paused children).
         if (![...this.sessions.values()].includes(tabId)) await this.release(tabId);
@@ -176,6 +188,7 @@ export class RelayTransport implements CdpTransport {
     }
     if (method === 'Target.attachedToTarget' && params?.sessionId) this.children.set(params.sessionId, tabId);
     if (method === 'Target.detachedFromTarget' && params?.sessionId) this.children.delete(params.sessionId);
+    if (method === 'Page.screencastFrame') return this.screencasts.frame(tabId, params);
     for (const [sessionId, t] of this.sessions) if (t === tabId) this.emitEvent(method, params, sessionId);
   }
 
@@ -190,6 +203,7 @@ export class RelayTransport implements CdpTransport {
         this.emitEvent('Target.detachedFromTarget', { sessionId, targetId: id });
       }
       for (const [s, t] of this.children) if (t === old.tabId) this.children.delete(s);
+      this.screencasts.forget(old.tabId);
       if (this.discover) this.emitEvent('Target.targetDestroyed', { targetId: id });
     }
     const before = this.known;

@@ -3,7 +3,8 @@
 // token), *Copy Pairing Code* puts it on the clipboard; the code is pasted into the companion extension's
 // side panel in a real Chromium with the built extension loaded (--load-extension, new headless); a tab is
 // shared; "Attach to Browser…" lists *Chrome (Browser Agent extension)* and attaches through it; tools
-// act in the shared tab (checked over our own CDP connection); Close Browser only detaches.
+// act in the shared tab (checked over our own CDP connection); the live view follows a tab the agent opens, and
+// closing it leaves that tab drawing; Close Browser only detaches.
 import * as assert from 'node:assert/strict';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -11,11 +12,14 @@ import { chromeWithExtension, knock, type ChromeWithExtension } from '../../help
 import { startServer, type TestServer } from '../../helpers/servers';
 import type { CdpSession } from '../../../src/session/cdp';
 import { RELAY_PROTOCOL, RELAY_TOKEN_PREFIX, parsePairingCode } from '../../../src/session/relayProtocol';
-import { env, helper, quickPickRows, teardown, until, Workbench } from './workbench';
+import { env, helper, quickPickRows, teardown, until, webviewFrame, Workbench } from './workbench';
 
 const PAGE = `<!doctype html><title>Relay page</title><h1 style="font-size:48px">Relay page</h1>
 <button onclick="document.getElementById('out').textContent = 'clicked ' + (++window.n || (window.n = 1))">Press me</button>
 <p id=out>not clicked</p>`;
+/** A page that changes every animation frame: a screencast of it keeps sending frames. */
+const MOVING = `<!doctype html><title>Second page</title><button>Go</button><p id=n style="font:48px sans-serif">0</p>
+<script>let n = 0; const f = () => { document.getElementById('n').textContent = String(++n); requestAnimationFrame(f); }; requestAnimationFrame(f);</script>`;
 const RELAY_ROW = /Chrome \(Browser Agent extension\)/;
 
 describe('UI: pair the Chrome extension and attach through it (real Chromium with the extension loaded)', function () {
@@ -37,7 +41,7 @@ describe('UI: pair the Chrome extension and attach through it (real Chromium wit
   const inPanel = async <T>(expression: string): Promise<T> => (await panel!.send('Runtime.evaluate', { expression, returnByValue: true, awaitPromise: true })).result.value as T;
 
   before(async () => {
-    server = await startServer({ '/relay': PAGE });
+    server = await startServer({ '/relay': PAGE, '/second': MOVING });
     wb = await Workbench.open('relay');
     await wb.context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: new URL(env.url()).origin });
   });
@@ -131,6 +135,47 @@ describe('UI: pair the Chrome extension and attach through it (real Chromium wit
     // The side panel shows this window's session on the shared tab.
     await until('the side panel to list the VS Code session', async () => /VS Code/.test(await inPanel<string>(`document.getElementById('sessions').textContent`)), 10_000);
     await shot(panel!, '03-session');
+  });
+
+  it('the live view shows a tab the agent opens; closing the live view leaves that background tab drawing at full rate', async () => {
+    await wb.runCommand('Browser Agent: Open Live View');
+    const live = await webviewFrame(wb, '#live-frame');
+    await until('a frame of the shared tab', () => live.locator('#live-frame').evaluate((i: HTMLImageElement) => !i.hidden && i.naturalWidth > 0));
+    const opened = await helper(wb, { tool: 'browser_tabs', input: { action: 'new', url: `${server.origin}/second` } });
+    assert.equal(opened.status, 'ok', opened.text);
+    try {
+      await until('the live view on the new tab', async () => /\/second/.test(await live.locator('#url').innerText()));
+      await live.locator('#live-frame').evaluate((i: HTMLImageElement) => {
+        const w = window as unknown as { shown: number };
+        w.shown = 0;
+        i.addEventListener('load', () => w.shown++);
+      });
+      const seen = await until('frames of the new tab in the live view', async () => {
+        const v = await live.locator('#live-frame').evaluate((i: HTMLImageElement) => ({ shown: (window as unknown as { shown: number }).shown, width: i.naturalWidth }));
+        return v.shown >= 3 && v;
+      });
+      assert.ok(seen.width >= 400, `the live view's picture is ${seen.width} pixels wide`);
+      await wb.screenshot('live-view-agent-tab');
+      // A click: from then on Chromium draws a tab that is not its window's selected one about once a second,
+      // unless something keeps it drawing (src/session/keepDrawing.ts).
+      const snap = await helper(wb, { tool: 'browser_snapshot', input: {} });
+      const ref = /\[([^\]]+)\] button "Go"/.exec(snap.text ?? '')?.[1];
+      assert.ok(ref, snap.text);
+      assert.equal((await helper(wb, { tool: 'browser_click', input: { ref } })).status, 'ok');
+      // The person closes the live view: its stopScreencast went to the tab's one debugger, which the relay shares
+      // with keepDrawing, and ended keepDrawing's screencast too (src/session/relayScreencasts.ts).
+      await wb.closeActiveEditor();
+      await new Promise((r) => setTimeout(r, 1000));
+      const second = (await chrome!.conn.send('Target.getTargets')).targetInfos.find((t) => t.type === 'page' && t.url.endsWith('/second'));
+      assert.ok(second, 'the agent\'s tab');
+      const page = chrome!.conn.session((await chrome!.conn.send('Target.attachToTarget', { targetId: second.targetId, flatten: true })).sessionId);
+      const raf = await page.send('Runtime.evaluate', { expression: 'new Promise((r) => { let n = 0; const end = performance.now() + 500; const f = () => (performance.now() < end ? (n++, requestAnimationFrame(f)) : r(n)); requestAnimationFrame(f); })', awaitPromise: true, returnByValue: true });
+      await chrome!.conn.send('Target.detachFromTarget', { sessionId: page.id }).catch(() => undefined);
+      assert.ok(raf.result.value >= 8, `after the live view closed, the agent's background tab drew ${raf.result.value} frames in 500 ms (about 30 at full rate)`);
+    } finally {
+      // The agent's tab goes either way: the later tests count the shared tabs.
+      await helper(wb, { tool: 'browser_tabs', input: { action: 'close' } });
+    }
   });
 
   it('Close Browser only detaches: the shared tab and the user\'s Chrome stay', async () => {
