@@ -15,6 +15,7 @@ import { RelayMode } from './relayMode';
 import { DaemonSession } from './session';
 import { claimUserPage } from './userPage';
 import { ignore } from '../base/ignore';
+import { processAlive } from '../base/processAlive';
 
 // The daemon's parts, each in its own file: the client connection (clientSocket.ts) and its control messages
 // (controlMessages.ts), the browsers and what they launched (browsers.ts, launchRecords.ts), relay mode
@@ -35,16 +36,6 @@ export interface DaemonOptions {
   /** Exit after this long without a session (default 60 s; BROWSER_AGENT_DAEMON_IDLE_MS). */
   idleMs?: number;
   log?: (line: string) => void;
-}
-
-function processAlive(pid: number): boolean {
-  if (!(pid > 0)) return true; // unknown: wait for the grace period
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (e) {
-    return (e as NodeJS.ErrnoException).code === 'EPERM';
-  }
 }
 
 /**
@@ -153,7 +144,7 @@ export class Daemon {
     const deadline = Date.now() + RESUME_GRACE_MS;
     const check = () => {
       if (s.socket || s.ended) return;
-      if (Date.now() >= deadline || !processAlive(s.pid)) return void this.end(s, 'its client went away');
+      if (Date.now() >= deadline || !processAlive(s.pid, true)) return void this.end(s, 'its client went away');
       s.graceTimer = setTimeout(check, 200);
     };
     s.graceTimer = setTimeout(check, 100);

@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import { BrowserAgentError } from '../base/errors';
 import { sleep } from '../session/launcher';
 import { ignore } from '../base/ignore';
+import { processAlive } from '../base/processAlive';
 
 /** A lock with no owner file yet (its starter is between mkdir and the write) is stale only after this long. */
 const UNOWNED_STALE_MS = 10_000;
@@ -14,15 +15,6 @@ export function processStartTime(pid: number): string | undefined {
     return stat.slice(stat.lastIndexOf(')') + 2).split(' ')[19];
   } catch {
     return undefined;
-  }
-}
-
-function pidAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (e) {
-    return (e as NodeJS.ErrnoException).code === 'EPERM';
   }
 }
 
@@ -44,7 +36,7 @@ export function lockOwnerGone(lock: string, now = Date.now()): boolean {
   }
   const [pidText, started] = owner.trim().split(' ');
   const pid = Number(pidText);
-  if (!(pid > 0) || !pidAlive(pid)) return true;
+  if (!processAlive(pid, false)) return true;
   const nowStarted = processStartTime(pid);
   return !!started && !!nowStarted && started !== nowStarted;
 }

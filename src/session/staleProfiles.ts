@@ -2,6 +2,7 @@ import { readdirSync, readFileSync, readlinkSync, rmSync, statSync, writeFileSyn
 import { hostname, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { ignore } from '../base/ignore';
+import { processAlive } from '../base/processAlive';
 
 /** Temporary profiles are `<tmp>/browser-agent-profile-XXXXXX` (mkdtemp). */
 export const TEMP_PROFILE_PREFIX = 'browser-agent-profile-';
@@ -15,16 +16,6 @@ export function markOwner(profileDir: string, browserPid: number): void {
     writeFileSync(join(profileDir, OWNER_FILE), JSON.stringify({ owner: process.pid, browser: browserPid, host: hostname() }));
   } catch (e) {
     ignore(e, 'best effort: without it the lock file still tells');
-  }
-}
-
-function pidAlive(pid: number): boolean {
-  if (!Number.isInteger(pid) || pid <= 0) return false;
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (e) {
-    return (e as NodeJS.ErrnoException).code === 'EPERM';
   }
 }
 
@@ -49,8 +40,8 @@ export function isStaleProfile(dir: string, now = Date.now()): boolean {
   const lock = lockPid(dir);
   if (owner?.host && owner.host !== hostname()) return false; // a shared /tmp: not ours to judge
   if (lock && lock.host !== hostname()) return false;
-  if (owner) return !pidAlive(owner.owner ?? 0) && !pidAlive(owner.browser ?? 0) && !(lock && pidAlive(lock.pid));
-  if (lock) return !pidAlive(lock.pid);
+  if (owner) return !processAlive(owner.owner ?? 0, false) && !processAlive(owner.browser ?? 0, false) && !(lock && processAlive(lock.pid, false));
+  if (lock) return !processAlive(lock.pid, false);
   try {
     return now - statSync(dir).mtimeMs > ORPHAN_AGE_MS;
   } catch {

@@ -3,6 +3,7 @@ import { linkSync, mkdirSync, readFileSync, unlinkSync, writeFileSync } from 'no
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { ignore } from '../base/ignore';
+import { processAlive } from '../base/processAlive';
 
 /**
  * Which Browser Agent process works in which tab of a shared browser. Several servers attached to
@@ -38,7 +39,7 @@ export class TabClaims {
   /** True when another live process works in this tab. */
   isClaimed(targetId: string): boolean {
     const pid = this.holder(targetId);
-    return pid !== undefined && pid !== process.pid && pidAlive(pid);
+    return pid !== undefined && pid !== process.pid && processAlive(pid, false);
   }
 
   /** Claims the tab for this process; false when another live process holds it. */
@@ -64,7 +65,7 @@ export class TabClaims {
           this.mine.add(targetId);
           return true;
         }
-        if (pid !== undefined && pidAlive(pid)) return false;
+        if (pid !== undefined && processAlive(pid, false)) return false;
         // The holder died: drop its claim (only if it is still the same stale one) and try again.
         if (this.holder(targetId) === pid) tryUnlink(path);
       } finally {
@@ -82,15 +83,6 @@ export class TabClaims {
   releaseAll(): void {
     for (const id of [...this.mine]) this.release(id);
     claimsAlive.delete(this);
-  }
-}
-
-function pidAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (e) {
-    return (e as NodeJS.ErrnoException).code === 'EPERM';
   }
 }
 

@@ -3,6 +3,7 @@ import { mkdirSync, readFileSync, readlinkSync, statSync, unlinkSync, writeFileS
 import { hostname, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { ignore } from '../base/ignore';
+import { processAlive } from '../base/processAlive';
 
 /**
  * Isolated worlds are shared by name: two CDP clients that each create "browser-agent" in the
@@ -64,17 +65,7 @@ export function worldInUse(name: string): boolean {
   const m = NAME.exec(name);
   if (!m || m[2] !== MACHINE) return true;
   const pid = parseInt(m[1], 36);
-  return pidAlive(pid) && !isReleased(`${m[1]}.${m[2]}.${m[3]}`);
-}
-
-function pidAlive(pid: number): boolean {
-  if (!Number.isSafeInteger(pid) || pid <= 0) return true;
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (e) {
-    return (e as NodeJS.ErrnoException).code === 'EPERM';
-  }
+  return processAlive(pid, true) && !isReleased(`${m[1]}.${m[2]}.${m[3]}`);
 }
 
 // Release marks: a file per process instance whose sessions all closed while it lives on (the VS Code
