@@ -119,8 +119,18 @@ export async function startBrowserless(opts: BrowserlessOptions): Promise<Browse
     // One line per browser it starts for a WebSocket client (its /json/version route starts one of its own).
     launches: () => (log().match(/WebSocketRoute:info .*Starting new ChromiumCDP instance/g) ?? []).length,
     async browsers() {
-      const list = (await (await api('/sessions')).json()) as { type: string; browserId: string; numbConnected: number }[];
-      return list.filter((s) => s.type === 'browser').map((s) => ({ id: s.browserId, connections: s.numbConnected }));
+      // The engine lists each browser's pages by fetching its /json/list: while a browser is closing that fetch
+      // fails and the whole answer is an error ("TypeError: fetch failed"), so a failed answer is asked again.
+      for (let tries = 1; ; tries++) {
+        const res = await api('/sessions');
+        const text = await res.text();
+        if (res.ok) {
+          const list = JSON.parse(text) as { type: string; browserId: string; numbConnected: number }[];
+          return list.filter((s) => s.type === 'browser').map((s) => ({ id: s.browserId, connections: s.numbConnected }));
+        }
+        if (tries === 25) throw new Error(`/sessions answered HTTP ${res.status} ${tries} times: ${text.slice(0, 300)}`);
+        await sleep(200);
+      }
     },
     async killAll() {
       const res = await api('/kill/all');
