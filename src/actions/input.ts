@@ -3,6 +3,8 @@ import { sleep } from '../session/launcher';
 import type { CdpSession } from '../session/cdp';
 import type { Point } from './element';
 import { MODIFIER_BITS, parseCombo, keyDef, type KeyDef } from './keys';
+import { isAgentError } from '../base/errors';
+import { ignore } from '../base/ignore';
 
 export type MouseButton = 'left' | 'right' | 'middle';
 export type Modifier = 'Alt' | 'Control' | 'Meta' | 'Shift';
@@ -26,7 +28,11 @@ export async function mouseClick(
   for (let i = 1; i <= count; i++) {
     await page.send('Input.dispatchMouseEvent', { type: 'mousePressed', x: at.x, y: at.y, button, buttons: BUTTON_BITS[button], clickCount: i, modifiers });
     if (opts.holdMs) await sleep(opts.holdMs);
-    await page.send('Input.dispatchMouseEvent', { type: 'mouseReleased', x: at.x, y: at.y, button, buttons: 0, clickCount: i, modifiers });
+    const release = page.send('Input.dispatchMouseEvent', { type: 'mouseReleased', x: at.x, y: at.y, button, buttons: 0, clickCount: i, modifiers });
+    // The last release may close its own page (a Done button that calls window.close()): Chrome can drop the
+    // page before it answers. The click was made; the result names the closed tab, as when it closes a moment later.
+    if (i === count) await release.catch((e) => (isAgentError(e, 'TAB_CLOSED') ? ignore(e, 'the click closed its own page') : Promise.reject(e)));
+    else await release;
   }
 }
 

@@ -32,7 +32,10 @@ const PAGES: Record<string, string> = {
   '/child': `<!doctype html><title>Child window with a rather long title to make every line of noise cost something</title><p>child</p>`,
   // A popup that closes itself when its button is clicked.
   '/opener': `<!doctype html><title>Opener</title><button onclick="window.open('/closer', '_blank')">Open helper</button>`,
+  '/opener-press': `<!doctype html><title>Opener</title><button onclick="window.open('/closer-press', '_blank')">Open helper</button>`,
   '/closer': `<!doctype html><title>Closer</title><button onclick="window.close()">Done</button>`,
+  // Closes on the press: the page may be gone before the release is answered.
+  '/closer-press': `<!doctype html><title>Closer</title><button onmousedown="window.close()">Done</button>`,
   // History and title floods.
   '/flood': `<!doctype html><title>Flood</title><button id=push onclick="for (let i = 0; i < 2000; i++) history.pushState({ i }, '', '/flood?step=' + i); document.getElementById('out').textContent = 'pushed ' + history.length">Push</button>
 <p id=out>idle</p><script>let t = 0; setInterval(() => { document.title = 'Tick ' + (++t); }, 1);</script>`,
@@ -264,9 +267,10 @@ describe('mcp: hostile pages through the real MCP server', function () {
     assert.match(await ok('browser_navigate', { url: `${srv.origin}/next` }), /Navigated to/);
   });
 
-  it('a popup that closes itself: the result says the tab is gone, the next call works in the opener', async () => {
+  for (const [how, path] of [['on its click', ''], ['on the press, before the release is answered', '-press']] as const)
+  it(`a popup that closes itself ${how}: the result says the tab is gone, the next call works in the opener`, async () => {
     await reset();
-    await ok('browser_navigate', { url: `${srv.origin}/opener` });
+    await ok('browser_navigate', { url: `${srv.origin}/opener${path}` });
     const open = await ok('browser_click', { ref: refOf(await ok('browser_snapshot'), /button "Open helper"/) });
     assert.match(open, /New tab opened: .*\/closer.* now the active tab/);
     const helper = await ok('browser_snapshot');
@@ -274,7 +278,7 @@ describe('mcp: hostile pages through the real MCP server', function () {
     assert.match(done, /^Clicked button "Done"|\nClicked button "Done"/);
     // window.close() is asynchronous: the click's result says so when the tab went before it was written, else the next one does, once.
     const snap = await ok('browser_snapshot');
-    const said = /Note: the tab <page-content id=(\w+)>Closer<\/page-content id=\1> <page-content id=(\w+)>http:\/\/127\.0\.0\.1:\d+\/closer<\/page-content id=\2> was closed \(by the page itself, the user or the origin policy\); the active tab is now <page-content id=(\w+)>Opener</;
+    const said = /Note: the tab <page-content id=(\w+)>Closer<\/page-content id=\1> <page-content id=(\w+)>http:\/\/127\.0\.0\.1:\d+\/closer(?:-press)?<\/page-content id=\2> was closed \(by the page itself, the user or the origin policy\); the active tab is now <page-content id=(\w+)>Opener</;
     assert.equal([done, snap].filter((t) => said.test(t)).length, 1, `${done}\n---\n${snap}`);
     assert.match(snap, /button "Open helper"/);
     const tabs = await tabLines();
